@@ -1,0 +1,5 @@
+import sys
+
+from matchlens.main import main
+
+sys.exit(main())

@@ -1,0 +1,1 @@
+"""Pure scoring core: no Qt, no network, no keyring."""

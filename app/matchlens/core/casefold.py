@@ -1,0 +1,21 @@
+"""Length-preserving case folding, so offsets in a folded text are offsets in the original."""
+
+from __future__ import annotations
+
+
+def fold_case(text: str) -> str:
+    """Lower-case `text` code point by code point, keeping its length.
+
+    `str.lower()` can change the length ('İ' becomes two code points); such characters are
+    left as they are so that position i of the result is always position i of the input,
+    which the highlight needs to mark what the user typed.
+    """
+    lowered = text.lower()
+    if len(lowered) == len(text):
+        return lowered
+    return "".join(_fold_char(ch) for ch in text)
+
+
+def _fold_char(ch: str) -> str:
+    low = ch.lower()
+    return low if len(low) == 1 else ch

@@ -1,0 +1,44 @@
+"""One exception family whose message is the sentence a user reads."""
+
+from __future__ import annotations
+
+
+class MatchLensError(Exception):
+    """Base of every error we expect a user to see as a sentence, not a traceback."""
+
+
+class DatasetError(MatchLensError):
+    """Bad input data: names the file, and the row (line) and column when known."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | None = None,
+        row: int | None = None,
+        column: str | None = None,
+    ) -> None:
+        self.file = file
+        self.row = row
+        self.column = column
+        self.reason = message
+        super().__init__(self._sentence())
+
+    def _sentence(self) -> str:
+        where = []
+        if self.file:
+            where.append(str(self.file))
+        if self.row is not None:
+            where.append(f"line {self.row}")
+        if self.column is not None:
+            where.append(f"column {self.column!r}")
+        prefix = ", ".join(where)
+        return f"{prefix}: {self.reason}" if prefix else self.reason
+
+
+class ConfigError(MatchLensError):
+    """Bad thresholds, options, metric ids or config file."""
+
+
+class OutputError(MatchLensError):
+    """An output file could not be written."""

@@ -1,0 +1,75 @@
+"""exact_match and contains."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from matchlens.core.casefold import fold_case
+from matchlens.core.metrics.registry import MetricSpec, OptionSpec, register
+from matchlens.core.results import Direction, Outcome
+
+CASE = OptionSpec("case_sensitive", bool, True, "Compare upper and lower case as different")
+STRIP = OptionSpec("strip_whitespace", bool, True, "Ignore leading and trailing whitespace")
+
+
+def exact_match(expected: str, actual: str, options: Mapping[str, Any]) -> Outcome:
+    e, a = expected, actual
+    if options["strip_whitespace"]:
+        e, a = e.strip(), a.strip()
+    if not options["case_sensitive"]:
+        e, a = fold_case(e), fold_case(a)
+    if e == a:
+        return Outcome(1.0, "The texts are identical" + _qualifier(options))
+    return Outcome(0.0, _first_difference(e, a))
+
+
+def _qualifier(options: Mapping[str, Any]) -> str:
+    notes = []
+    if options.get("strip_whitespace"):
+        notes.append("surrounding whitespace")
+    if not options.get("case_sensitive", True):
+        notes.append("case")
+    return f" (ignoring {' and '.join(notes)})" if notes else ""
+
+
+def _first_difference(e: str, a: str) -> str:
+    i = 0
+    limit = min(len(e), len(a))
+    while i < limit and e[i] == a[i]:
+        i += 1
+    if i == limit:
+        longer = "actual" if len(a) > len(e) else "expected"
+        return f"The texts differ: {longer} is longer, from character {i + 1}"
+    return f"The texts differ from character {i + 1}: {e[i]!r} vs {a[i]!r}"
+
+
+def contains(expected: str, actual: str, options: Mapping[str, Any]) -> Outcome:
+    needle, hay = expected.strip(), actual
+    if not options["case_sensitive"]:
+        needle, hay = fold_case(needle), fold_case(hay)
+    at = hay.find(needle)
+    if at >= 0:
+        return Outcome(1.0, f"Expected text found in actual at character {at + 1}")
+    return Outcome(0.0, "Expected text does not occur in actual")
+
+
+register(MetricSpec(
+    id="exact_match",
+    label="Exact match",
+    direction=Direction.MAX,
+    default_threshold=0.5,
+    options=(CASE, STRIP),
+    definition="1 if the two texts are equal (after stripping surrounding whitespace), else 0.",
+    compute=exact_match,
+))
+
+register(MetricSpec(
+    id="contains",
+    label="Contains",
+    direction=Direction.MAX,
+    default_threshold=0.5,
+    options=(CASE,),
+    definition="1 if the stripped expected text occurs anywhere in the actual text, else 0.",
+    compute=contains,
+))

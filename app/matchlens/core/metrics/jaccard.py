@@ -1,0 +1,55 @@
+"""jaccard: overlap of the two texts' word sets."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from matchlens.core.casefold import fold_case
+from matchlens.core.metrics.registry import ManyOutcome, MetricSpec, OptionSpec, register
+from matchlens.core.results import Direction, Outcome
+
+
+def word_set(text: str, case_sensitive: bool = True) -> set[str]:
+    return set((text if case_sensitive else fold_case(text)).split())
+
+
+def jaccard_score(e_words: set[str], a_words: set[str]) -> float:
+    union = len(e_words | a_words)
+    if union == 0:
+        return 1.0  # both texts have no words: the contract calls that a full match
+    return len(e_words & a_words) / union
+
+
+def _outcome(expected: str, actual: str, options: Mapping[str, Any]) -> Outcome:
+    e = word_set(expected, options["case_sensitive"])
+    a = word_set(actual, options["case_sensitive"])
+    score = jaccard_score(e, a)
+    if not e and not a:
+        return Outcome(score, "Neither text has any words")
+    return Outcome(score, f"{len(e & a)} shared of {len(e | a)} distinct words")
+
+
+def _many(expected: Sequence[str], actual: Sequence[str], options: Mapping[str, Any]
+          ) -> ManyOutcome:
+    case = options["case_sensitive"]
+    scores = np.fromiter(
+        (jaccard_score(word_set(e, case), word_set(a, case))
+         for e, a in zip(expected, actual, strict=True)),
+        dtype=np.float64, count=len(expected))
+    return ManyOutcome(scores, np.zeros(len(scores), dtype=np.int8))
+
+
+register(MetricSpec(
+    id="jaccard",
+    label="Jaccard (words)",
+    direction=Direction.MAX,
+    default_threshold=0.5,
+    options=(OptionSpec("case_sensitive", bool, True, "Treat 'Paris' and 'paris' as different"),),
+    definition="Shared distinct words / all distinct words, words split on any whitespace; "
+               "1 when both texts are empty.",
+    compute=_outcome,
+    compute_many=_many,
+))

@@ -1,0 +1,170 @@
+"""json_distance: how many leaf values differ between two JSON documents."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from matchlens.core.metrics.registry import MetricSpec, OptionSpec, register
+from matchlens.core.results import Direction, Label, Outcome
+
+_MISSING = object()
+_FENCE = re.compile(r"^\s*```[ \t]*(?:json|JSON)?[ \t]*\r?\n(.*?)\r?\n?```\s*$", re.DOTALL)
+_PLAIN_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+@dataclass(frozen=True)
+class JsonDiff:
+    """One differing path: `$.items[2].price: 10 → 12`."""
+
+    path: str
+    expected: str  # the JSON text of the value, or "missing"
+    actual: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.expected} → {self.actual}"
+
+
+class InvalidJson(ValueError):
+    def __init__(self, side: str, error: json.JSONDecodeError) -> None:
+        self.side = side
+        super().__init__(
+            f"{side} is not valid JSON: {error.msg} at line {error.lineno} column {error.colno}")
+
+
+def strip_fences(text: str) -> str:
+    """Accept output wrapped in a ```json fenced block."""
+    match = _FENCE.match(text)
+    return match.group(1) if match else text
+
+
+def parse_side(text: str, side: str, fences: bool) -> Any:
+    try:
+        return json.loads(strip_fences(text) if fences else text)
+    except json.JSONDecodeError as err:
+        raise InvalidJson(side, err) from None
+    except RecursionError:
+        raise InvalidJson(side, json.JSONDecodeError("nested too deeply", text, 0)) from None
+
+
+def child_path(path: str, key: str | int) -> str:
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    if _PLAIN_KEY.match(key):
+        return f"{path}.{key}"
+    return f"{path}[{json.dumps(key, ensure_ascii=False)}]"
+
+
+def _kind(value: Any) -> str:
+    # bool before number: in Python True == 1, in JSON they are different types.
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
+def _show(value: Any) -> str:
+    if value is _MISSING:
+        return "missing"
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "…"
+
+
+class _Walker:
+    def __init__(self, options: Mapping[str, Any]) -> None:
+        self.ignore = set(options.get("ignore_keys") or ())
+        self.fold = bool(options.get("case_insensitive_strings"))
+        self.tolerance = float(options.get("numeric_tolerance") or 0.0)
+        self.diffs: list[JsonDiff] = []
+
+    def walk(self, e: Any, a: Any, path: str) -> int:
+        if e is _MISSING or a is _MISSING:
+            return self._differ(e, a, path)
+        ke, ka = _kind(e), _kind(a)
+        if ke == ka == "object":
+            return sum(self._member(e, a, key, path) for key in _union_keys(e, a)
+                       if key not in self.ignore)
+        if ke == ka == "array":
+            total = sum(self.walk(x, y, child_path(path, i)) for i, (x, y) in enumerate(zip(e, a)))
+            longer = e if len(e) > len(a) else a
+            for i in range(min(len(e), len(a)), len(longer)):
+                x = e[i] if i < len(e) else _MISSING
+                y = a[i] if i < len(a) else _MISSING
+                total += self._differ(x, y, child_path(path, i))
+            return total
+        if ke == ka and self._leaf_equal(ke, e, a):
+            return 0
+        return self._differ(e, a, path)
+
+    def _member(self, e: dict, a: dict, key: str, path: str) -> int:
+        return self.walk(e.get(key, _MISSING), a.get(key, _MISSING), child_path(path, key))
+
+    def _leaf_equal(self, kind: str, e: Any, a: Any) -> bool:
+        if kind == "number":
+            return abs(e - a) <= self.tolerance if self.tolerance else e == a
+        if kind == "string" and self.fold:
+            return e.casefold() == a.casefold()
+        return e == a
+
+    def _differ(self, e: Any, a: Any, path: str) -> int:
+        self.diffs.append(JsonDiff(path, _show(e), _show(a)))
+        return 1
+
+
+def _union_keys(e: dict, a: dict) -> list[str]:
+    return list(e) + [k for k in a if k not in e]
+
+
+def json_distance(expected: Any, actual: Any, options: Mapping[str, Any] | None = None
+                  ) -> tuple[int, list[JsonDiff]]:
+    """Distance between two parsed JSON values and the paths that differ."""
+    walker = _Walker(options or {})
+    return walker.walk(expected, actual, "$"), walker.diffs
+
+
+def _outcome(expected: str, actual: str, options: Mapping[str, Any]) -> Outcome:
+    fences = bool(options.get("strip_code_fences"))
+    try:
+        e = parse_side(expected, "expected", fences)
+        a = parse_side(actual, "actual", fences)
+    except InvalidJson as err:
+        return Outcome(None, str(err), Label.INVALID)
+    try:
+        dist, diffs = json_distance(e, a, options)
+    except RecursionError:
+        return Outcome(None, "JSON nested too deeply to compare", Label.INVALID)
+    if dist == 0:
+        return Outcome(0.0, "The JSON documents are equal")
+    first = str(diffs[0])
+    more = f" (+{dist - 1} more)" if dist > 1 else ""
+    noun = "value differs" if dist == 1 else "values differ"
+    return Outcome(float(dist), f"{dist} {noun}: {first}{more}", details=tuple(diffs))
+
+
+register(MetricSpec(
+    id="json_distance",
+    label="JSON distance",
+    direction=Direction.MIN,
+    default_threshold=None,
+    options=(
+        OptionSpec("ignore_keys", list, [], "Key names to skip at any depth"),
+        OptionSpec("case_insensitive_strings", bool, False, "Compare strings ignoring case"),
+        OptionSpec("numeric_tolerance", float, 0.0, "Numbers this close (absolute) count as equal"),
+        OptionSpec("strip_code_fences", bool, False, "Accept output wrapped in a ```json block"),
+    ),
+    definition="Number of differing leaf values: objects sum over the union of keys, arrays "
+               "over indices plus the length difference; a missing key counts 1.",
+    compute=_outcome,
+    score_range=(0.0, None),
+    integer=True,
+))

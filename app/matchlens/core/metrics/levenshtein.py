@@ -1,0 +1,147 @@
+"""levenshtein_distance and levenshtein_similarity, on rapidfuzz's bit-parallel edit distance."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
+
+from matchlens.core.casefold import fold_case
+from matchlens.core.metrics.registry import (
+    ManyOutcome,
+    MetricSpec,
+    OptionSpec,
+    register,
+)
+from matchlens.core.results import Direction, Outcome
+
+
+def prepare(text: str, case_sensitive: bool) -> str:
+    return text if case_sensitive else fold_case(text)
+
+
+def distance(expected: str, actual: str, case_sensitive: bool = True) -> int:
+    """Unit-cost edit distance between the two texts."""
+    e, a = prepare(expected, case_sensitive), prepare(actual, case_sensitive)
+    return int(Levenshtein.distance(e, a, score_hint=_hint(e, a)))
+
+
+def _hint(e: str, a: str) -> int:
+    # The length difference is a lower bound of the distance; as a hint it lets rapidfuzz start
+    # with a narrow band, which is what makes 100k+ character texts fast.
+    return max(abs(len(e) - len(a)), 31)
+
+
+def edit_counts(expected: str, actual: str) -> dict[str, int]:
+    """How many substitutions, insertions and deletions the edit script has."""
+    counts = {"replace": 0, "insert": 0, "delete": 0}
+    for op in Levenshtein.editops(expected, actual, score_hint=_hint(expected, actual)):
+        counts[op.tag] += 1
+    return counts
+
+
+def describe_edits(counts: Mapping[str, int]) -> str:
+    """'3 edits: 2 substitutions, 1 insertion'."""
+    total = sum(counts.values())
+    if total == 0:
+        return "No edits: the texts are identical"
+    parts = []
+    for tag, noun in (("replace", "substitution"), ("insert", "insertion"), ("delete", "deletion")):
+        n = counts.get(tag, 0)
+        if n:
+            parts.append(f"{n} {noun}{'' if n == 1 else 's'}")
+    return f"{total} edit{'' if total == 1 else 's'}: {', '.join(parts)}"
+
+
+def similarity_from_distance(dist: int, expected_len: int, actual_len: int) -> float:
+    """The contract's formula: round(1 - distance / max(len), 2); 0.0 when expected is empty."""
+    if expected_len == 0:
+        return 0.0
+    return round(1 - dist / max(expected_len, actual_len), 2)
+
+
+def _distance_outcome(expected: str, actual: str, options: Mapping[str, Any]) -> Outcome:
+    case = options["case_sensitive"]
+    e, a = prepare(expected, case), prepare(actual, case)
+    counts = edit_counts(e, a)
+    suffix = "" if case else " (ignoring case)"
+    return Outcome(float(sum(counts.values())), describe_edits(counts) + suffix)
+
+
+def _similarity_outcome(expected: str, actual: str, options: Mapping[str, Any]) -> Outcome:
+    case = options["case_sensitive"]
+    dist = distance(expected, actual, case)
+    if not expected:
+        return Outcome(0.0, "The expected text is empty, so similarity is 0 by definition")
+    longest = max(len(expected), len(actual))
+    score = similarity_from_distance(dist, len(expected), len(actual))
+    suffix = "" if case else ", ignoring case"
+    edits = f"{dist} edit{'' if dist == 1 else 's'}"
+    return Outcome(score, f"{edits} over {longest} characters{suffix}")
+
+
+def many_distances(expected: Sequence[str], actual: Sequence[str], case_sensitive: bool
+                   ) -> np.ndarray:
+    """Edit distances of aligned pairs, in C++ on every core."""
+    if not case_sensitive:
+        expected = [fold_case(t) for t in expected]
+        actual = [fold_case(t) for t in actual]
+    if len(expected) == 0:
+        return np.zeros(0, dtype=np.int64)
+    return process.cpdist(expected, actual, scorer=Levenshtein.distance, workers=-1,
+                          dtype=np.int64)
+
+
+def _lengths(texts: Sequence[str]) -> np.ndarray:
+    return np.fromiter((len(t) for t in texts), dtype=np.int64, count=len(texts))
+
+
+def _many_distance(expected: Sequence[str], actual: Sequence[str],
+                   options: Mapping[str, Any]) -> ManyOutcome:
+    dist = many_distances(expected, actual, options["case_sensitive"]).astype(np.float64)
+    return ManyOutcome(dist, np.zeros(len(dist), dtype=np.int8))
+
+
+def _many_similarity(expected: Sequence[str], actual: Sequence[str],
+                     options: Mapping[str, Any]) -> ManyOutcome:
+    dist = many_distances(expected, actual, options["case_sensitive"])
+    e_len, a_len = _lengths(expected), _lengths(actual)
+    longest = np.maximum(np.maximum(e_len, a_len), 1)
+    raw = 1.0 - dist / longest
+    # Python's round() on each value, so the batch agrees with the single-pair path to the bit.
+    scores = np.fromiter((round(x, 2) for x in raw.tolist()), dtype=np.float64, count=len(raw))
+    scores[e_len == 0] = 0.0
+    return ManyOutcome(scores, np.zeros(len(scores), dtype=np.int8))
+
+
+CASE_TRUE = OptionSpec("case_sensitive", bool, True, "Count case differences as edits")
+CASE_FALSE = OptionSpec("case_sensitive", bool, False, "Count case differences as edits")
+
+register(MetricSpec(
+    id="levenshtein_distance",
+    label="Levenshtein distance",
+    direction=Direction.MIN,
+    default_threshold=None,
+    options=(CASE_TRUE,),
+    definition="Fewest single-character insertions, deletions and substitutions that turn "
+               "expected into actual (lower is better).",
+    compute=_distance_outcome,
+    compute_many=_many_distance,
+    score_range=(0.0, None),
+    integer=True,
+))
+
+register(MetricSpec(
+    id="levenshtein_similarity",
+    label="Levenshtein similarity",
+    direction=Direction.MAX,
+    default_threshold=0.7,
+    options=(CASE_FALSE,),
+    definition="round(1 − distance / length of the longer text, 2); 0 when expected is empty. "
+               "Ignores case by default.",
+    compute=_similarity_outcome,
+    compute_many=_many_similarity,
+))

@@ -1,0 +1,199 @@
+"""The metric registry: every front end (CLI columns, score panels, histograms) is built from it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from matchlens.core.errors import ConfigError
+from matchlens.core.results import Direction, Label, MetricResult, Outcome, judge
+
+ComputeFn = Callable[[str, str, Mapping[str, Any]], Outcome]
+
+# Row status codes of batch results, shared by the batch runner, the CLI and the window.
+STATUS_SCORED = 0
+STATUS_INVALID = 1
+STATUS_ERROR = 2
+STATUS_MISSING = 3
+STATUS_NAMES = {
+    STATUS_SCORED: "scored",
+    STATUS_INVALID: "invalid",
+    STATUS_ERROR: "error",
+    STATUS_MISSING: "missing",
+}
+
+
+@dataclass(frozen=True)
+class ManyOutcome:
+    """Scores for many pairs: NaN where none, a status code per row, a message per bad row."""
+
+    scores: np.ndarray
+    status: np.ndarray
+    messages: dict[int, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.scores.shape != self.status.shape:
+            raise ValueError("scores and status must have the same length")
+
+
+ManyFn = Callable[[Sequence[str], Sequence[str], Mapping[str, Any]], ManyOutcome]
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One metric option: its name, type, default and a line of help."""
+
+    name: str
+    kind: type
+    default: Any
+    help: str
+
+    def coerce(self, value: Any, metric_id: str = "") -> Any:
+        """Validate and convert a value from TOML, `--set` or a widget."""
+        where = f"{metric_id}.{self.name}" if metric_id else self.name
+        if self.kind is bool:
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.strip().lower() in _BOOL_WORDS:
+                return _BOOL_WORDS[value.strip().lower()]
+            raise ConfigError(f"{where} must be true or false, not {value!r}")
+        if self.kind is float:
+            try:
+                number = float(value)
+            except (TypeError, ValueError):
+                raise ConfigError(f"{where} must be a number, not {value!r}") from None
+            if number != number or number in (float("inf"), float("-inf")):
+                raise ConfigError(f"{where} must be a finite number, not {value!r}")
+            if isinstance(value, bool):
+                raise ConfigError(f"{where} must be a number, not {value!r}")
+            return number
+        if self.kind is list:
+            if isinstance(value, str):
+                return [part.strip() for part in value.split(",") if part.strip()]
+            if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
+                return list(value)
+            raise ConfigError(f"{where} must be a list of strings, not {value!r}")
+        if self.kind is str:
+            if isinstance(value, str):
+                return value
+            raise ConfigError(f"{where} must be text, not {value!r}")
+        raise ConfigError(f"{where}: unsupported option type {self.kind.__name__}")
+
+
+_BOOL_WORDS = {"true": True, "1": True, "yes": True, "on": True,
+               "false": False, "0": False, "no": False, "off": False}
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """Everything the app knows about a metric; `compute` is the slow, exact, single-pair path."""
+
+    id: str
+    label: str
+    direction: Direction
+    default_threshold: float | None
+    options: tuple[OptionSpec, ...]
+    definition: str
+    compute: ComputeFn
+    compute_many: ManyFn | None = None
+    score_range: tuple[float, float | None] = (0.0, 1.0)
+    integer: bool = False
+    network: bool = False
+
+    def option(self, name: str) -> OptionSpec:
+        for opt in self.options:
+            if opt.name == name:
+                return opt
+        valid = ", ".join(["threshold", *(o.name for o in self.options)])
+        raise ConfigError(f"metric {self.id} has no option {name!r}; valid: {valid}")
+
+    def default_options(self) -> dict[str, Any]:
+        return {opt.name: opt.default for opt in self.options}
+
+    def resolve_options(self, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Defaults updated by validated overrides."""
+        options = self.default_options()
+        for name, value in (overrides or {}).items():
+            options[name] = self.option(name).coerce(value, self.id)
+        return options
+
+    def coerce_threshold(self, value: Any) -> float | None:
+        if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none")):
+            return None
+        return OptionSpec("threshold", float, None, "").coerce(value, self.id)
+
+    def many(self, expected: Sequence[str], actual: Sequence[str],
+             options: Mapping[str, Any]) -> ManyOutcome:
+        """Score many pairs: the vectorised path when there is one, else pair by pair."""
+        if self.compute_many is not None:
+            return self.compute_many(expected, actual, options)
+        return many_by_pairs(self.compute, expected, actual, options)
+
+
+def many_by_pairs(compute: ComputeFn, expected: Sequence[str], actual: Sequence[str],
+                  options: Mapping[str, Any]) -> ManyOutcome:
+    n = len(expected)
+    scores = np.full(n, np.nan)
+    status = np.zeros(n, dtype=np.int8)
+    messages: dict[int, str] = {}
+    for i, (e, a) in enumerate(zip(expected, actual, strict=True)):
+        out = compute(e, a, options)
+        if out.score is None:
+            status[i] = STATUS_INVALID if out.label is Label.INVALID else STATUS_ERROR
+            messages[i] = out.explanation
+        else:
+            scores[i] = out.score
+    return ManyOutcome(scores, status, messages)
+
+
+REGISTRY: dict[str, MetricSpec] = {}
+
+# The five text metrics `matchlens score` runs when --metrics is not given.
+DEFAULT_METRICS = (
+    "exact_match",
+    "contains",
+    "levenshtein_distance",
+    "levenshtein_similarity",
+    "jaccard",
+)
+
+
+def register(spec: MetricSpec) -> MetricSpec:
+    REGISTRY[spec.id] = spec
+    return spec
+
+
+def get_metric(metric_id: str) -> MetricSpec:
+    _load_builtin()
+    try:
+        return REGISTRY[metric_id]
+    except KeyError:
+        valid = ", ".join(REGISTRY)
+        raise ConfigError(f"unknown metric {metric_id!r}; valid metrics: {valid}") from None
+
+
+def all_metrics() -> list[MetricSpec]:
+    _load_builtin()
+    return list(REGISTRY.values())
+
+
+def local_metric_ids() -> list[str]:
+    """Every registered metric that needs no network (what `--metrics all` means)."""
+    return [spec.id for spec in all_metrics() if not spec.network]
+
+
+def evaluate(spec: MetricSpec, expected: str, actual: str, *,
+             threshold: float | None | object = ..., options: Mapping[str, Any] | None = None,
+             ) -> MetricResult:
+    """Score one pair with the spec's defaults, updated by `threshold` and `options`."""
+    resolved = spec.resolve_options(options)
+    limit = spec.default_threshold if threshold is ... else threshold
+    return judge(spec.compute(expected, actual, resolved), spec.direction, limit)  # type: ignore[arg-type]
+
+
+def _load_builtin() -> None:
+    # Imported lazily so that each metric module can import this one without a cycle.
+    from matchlens.core.metrics import builtin  # noqa: F401

@@ -1,0 +1,64 @@
+"""bleu and chrf, as sacrebleu defines them, scaled to 0–1."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+from matchlens.core.metrics.registry import MetricSpec, register
+from matchlens.core.results import Direction, Outcome
+
+
+def unit_score(score_0_100: float) -> float:
+    """sacrebleu reports 0–100 and overshoots (100.00000000000004); we report 0–1, clipped."""
+    return min(1.0, max(0.0, score_0_100 / 100.0))
+
+
+@cache
+def _bleu():
+    from sacrebleu.metrics import BLEU  # deferred: sacrebleu costs ~0.2 s to import
+
+    # effective_order: without it an identical one-word answer scores ~0, not 1.
+    return BLEU(effective_order=True)
+
+
+@cache
+def _chrf():
+    from sacrebleu.metrics import CHRF
+
+    return CHRF()
+
+
+def _bleu_outcome(expected: str, actual: str, options: Mapping[str, Any]) -> Outcome:
+    result = _bleu().sentence_score(actual, [expected])
+    precisions = " / ".join(f"{p:.0f}" for p in result.precisions)
+    return Outcome(unit_score(result.score),
+                   f"n-gram precisions {precisions} %, brevity penalty {result.bp:.2f}")
+
+
+def _chrf_outcome(expected: str, actual: str, options: Mapping[str, Any]) -> Outcome:
+    result = _chrf().sentence_score(actual, [expected])
+    return Outcome(unit_score(result.score), "Character n-gram F-score (n ≤ 6, β = 2)")
+
+
+register(MetricSpec(
+    id="bleu",
+    label="BLEU",
+    direction=Direction.MAX,
+    default_threshold=None,
+    options=(),
+    definition="Sentence BLEU (sacrebleu, effective order), 0–1: word n-gram precision with a "
+               "brevity penalty.",
+    compute=_bleu_outcome,
+))
+
+register(MetricSpec(
+    id="chrf",
+    label="chrF",
+    direction=Direction.MAX,
+    default_threshold=None,
+    options=(),
+    definition="chrF (sacrebleu), 0–1: F-score of character n-grams; robust to inflection.",
+    compute=_chrf_outcome,
+))
