@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
+
 from matchlens.core.casefold import fold_case
-from matchlens.core.metrics.registry import MetricSpec, OptionSpec, register
+from matchlens.core.metrics.registry import ManyOutcome, MetricSpec, OptionSpec, register
 from matchlens.core.results import Direction, Outcome
 
 CASE = OptionSpec("case_sensitive", bool, True, "Compare upper and lower case as different")
@@ -54,6 +56,31 @@ def contains(expected: str, actual: str, options: Mapping[str, Any]) -> Outcome:
     return Outcome(0.0, "Expected text does not occur in actual")
 
 
+def _normalise(texts: Sequence[str], strip: bool, case_sensitive: bool) -> list[str]:
+    out = [t.strip() for t in texts] if strip else list(texts)
+    return out if case_sensitive else [fold_case(t) for t in out]
+
+
+def _as_outcome(flags: list[bool]) -> ManyOutcome:
+    scores = np.fromiter(flags, dtype=bool, count=len(flags)).astype(np.float64)
+    return ManyOutcome(scores, np.zeros(len(flags), dtype=np.int8))
+
+
+def exact_match_many(expected: Sequence[str], actual: Sequence[str],
+                     options: Mapping[str, Any]) -> ManyOutcome:
+    strip, case = options["strip_whitespace"], options["case_sensitive"]
+    e, a = _normalise(expected, strip, case), _normalise(actual, strip, case)
+    return _as_outcome([x == y for x, y in zip(e, a, strict=True)])
+
+
+def contains_many(expected: Sequence[str], actual: Sequence[str],
+                  options: Mapping[str, Any]) -> ManyOutcome:
+    case = options["case_sensitive"]
+    needles = _normalise(expected, True, case)
+    hays = actual if case else [fold_case(t) for t in actual]
+    return _as_outcome([n in h for n, h in zip(needles, hays, strict=True)])
+
+
 register(MetricSpec(
     id="exact_match",
     label="Exact match",
@@ -62,6 +89,7 @@ register(MetricSpec(
     options=(CASE, STRIP),
     definition="1 if the two texts are equal (after stripping surrounding whitespace), else 0.",
     compute=exact_match,
+    compute_many=exact_match_many,
 ))
 
 register(MetricSpec(
@@ -72,4 +100,5 @@ register(MetricSpec(
     options=(CASE,),
     definition="1 if the stripped expected text occurs anywhere in the actual text, else 0.",
     compute=contains,
+    compute_many=contains_many,
 ))

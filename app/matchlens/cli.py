@@ -1,0 +1,108 @@
+"""The headless front door: argument parsing for every form, and `matchlens score`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from matchlens import __version__
+from matchlens.core.errors import MatchLensError
+
+EXIT_OK, EXIT_GATE, EXIT_USAGE = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2, as the contract says
+        self.exit(EXIT_USAGE, f"{self.prog}: {message} (see `{self.prog} --help`)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="matchlens", description="See why an LLM output missed its reference.")
+    parser.add_argument("--version", action="version", version=f"matchlens {__version__}")
+    parser.add_argument("--screenshot", type=Path, metavar="PNG",
+                        help="save the window as PNG once its work is done, then exit")
+    parser.add_argument("--config", type=Path, metavar="FILE.toml", help="thresholds and options")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+
+    compare = sub.add_parser("compare", help="open the app on two UTF-8 text files")
+    compare.add_argument("expected_file", type=Path)
+    compare.add_argument("actual_file", type=Path)
+    compare.add_argument("--json", action="store_true", help="treat both files as JSON")
+    _gui_common(compare)
+
+    batch = sub.add_parser("batch", help="open the app on the batch tab with DATA scored")
+    batch.add_argument("data", type=Path)
+    batch.add_argument("--expected", metavar="SPEC")
+    batch.add_argument("--actual", metavar="SPEC", action="append")
+    batch.add_argument("--label", metavar="COLUMN")
+    _gui_common(batch)
+
+    score = sub.add_parser("score", help="score headless and write a scored table")
+    score.add_argument("data", type=Path)
+    score.add_argument("--expected", metavar="SPEC")
+    score.add_argument("--expected-literal", metavar="TEXT")
+    score.add_argument("--actual", metavar="SPEC", action="append", required=True)
+    score.add_argument("--metrics", metavar="a,b,c")
+    score.add_argument("--config", type=Path, metavar="FILE.toml", dest="score_config")
+    score.add_argument("--set", metavar="ID.OPTION=VALUE", action="append", default=[],
+                       dest="overrides")
+    score.add_argument("-o", "--output", type=Path, metavar="OUT")
+    score.add_argument("--fail-under", type=_rate, metavar="RATE")
+    score.add_argument("--encoding", metavar="NAME")
+    score.add_argument("--delimiter", metavar="CHAR")
+    score.add_argument("--quiet", action="store_true", help="no summary on standard error")
+    return parser
+
+
+def _gui_common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--screenshot", type=Path, metavar="PNG", dest="sub_screenshot")
+    parser.add_argument("--config", type=Path, metavar="FILE.toml", dest="sub_config")
+
+
+def _rate(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"a rate between 0 and 1, not {text}")
+    return value
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace | int:
+    """Parsed arguments; or an exit code when argparse already answered (--help, errors)."""
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as stop:
+        return int(stop.code or 0)
+    # `--screenshot`/`--config` may come before or after the sub-command.
+    args.screenshot = getattr(args, "sub_screenshot", None) or args.screenshot
+    if args.command != "score":
+        args.config = getattr(args, "sub_config", None) or args.config
+    return args
+
+
+def run_score(args: argparse.Namespace) -> int:
+    from matchlens.score_command import score_command
+
+    try:
+        return score_command(args)
+    except MatchLensError as err:
+        print(f"matchlens: {err}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("matchlens: interrupted; no output was written", file=sys.stderr)
+        return 130
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Headless-only entry (`score`); the full entry point is matchlens.main."""
+    args = parse_args(argv)
+    if isinstance(args, int):
+        return args
+    if args.command != "score":
+        print("matchlens: this entry point only runs `score`", file=sys.stderr)
+        return EXIT_USAGE
+    return run_score(args)

@@ -1,0 +1,172 @@
+"""Thresholds and metric options as the TOML file the app saves and `matchlens score` reads."""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+from matchlens.core.atomic import atomic_writer
+from matchlens.core.errors import ConfigError
+from matchlens.core.metrics.registry import MetricSpec, get_metric
+
+_UNSET = object()
+
+
+@dataclass(frozen=True)
+class MetricSettings:
+    """A metric's threshold (None = no verdict) and its resolved options."""
+
+    threshold: float | None
+    options: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Config:
+    """Per-metric overrides of the registry defaults, plus the embeddings endpoint."""
+
+    thresholds: dict[str, float | None] = field(default_factory=dict)
+    options: dict[str, dict[str, Any]] = field(default_factory=dict)
+    base_url: str = ""
+    model: str = ""
+
+    def settings(self, metric_id: str) -> MetricSettings:
+        spec = get_metric(metric_id)
+        threshold = self.thresholds.get(metric_id, spec.default_threshold)
+        options = spec.resolve_options(self._network_options(spec) | self.options.get(metric_id, {}))
+        return MetricSettings(threshold, options)
+
+    def _network_options(self, spec: MetricSpec) -> dict[str, Any]:
+        # [openai] base_url / model feed every network metric that has such options.
+        names = {opt.name for opt in spec.options}
+        out: dict[str, Any] = {}
+        if self.base_url and "base_url" in names:
+            out["base_url"] = self.base_url
+        if self.model and "model" in names:
+            out["model"] = self.model
+        return out
+
+    def with_threshold(self, metric_id: str, threshold: float | None) -> Config:
+        spec = get_metric(metric_id)
+        return replace(self, thresholds={**self.thresholds,
+                                         metric_id: spec.coerce_threshold(threshold)})
+
+    def with_option(self, metric_id: str, name: str, value: Any) -> Config:
+        spec = get_metric(metric_id)
+        coerced = spec.option(name).coerce(value, metric_id)
+        merged = {**self.options.get(metric_id, {}), name: coerced}
+        return replace(self, options={**self.options, metric_id: merged})
+
+    def with_override(self, assignment: str) -> Config:
+        """Apply one `ID.OPTION=VALUE` (as `--set` gives it)."""
+        key, sep, value = assignment.partition("=")
+        metric_id, dot, name = key.strip().partition(".")
+        if not sep or not dot or not name:
+            raise ConfigError(f"--set {assignment!r}: expected ID.OPTION=VALUE, "
+                              "e.g. levenshtein_similarity.threshold=0.8")
+        value = value.strip()
+        if name == "threshold":
+            return self.with_threshold(metric_id, value)
+        return self.with_option(metric_id, name, _parse_value(value))
+
+
+def _parse_value(text: str) -> Any:
+    """A `--set` value: TOML syntax when it parses (0.8, true, ["a","b"]), else plain text."""
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text
+
+
+def load_config(path: str | Path) -> Config:
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such config file") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise ConfigError(f"{path}: cannot read ({err})") from None
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(f"{path}: not valid TOML ({err})") from None
+    return config_from_dict(data, source=str(path))
+
+
+def config_from_dict(data: Mapping[str, Any], source: str = "config") -> Config:
+    unknown = set(data) - {"metrics", "openai", "matchlens"}
+    if unknown:
+        raise ConfigError(f"{source}: unknown section(s) {', '.join(sorted(unknown))}; "
+                          "valid: [metrics.ID], [openai]")
+    config = Config()
+    metrics = data.get("metrics", {})
+    if not isinstance(metrics, Mapping):
+        raise ConfigError(f"{source}: [metrics] must be a table of [metrics.ID] tables")
+    for metric_id, table in metrics.items():
+        if not isinstance(table, Mapping):
+            raise ConfigError(f"{source}: [metrics.{metric_id}] must be a table")
+        config = _apply_table(config, metric_id, table, source)
+    return _apply_openai(config, data.get("openai", {}), source)
+
+
+def _apply_table(config: Config, metric_id: str, table: Mapping[str, Any], source: str) -> Config:
+    try:
+        for name, value in table.items():
+            if name == "threshold":
+                config = config.with_threshold(metric_id, value)
+            else:
+                config = config.with_option(metric_id, name, value)
+    except ConfigError as err:
+        raise ConfigError(f"{source}: {err}") from None
+    return config
+
+
+def _apply_openai(config: Config, table: Any, source: str) -> Config:
+    if not isinstance(table, Mapping):
+        raise ConfigError(f"{source}: [openai] must be a table")
+    allowed = {"base_url", "model"}
+    extra = set(table) - allowed
+    if "api_key" in extra:
+        raise ConfigError(f"{source}: an API key never goes in a config file; store it in "
+                          "Settings (system keyring) or OPENAI_API_KEY")
+    if extra:
+        raise ConfigError(f"{source}: unknown [openai] key(s) {', '.join(sorted(extra))}; "
+                          "valid: base_url, model")
+    for name in allowed & set(table):
+        if not isinstance(table[name], str):
+            raise ConfigError(f"{source}: [openai] {name} must be text")
+    return replace(config, base_url=table.get("base_url", config.base_url),
+                   model=table.get("model", config.model))
+
+
+def config_to_dict(config: Config, metric_ids: Iterable[str]) -> dict[str, Any]:
+    """Every listed metric's full settings (threshold included), so the file is self-contained."""
+    metrics: dict[str, Any] = {}
+    for metric_id in metric_ids:
+        settings = config.settings(metric_id)
+        table: dict[str, Any] = {}
+        spec = get_metric(metric_id)
+        if settings.threshold is not None:
+            table["threshold"] = settings.threshold
+        elif spec.default_threshold is not None:
+            table["threshold"] = "none"  # TOML has no null; an unset threshold must survive
+        for opt in spec.options:
+            if spec.network and opt.name in ("base_url", "model"):
+                continue  # these live in [openai]
+            table[opt.name] = settings.options[opt.name]
+        metrics[metric_id] = table
+    data: dict[str, Any] = {"metrics": metrics}
+    openai = {k: v for k, v in (("base_url", config.base_url), ("model", config.model)) if v}
+    if openai:
+        data["openai"] = openai
+    return data
+
+
+def save_config(config: Config, path: str | Path, metric_ids: Iterable[str]) -> None:
+    """Write the TOML atomically; an unset threshold is simply left out (TOML has no null)."""
+    text = tomli_w.dumps(config_to_dict(config, metric_ids))
+    header = "# MatchLens thresholds and options — read by `matchlens score --config`.\n"
+    with atomic_writer(path) as handle:
+        handle.write(header + text)

@@ -1,0 +1,27 @@
+"""The `matchlens` entry point: `score` runs headless; every other form opens the window."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from matchlens import cli
+
+    args = cli.parse_args(argv)
+    if isinstance(args, int):
+        return args
+    if args.command == "score":
+        return cli.run_score(args)
+    try:
+        from matchlens.ui.app import run_app  # Qt is loaded only here
+    except ImportError as err:
+        print(f"matchlens: cannot start the window ({err}); `matchlens score` works without it",
+              file=sys.stderr)
+        return 2
+    return run_app(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
