@@ -1,0 +1,133 @@
+"""`matchlens score`: read, score, write, summarise, gate — the same core the window drives."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from matchlens.core.batch import BatchResult, MetricJob, run_to_completion
+from matchlens.core.config import Config, config_to_dict, load_config
+from matchlens.core.datasets import literal_column, read_table, resolve_column
+from matchlens.core.errors import ConfigError, DatasetError
+from matchlens.core.metrics.registry import (
+    DEFAULT_METRICS,
+    all_metrics,
+    get_metric,
+    local_metric_ids,
+)
+from matchlens.core.scored_table import provenance, write_scored_table, write_sidecar
+from matchlens.summary import format_summary, overall_pass_rate
+
+EXIT_OK, EXIT_GATE, EXIT_USAGE = 0, 1, 2
+
+
+def load_network_metrics() -> None:
+    """Register the embeddings metric when its package is importable (it imports openai lazily)."""
+    try:
+        import matchlens.embeddings.metric  # noqa: F401
+    except ImportError:
+        pass
+
+
+def build_config(args: argparse.Namespace) -> Config:
+    config = load_config(args.score_config) if args.score_config else Config()
+    for assignment in args.overrides:
+        config = config.with_override(assignment)
+    return config
+
+
+def choose_metrics(args: argparse.Namespace, config: Config) -> list[str]:
+    """--metrics as given; else the five text metrics plus any local metric the config gates."""
+    if args.metrics:
+        names = [n.strip() for n in args.metrics.split(",") if n.strip()]
+        if names == ["all"]:
+            return local_metric_ids()
+        for name in names:
+            get_metric(name)  # raises a ConfigError listing the valid ids
+        if not names:
+            raise ConfigError("--metrics is empty; give metric ids separated by commas")
+        return list(dict.fromkeys(names))
+    chosen = list(DEFAULT_METRICS)
+    for spec in all_metrics():
+        gated = spec.id in config.thresholds and config.thresholds[spec.id] is not None
+        if gated and not spec.network and spec.id not in chosen:
+            chosen.append(spec.id)
+    return chosen
+
+
+def make_jobs(metric_ids: list[str], config: Config) -> list[MetricJob]:
+    jobs = []
+    for metric_id in metric_ids:
+        settings = config.settings(metric_id)
+        jobs.append(MetricJob(get_metric(metric_id), settings.threshold, settings.options))
+    return jobs
+
+
+def _check_overrides_metrics(config: Config) -> None:
+    for metric_id in [*config.thresholds, *config.options]:
+        get_metric(metric_id)
+
+
+def score_command(args: argparse.Namespace) -> int:
+    load_network_metrics()
+    if args.expected and args.expected_literal is not None:
+        raise ConfigError("give --expected or --expected-literal, not both")
+    if not args.expected and args.expected_literal is None:
+        raise ConfigError("missing --expected SPEC (a column or $.json.path) or --expected-literal")
+    config = build_config(args)
+    _check_overrides_metrics(config)
+    metric_ids = choose_metrics(args, config)
+    jobs = make_jobs(metric_ids, config)
+    if args.fail_under is not None and all(job.threshold is None for job in jobs):
+        raise ConfigError("--fail-under needs at least one metric with a threshold "
+                          "(set one with --set ID.threshold=VALUE or --config)")
+    delimiter = _delimiter(args.delimiter)
+    table = read_table(args.data, encoding=args.encoding, delimiter=delimiter)
+    if args.expected_literal is not None:
+        expected = literal_column(table, args.expected_literal)
+    else:
+        expected = resolve_column(table, args.expected)
+    actuals = {spec: resolve_column(table, spec) for spec in dict.fromkeys(args.actual)}
+    result = run_to_completion(expected.values, {k: v.values for k, v in actuals.items()}, jobs)
+    write_scored_table(args.output, table, result)
+    if args.output is not None:
+        data = provenance(result, config_to_dict(config, metric_ids), source=args.data,
+                          expected=args.expected or f"literal:{args.expected_literal}",
+                          model=config.model or None)
+        write_sidecar(args.output, data)
+    if not args.quiet:
+        reasons = _missing_reasons(expected, actuals)
+        print(format_summary(result, reasons, source=str(args.data)), file=sys.stderr)
+    return _gate(result, args.fail_under)
+
+
+def _delimiter(text: str | None) -> str | None:
+    if text is None:
+        return None
+    value = {"\\t": "\t", "tab": "\t"}.get(text, text)
+    if len(value) != 1:
+        raise ConfigError(f"--delimiter must be one character, not {text!r}")
+    return value
+
+
+def _missing_reasons(expected, actuals) -> list[str]:
+    """A few example reasons why rows have no value, so empty scores are explained."""
+    reasons = list(expected.reasons.values())[:3]
+    for values in actuals.values():
+        reasons.extend(list(values.reasons.values())[:3])
+    return reasons[:5]
+
+
+def _gate(result: BatchResult, fail_under: float | None) -> int:
+    if fail_under is None:
+        return EXIT_OK
+    worst = min(overall_pass_rate(result, v) for v in result.variants)
+    if worst < fail_under:
+        print(f"matchlens: pass rate {worst:.1%} is below --fail-under {fail_under:.1%}",
+              file=sys.stderr)
+        return EXIT_GATE
+    return EXIT_OK
+
+
+__all__ = ["score_command", "DatasetError", "Path"]
