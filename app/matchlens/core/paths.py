@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 
@@ -11,6 +12,9 @@ def resource_dir() -> Path:
     override = os.environ.get("MATCHLENS_RESOURCES")
     if override:
         return Path(override)
+    bundle = getattr(sys, "_MEIPASS", None)  # a PyInstaller build unpacks resources here
+    if bundle:
+        return Path(bundle) / "resources"
     return Path(__file__).resolve().parents[3] / "resources"
 
 
