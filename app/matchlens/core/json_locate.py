@@ -12,8 +12,6 @@ import re
 from dataclasses import dataclass
 from json.decoder import scanstring
 
-from matchlens.core.metrics.json_distance import strip_fences
-
 _DECODER = json.JSONDecoder()
 _SEGMENT = re.compile(r'\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]')
 _WS = " \t\n\r"
@@ -50,6 +48,10 @@ def locate(text: str, path: str, strip_code_fences: bool = False) -> Located | N
     """The range of `path`'s value in `text`, or None when the text is not JSON."""
     offset = 0
     if strip_code_fences:
+        # Imported here: importing a metric module registers it, and the registry's order
+        # (the order of the window's panels) should not depend on who imported this first.
+        from matchlens.core.metrics.json_distance import strip_fences
+
         inner = strip_fences(text)
         if inner is not text:
             offset = text.find(inner)

@@ -1,0 +1,167 @@
+"""`run_app`: the QApplication, the main window for each command form, and --screenshot."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QTimer
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QApplication
+
+from matchlens import __version__
+from matchlens.core.config import load_config
+from matchlens.core.errors import MatchLensError
+from matchlens.core.paths import resource_dir, sample_dataset, sample_pair
+from matchlens.ui.compare.pane import FileReadError, read_text_file
+from matchlens.ui.config_model import ConfigModel
+from matchlens.ui.main_window import MainWindow
+
+SCREENSHOT_TIMEOUT_S = 60.0
+SCREENSHOT_SIZE = (1440, 900)
+
+# Shown when the shipped sample pair is missing (e.g. a trimmed install).
+BUILTIN_PAIR = (
+    "The quick brown fox jumps over the lazy dog.\nParis is the capital of France.\n",
+    "The quick brown dog jumps over the lazy fox.\nparis is the capital of  France\n",
+)
+
+
+def make_application() -> QApplication:
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("MatchLens")
+    app.setOrganizationName("MatchLens")
+    app.setApplicationVersion(__version__)
+    icon = resource_dir() / "icons" / "matchlens.svg"
+    if icon.exists():
+        app.setWindowIcon(QIcon(str(icon)))
+    return app  # type: ignore[return-value]
+
+
+def load_config_model(path: Path | None) -> tuple[ConfigModel, str | None]:
+    """The user's thresholds; with --config that file (read, never overwritten by autosave)."""
+    if path is None:
+        model = ConfigModel.from_disk()
+        return model, model.load_error
+    try:
+        return ConfigModel(load_config(path)), None
+    except MatchLensError as err:
+        return ConfigModel(), f"{err}; the default thresholds are in use."
+
+
+def register_network_metrics() -> None:
+    """semantic_similarity lives outside core; without it the app still works."""
+    # Any failure (a missing optional dependency, a bug) just means one panel fewer.
+    with contextlib.suppress(Exception):
+        import matchlens.embeddings.metric  # noqa: F401
+
+
+def sample_texts() -> tuple[str, str, tuple[str, str]]:
+    expected, actual = sample_pair()
+    try:
+        return read_text_file(expected), read_text_file(actual), (expected.name, actual.name)
+    except FileReadError:
+        return BUILTIN_PAIR[0], BUILTIN_PAIR[1], ("built-in sample", "built-in sample")
+
+
+class ScreenshotJob(QObject):
+    """Waits until the window's work is done, saves it as PNG and ends the event loop."""
+
+    def __init__(self, window: MainWindow, path: Path, wait_for_batch: bool,
+                 timeout_s: float = SCREENSHOT_TIMEOUT_S) -> None:
+        super().__init__(window)
+        self.window = window
+        self.path = path
+        self.exit_code = 0
+        self._batch_done = not wait_for_batch
+        self._deadline = time.monotonic() + timeout_s
+        self._settled = 0
+        if wait_for_batch and window.batch_tab is not None:
+            window.batch_tab.sig_finished.connect(self._on_batch_finished)
+        self._timer = QTimer(self, interval=100)
+        self._timer.timeout.connect(self._check)
+        self._timer.start()
+
+    def _on_batch_finished(self) -> None:
+        self._batch_done = True
+
+    def _compare_done(self) -> bool:
+        tab = self.window.compare_tab
+        return not tab.is_busy() and all(
+            p.result() is not None for p in tab.panels.values() if not p.spec.network)
+
+    def _check(self) -> None:
+        ready = self._compare_done() and self._batch_done
+        # Two quiet ticks in a row, so the last results have been painted too.
+        self._settled = self._settled + 1 if ready else 0
+        timed_out = time.monotonic() > self._deadline
+        if self._settled < 2 and not timed_out:
+            return
+        self._timer.stop()
+        if timed_out and self._settled < 2:
+            print(f"matchlens: the window was still working after {SCREENSHOT_TIMEOUT_S:.0f} s; "
+                  "saving the screenshot as it is", file=sys.stderr)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if not self.window.grab().save(str(self.path)):
+            print(f"matchlens: could not write the screenshot to {self.path}", file=sys.stderr)
+            self.exit_code = 1
+        self.window.close()
+        QApplication.instance().exit(self.exit_code)
+
+
+def build_window(args: argparse.Namespace, screenshot: bool) -> tuple[MainWindow, list[str], bool]:
+    """The window for a command form: (window, input-file error sentences, wait for batch)."""
+    config, config_error = load_config_model(getattr(args, "config", None))
+    register_network_metrics()
+    window = MainWindow(config, restore=not screenshot)
+    errors: list[str] = []
+    wait_for_batch = False
+    command = getattr(args, "command", None)
+    if command == "compare":
+        errors.extend(window.load_pair(args.expected_file, args.actual_file))
+        if getattr(args, "json", False):
+            window.compare_tab.show_panel("json_distance")
+    elif command == "batch":
+        wait_for_batch = window.load_dataset(args.data, expected=args.expected,
+                                             actuals=args.actual, label=args.label)
+        if not wait_for_batch:
+            errors.append("The Batch tab is not available in this build; nothing was scored.")
+    else:
+        expected, actual, sources = sample_texts()
+        window.compare_tab.set_texts(expected, actual, sources=sources)
+        dataset = sample_dataset()
+        if dataset.exists():
+            wait_for_batch = window.load_dataset(dataset, expected="expected",
+                                                 actuals=["output_a", "output_b"], label="label")
+            window.tabs.setCurrentWidget(window.compare_tab)
+    if config_error:
+        window.show_status(" ".join([config_error, *errors]))
+        if screenshot:
+            print(f"matchlens: {config_error}", file=sys.stderr)
+    return window, errors, wait_for_batch
+
+
+def run_app(args: argparse.Namespace) -> int:
+    app = make_application()
+    screenshot: Path | None = getattr(args, "screenshot", None)
+    window, errors, wait_for_batch = build_window(args, screenshot is not None)
+    if screenshot is not None:
+        if errors:
+            print("\n".join(f"matchlens: {e}" for e in errors), file=sys.stderr)
+            window.shutdown()
+            return 2
+        window.resize(*SCREENSHOT_SIZE)
+        job = ScreenshotJob(window, screenshot, wait_for_batch)
+        window.show()
+        app.exec()
+        window.shutdown()
+        return job.exit_code
+    window.show()
+    # Start the compute processes once the window is up, so the first long text is quick.
+    QTimer.singleShot(500, window.compare_tab.scheduler.prewarm)
+    code = app.exec()
+    window.shutdown()
+    return code

@@ -1,0 +1,452 @@
+"""The compare tab: two editors, the edit highlight, navigation, and a panel per metric."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PySide6.QtCore import QByteArray, QEvent, Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QScrollArea,
+    QSplitter,
+    QToolBar,
+    QVBoxLayout,
+    QWidget,
+)
+
+from matchlens.core.json_locate import locate
+from matchlens.core.metrics.registry import all_metrics
+from matchlens.ui.compare.jobs import ALIGN_TASK, SpanTable
+from matchlens.ui.compare.pane import EditorPane, FileReadError, read_text_file
+from matchlens.ui.compare.panels import MetricPanel
+from matchlens.ui.compare.scheduler import SYNC_LIMIT, ScoreScheduler
+from matchlens.ui.compare.sync import ScrollLock
+from matchlens.ui.config_model import ConfigModel
+from matchlens.ui.palette import diff_colours
+
+# The highlight is this metric's edit script, with this metric's case option, so the number of
+# highlighted edits is always the distance its panel shows.
+HIGHLIGHT_METRIC = "levenshtein_distance"
+SIDES = ("expected", "actual")
+_AUTO_NETWORK_MS = 1000
+
+
+def debounce_ms(total_chars: int) -> int:
+    """Small texts answer on the next event-loop turn; long ones wait for a typing pause."""
+    if total_chars <= SYNC_LIMIT:
+        return 0
+    return 40 if total_chars <= 20_000 else 120
+
+
+class CompareTab(QWidget):
+    sig_status = Signal(str)
+    sig_finished = Signal()  # every panel and the highlight reflect the current texts
+    sig_difference_changed = Signal(str)  # "difference 3 of 12"
+
+    def __init__(self, config: ConfigModel, parent: QWidget | None = None,
+                 scheduler: ScoreScheduler | None = None) -> None:
+        super().__init__(parent)
+        self.config = config
+        self.scheduler = scheduler or ScoreScheduler(self)
+        self.granularity = "char"
+        self._table: SpanTable | None = None
+        self._hunk: int | None = None
+        self._last_side = "expected"
+        self._auto_network: set[str] = set()
+        self._requested: dict[str, dict[str, Any]] = {}  # task -> options it was computed with
+
+        self.panes = {"expected": EditorPane("expected", "Expected", self),
+                      "actual": EditorPane("actual", "Actual", self)}
+        self.scroll_lock = ScrollLock(self.panes["expected"].editor, self.panes["actual"].editor,
+                                      self)
+        self.panels: dict[str, MetricPanel] = {}
+        self._build_ui()
+
+        self._compute_timer = QTimer(self, singleShot=True)
+        self._compute_timer.timeout.connect(lambda: self._compute(new_text=True))
+        self._network_timer = QTimer(self, singleShot=True, interval=_AUTO_NETWORK_MS)
+        self._network_timer.timeout.connect(self._compute_auto_network)
+        for side, pane in self.panes.items():
+            pane.editor.textChanged.connect(self._on_text_changed)
+            pane.editor.sig_file_dropped.connect(lambda path, s=side: self.load_file(s, path))
+            pane.editor.cursorPositionChanged.connect(lambda s=side: self._remember_side(s))
+        self.scheduler.sig_result.connect(self._on_result)
+        self.scheduler.sig_busy.connect(self._show_busy)
+        self.scheduler.sig_idle.connect(self._on_idle)
+        self.config.sig_changed.connect(self._on_config_changed)
+
+    # -- layout ---------------------------------------------------------------------------------
+    def _build_ui(self) -> None:
+        self.toolbar = QToolBar(self)
+        self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.action_open_expected = self.toolbar.addAction("Open expected…")
+        self.action_open_expected.triggered.connect(lambda: self.open_file_dialog("expected"))
+        self.action_open_actual = self.toolbar.addAction("Open actual…")
+        self.action_open_actual.triggered.connect(lambda: self.open_file_dialog("actual"))
+        self.action_swap = self.toolbar.addAction("Swap sides")
+        self.action_swap.setToolTip("Exchange the expected and the actual text")
+        self.action_swap.triggered.connect(self.swap_sides)
+        self.toolbar.addSeparator()
+        self.action_previous = self.toolbar.addAction("◀ Previous")
+        self.action_previous.setToolTip("Previous difference (Shift+F7)")
+        self.action_previous.triggered.connect(self.previous_difference)
+        self.difference_label = QLabel(" no differences ", self)
+        self.difference_label.setObjectName("difference_label")
+        self.toolbar.addWidget(self.difference_label)
+        self.action_next = self.toolbar.addAction("Next ▶")
+        self.action_next.setToolTip("Next difference (F7)")
+        self.action_next.triggered.connect(self.next_difference)
+        self.toolbar.addSeparator()
+        self.action_lock = self.toolbar.addAction("Lock scrolling")
+        self.action_lock.setCheckable(True)
+        self.action_lock.setChecked(True)
+        self.action_lock.setToolTip("Scroll both texts together, aligned on their differences")
+        self.action_lock.toggled.connect(self.scroll_lock.set_locked)
+        self.granularity_box = QComboBox(self)
+        self.granularity_box.addItem("Characters", "char")
+        self.granularity_box.addItem("Words", "word")
+        self.granularity_box.setToolTip("Highlight edits character by character or word by word")
+        self.granularity_box.currentIndexChanged.connect(
+            lambda _i: self.set_granularity(self.granularity_box.currentData()))
+        self.toolbar.addWidget(self.granularity_box)
+        spacer = QWidget(self)
+        spacer.setSizePolicy(spacer.sizePolicy().Policy.Expanding,
+                             spacer.sizePolicy().Policy.Preferred)
+        self.toolbar.addWidget(spacer)
+        self.context_label = QLabel(self)
+        self.toolbar.addWidget(self.context_label)
+        self.busy_label = QLabel("computing…", self)
+        self.busy_bar = QProgressBar(self)
+        self.busy_bar.setRange(0, 0)
+        self.busy_bar.setMaximumWidth(70)
+        self.busy_bar.setMaximumHeight(12)
+        self.busy_bar.setTextVisible(False)
+        busy = QWidget(self)
+        busy_row = QHBoxLayout(busy)
+        busy_row.setContentsMargins(6, 0, 0, 0)
+        busy_row.addWidget(self.busy_label)
+        busy_row.addWidget(self.busy_bar)
+        self.busy_indicator = self.toolbar.addWidget(busy)
+        self.busy_indicator.setVisible(False)
+
+        self.editor_splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.editor_splitter.addWidget(self.panes["expected"])
+        self.editor_splitter.addWidget(self.panes["actual"])
+        self.editor_splitter.setChildrenCollapsible(False)
+
+        panel_host = QWidget(self)
+        panel_column = QVBoxLayout(panel_host)
+        panel_column.setContentsMargins(0, 0, 4, 0)
+        panel_column.setSpacing(6)
+        for spec in all_metrics():
+            panel = MetricPanel(spec, self.config, panel_host)
+            panel.sig_detail_activated.connect(self.select_json_path)
+            panel.sig_compute_requested.connect(self.compute_network)
+            panel.sig_auto_changed.connect(self._set_auto_network)
+            panel.sig_status.connect(self.sig_status)
+            self.panels[spec.id] = panel
+            panel_column.addWidget(panel)
+        panel_column.addStretch(1)
+        self.panel_area = QScrollArea(self)
+        self.panel_area.setWidgetResizable(True)
+        self.panel_area.setWidget(panel_host)
+        self.panel_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.panel_area.setMinimumWidth(300)
+        self.panel_area.setFrameShape(self.panel_area.frameShape().NoFrame)
+
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter.addWidget(self.editor_splitter)
+        self.splitter.addWidget(self.panel_area)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setChildrenCollapsible(False)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 2, 6, 6)
+        layout.addWidget(self.toolbar)
+        layout.addWidget(self.splitter, 1)
+
+    def show_panel(self, metric_id: str) -> None:
+        panel = self.panels.get(metric_id)
+        if panel is not None:
+            self.panel_area.ensureWidgetVisible(panel)
+
+    def editor(self, side: str):  # noqa: ANN201 - DiffEditor
+        return self.panes[side].editor
+
+    # -- content --------------------------------------------------------------------------------
+    def set_texts(self, expected: str, actual: str, *, context: str = "",
+                  sources: tuple[str, str] = ("", "")) -> None:
+        self.context_label.setText(context)
+        self.panes["expected"].set_text(expected, sources[0])
+        self.panes["actual"].set_text(actual, sources[1])
+
+    def texts(self) -> tuple[str, str]:
+        return self.editor("expected").text(), self.editor("actual").text()
+
+    def load_file(self, side: str, path: Path) -> bool:
+        """Load a UTF-8 file into one side; a failure is a sentence on the status bar."""
+        try:
+            text = read_text_file(path)
+        except FileReadError as err:
+            self.sig_status.emit(str(err))
+            return False
+        self.context_label.setText("")
+        self.panes[side].set_text(text, path.name)
+        self.sig_status.emit(f"Loaded {path} as the {side} text.")
+        return True
+
+    def open_file_dialog(self, side: str) -> Path | None:
+        name, _ = QFileDialog.getOpenFileName(self, f"Open the {side} text", "",
+                                              "Text files (*.txt *.json *.md);;All files (*)")
+        if name and self.load_file(side, Path(name)):
+            return Path(name)
+        return None
+
+    def swap_sides(self) -> None:
+        expected, actual = self.texts()
+        sources = (self.panes["actual"].source, self.panes["expected"].source)
+        self.set_texts(actual, expected, context=self.context_label.text(), sources=sources)
+        self.sig_status.emit("Swapped the expected and the actual text.")
+
+    # -- view options ---------------------------------------------------------------------------
+    def set_wrap(self, wrap: bool) -> None:
+        for pane in self.panes.values():
+            pane.editor.set_wrap(wrap)
+
+    def set_monospace(self, mono: bool) -> None:
+        for pane in self.panes.values():
+            pane.editor.set_monospace(mono)
+
+    def set_whitespace_markers(self, show: bool) -> None:
+        for pane in self.panes.values():
+            pane.editor.set_whitespace_markers(show)
+
+    def set_scroll_locked(self, locked: bool) -> None:
+        self.action_lock.setChecked(locked)
+
+    def set_granularity(self, granularity: str) -> None:
+        if granularity == self.granularity:
+            return
+        self.granularity = granularity
+        index = self.granularity_box.findData(granularity)
+        if index != self.granularity_box.currentIndex():
+            self.granularity_box.setCurrentIndex(index)
+        self._compute(new_text=False, only={ALIGN_TASK})
+
+    # -- computing ------------------------------------------------------------------------------
+    def _on_text_changed(self) -> None:
+        total = sum(p.editor.char_count() for p in self.panes.values())
+        self._compute_timer.start(debounce_ms(total))
+        if self._auto_network:
+            self._network_timer.start()
+
+    def _align_options(self) -> dict[str, Any]:
+        case = self.config.settings(HIGHLIGHT_METRIC).options.get("case_sensitive", True)
+        return {"case_sensitive": bool(case), "granularity": self.granularity}
+
+    def _task_options(self) -> dict[str, dict[str, Any]]:
+        tasks = {ALIGN_TASK: self._align_options()}
+        for metric_id, panel in self.panels.items():
+            if not panel.spec.network:
+                tasks[metric_id] = dict(self.config.settings(metric_id).options)
+        return tasks
+
+    def _compute(self, new_text: bool, only: set[str] | None = None) -> None:
+        pending_edit = self._compute_timer.isActive()
+        self._compute_timer.stop()
+        expected, actual = self.texts()
+        tasks = self._task_options()
+        if pending_edit or not self.scheduler.has_texts(expected, actual):
+            only, new_text = None, True  # the text moved on too: everything is stale
+        if only is not None:
+            tasks = {name: opts for name, opts in tasks.items() if name in only}
+        self._requested.update(tasks)
+        if len(expected) + len(actual) > self.scheduler.sync_limit:
+            for name in tasks:
+                if name in self.panels:
+                    self.panels[name].set_pending(True)
+        self.scheduler.request(expected, actual, tasks, new_text=new_text)
+
+    def recompute(self) -> None:
+        """Score the current texts now (no debounce)."""
+        self._compute(new_text=True)
+
+    def _on_result(self, name: str, payload: Any) -> None:
+        if name == ALIGN_TASK:
+            self._set_table(payload)
+        elif name in self.panels:
+            self.panels[name].set_outcome(payload)
+
+    def _set_table(self, table: SpanTable | None) -> None:
+        self._table = table
+        self._hunk = None
+        for pane in self.panes.values():
+            pane.decorator.set_table(table)
+        self.scroll_lock.anchors = table.anchors if table is not None else None
+        self._update_difference_label()
+
+    def _show_busy(self, busy: bool) -> None:
+        # Only worth showing when the answer is not immediate.
+        self.busy_indicator.setVisible(busy and self.scheduler.pending() != set()
+                                       and sum(len(t) for t in self.texts()) > SYNC_LIMIT)
+        if not busy:
+            self.busy_indicator.setVisible(False)
+
+    def _on_idle(self) -> None:
+        if not self._compute_timer.isActive():
+            self.sig_finished.emit()
+
+    def is_busy(self) -> bool:
+        return self._compute_timer.isActive() or self.scheduler.is_busy()
+
+    def highlighted_edits(self) -> int:
+        """The edits the highlight counts (equals levenshtein_distance at char granularity)."""
+        return self._table.counted if self._table is not None else 0
+
+    def _on_config_changed(self, metric_id: str) -> None:
+        ids = [metric_id] if metric_id else list(self.panels)
+        stale: set[str] = set()
+        for mid in ids:
+            panel = self.panels.get(mid)
+            if panel is None:
+                continue
+            panel.refresh_from_model()
+            options = dict(self.config.settings(mid).options)
+            if not panel.spec.network and self._requested.get(mid, options) != options:
+                stale.add(mid)
+        if self._requested.get(ALIGN_TASK, self._align_options()) != self._align_options():
+            stale.add(ALIGN_TASK)
+        if stale:
+            self._compute(new_text=False, only=stale)
+
+    # -- network metrics ------------------------------------------------------------------------
+    def compute_network(self, metric_id: str) -> None:
+        expected, actual = self.texts()
+        self.panels[metric_id].set_pending(True)
+        options = dict(self.config.settings(metric_id).options)
+        self.scheduler.request_network(metric_id, expected, actual, options)
+
+    def _set_auto_network(self, metric_id: str, on: bool) -> None:
+        if on:
+            self._auto_network.add(metric_id)
+            self._network_timer.start()
+        else:
+            self._auto_network.discard(metric_id)
+
+    def _compute_auto_network(self) -> None:
+        for metric_id in sorted(self._auto_network):
+            self.compute_network(metric_id)
+
+    # -- navigation -----------------------------------------------------------------------------
+    def _remember_side(self, side: str) -> None:
+        if self.panes[side].editor.hasFocus():
+            self._last_side = side
+
+    def difference_count(self) -> int:
+        return 0 if self._table is None else len(self._table.hunks)
+
+    def current_difference(self) -> int | None:
+        return self._hunk
+
+    def next_difference(self) -> None:
+        self._step(+1)
+
+    def previous_difference(self) -> None:
+        self._step(-1)
+
+    def _step(self, direction: int) -> None:
+        count = self.difference_count()
+        if count == 0 or self._table is None:
+            self.sig_status.emit("The texts have no differences to jump to.")
+            return
+        side = self._last_side
+        starts = self._table.hunks[:, 0 if side == "expected" else 2]
+        position = self.panes[side].cursor_offset()
+        # Same rule as core.alignment.next_hunk / previous_hunk, on the shipped columns.
+        if direction > 0:
+            index = int(np.searchsorted(starts, position, side="right"))
+            if index >= count:
+                index = 0
+                self.sig_status.emit("Wrapped around to the first difference.")
+        else:
+            index = int(np.searchsorted(starts, position, side="left")) - 1
+            if index < 0:
+                index = count - 1
+                self.sig_status.emit("Wrapped around to the last difference.")
+        self.go_to_difference(index)
+
+    def go_to_difference(self, index: int) -> None:
+        assert self._table is not None
+        hunk = self._table.hunks[index]
+        colour = diff_colours(self.palette()).flash
+        with self.scroll_lock.suspended():
+            self.panes["expected"].show_range(int(hunk[0]), int(hunk[1]), colour)
+            self.panes["actual"].show_range(int(hunk[2]), int(hunk[3]), colour)
+        self._hunk = index
+        self._update_difference_label()
+
+    def _update_difference_label(self) -> None:
+        count = self.difference_count()
+        if count == 0:
+            text = "no differences" if self._table is not None else "—"
+        elif self._hunk is None:
+            text = f"{count} difference{'' if count == 1 else 's'}"
+        else:
+            text = f"difference {self._hunk + 1} of {count}"
+        self.difference_label.setText(f" {text} ")
+        self.action_next.setEnabled(count > 0)
+        self.action_previous.setEnabled(count > 0)
+        self.sig_difference_changed.emit(text)
+
+    # -- JSON paths -----------------------------------------------------------------------------
+    def select_json_path(self, metric_id: str, detail: Any) -> None:
+        fences = bool(self.config.settings(metric_id).options.get("strip_code_fences", False))
+        colour = diff_colours(self.palette()).json_value
+        missing = []
+        with self.scroll_lock.suspended():
+            for side, pane in self.panes.items():
+                found = locate(pane.editor.text(), detail.path, fences)
+                if found is None:
+                    continue
+                pane.select_range(found.start, found.end, colour)
+                if not found.found:
+                    missing.append(side)
+        if missing:
+            self.sig_status.emit(f"{detail.path} is missing on the {' and '.join(missing)} side; "
+                                 "the enclosing value is selected.")
+        else:
+            self.sig_status.emit(f"Selected {detail.path} on both sides.")
+
+    # -- state ----------------------------------------------------------------------------------
+    def save_state(self) -> dict[str, QByteArray]:
+        return {"splitter": self.splitter.saveState(),
+                "editor_splitter": self.editor_splitter.saveState()}
+
+    def restore_state(self, state: dict[str, Any]) -> None:
+        for key, splitter in (("splitter", self.splitter),
+                              ("editor_splitter", self.editor_splitter)):
+            value = state.get(key)
+            if isinstance(value, QByteArray | bytes):
+                splitter.restoreState(QByteArray(value))
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            colours = diff_colours(self.palette())
+            for pane in self.panes.values():
+                pane.decorator.set_colours(colours)
+
+    def shutdown(self) -> None:
+        """Stop every timer and worker; call before the tab goes away."""
+        self._compute_timer.stop()
+        self._network_timer.stop()
+        self.scheduler.shutdown()
+        QApplication.processEvents()

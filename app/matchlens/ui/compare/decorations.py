@@ -1,0 +1,225 @@
+"""The edit highlight of one editor, painted only where the user is looking.
+
+A million-character pair can have tens of thousands of spans; building an ExtraSelection for
+each would take seconds and make every repaint slow. So the decorator bisects the span columns
+for the visible range (padded by a screen on each side, so small scrolls need no rebuild to look
+right), merges touching spans of one style, and rebuilds on scroll/resize after a short debounce.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QObject, QTimer
+from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor, QTextFormat
+from PySide6.QtWidgets import QTextEdit
+
+from matchlens.ui.compare.editors import DiffEditor
+from matchlens.ui.compare.jobs import (
+    FLAG_CASE,
+    FLAG_COUNTED,
+    FLAG_SPACE,
+    KIND_DELETE,
+    KIND_INSERT,
+    KIND_SUBSTITUTE,
+    SpanTable,
+)
+from matchlens.ui.palette import DiffColours, diff_colours
+
+_MAX_SELECTIONS = 20_000  # a pathological screen (every character edited) stays bounded
+_SCROLL_DEBOUNCE_MS = 12
+
+
+def to_utf16(offsets: np.ndarray | int, astral: np.ndarray) -> np.ndarray | int:
+    """Code point offsets -> QTextDocument positions (astral characters take two units)."""
+    if len(astral) == 0:
+        return offsets
+    return offsets + np.searchsorted(astral, offsets, side="left")
+
+
+def to_code_points(position: int, astral: np.ndarray) -> int:
+    """QTextDocument position -> code point offset (inverse of `to_utf16`)."""
+    if len(astral) == 0:
+        return position
+    starts = astral + np.arange(len(astral))  # where each astral character begins in UTF-16
+    return int(position - np.searchsorted(starts, position - 1, side="left"))
+
+
+class DiffDecorator(QObject):
+    """Keeps one editor's "diff" layer and gutter marks in step with a SpanTable."""
+
+    def __init__(self, editor: DiffEditor, side: str) -> None:
+        super().__init__(editor)
+        self.editor = editor
+        self.side = side
+        self._table: SpanTable | None = None
+        self._colours = diff_colours(editor.palette())
+        self._formats: dict[tuple[int, bool], QTextCharFormat] = {}
+        self._build_formats()
+        self._covered: tuple[int, int] | None = None  # code point range the layer covers
+        self._timer = QTimer(self, singleShot=True, interval=_SCROLL_DEBOUNCE_MS)
+        self._timer.timeout.connect(self.rebuild)
+        editor.sig_viewport_changed.connect(self._on_viewport_changed)
+
+    @property
+    def table(self) -> SpanTable | None:
+        return self._table
+
+    def set_table(self, table: SpanTable | None) -> None:
+        self._table = table
+        self.rebuild()
+
+    def set_colours(self, colours: DiffColours) -> None:
+        self._colours = colours
+        self._build_formats()
+        self.rebuild()
+
+    def _build_formats(self) -> None:
+        c = self._colours
+        strong = {KIND_DELETE: c.delete, KIND_INSERT: c.insert, KIND_SUBSTITUTE: c.substitute}
+        soft = {KIND_DELETE: c.delete_soft, KIND_INSERT: c.insert_soft,
+                KIND_SUBSTITUTE: c.substitute_soft}
+        lines = {KIND_DELETE: c.delete_line, KIND_INSERT: c.insert_line,
+                 KIND_SUBSTITUTE: c.substitute_line}
+        for kind in (KIND_DELETE, KIND_INSERT, KIND_SUBSTITUTE):
+            fmt = QTextCharFormat()
+            fmt.setBackground(strong[kind])
+            self._formats[(kind, False)] = fmt
+            # Case-only and whitespace-only edits: a faint tint plus a dotted underline, so a
+            # trailing space or "Calvin"/"calvin" is visible but does not shout.
+            subdued = QTextCharFormat()
+            subdued.setBackground(soft[kind])
+            subdued.setUnderlineStyle(QTextCharFormat.UnderlineStyle.DotLine)
+            subdued.setUnderlineColor(lines[kind])
+            self._formats[(kind, True)] = subdued
+
+    def _on_viewport_changed(self) -> None:
+        if self._table is None:
+            return
+        first, last = self.editor.visible_positions()
+        covered = self._covered
+        astral = self._astral()
+        lo, hi = to_code_points(first, astral), to_code_points(last, astral)
+        if covered is not None and covered[0] <= lo and hi <= covered[1]:
+            return  # the padded layer still covers the screen
+        self._timer.start()
+
+    def _astral(self) -> np.ndarray:
+        if self._table is None:
+            return np.zeros(0, dtype=np.int64)
+        return self._table.exp_astral if self.side == "expected" else self._table.act_astral
+
+    def visible_spans(self) -> np.ndarray:
+        """Indices of the spans painted on this side in the padded visible range."""
+        table = self._table
+        if table is None or len(table) == 0:
+            return np.zeros(0, dtype=np.int64)
+        first, last = self.editor.visible_positions()
+        astral = self._astral()
+        lo, hi = to_code_points(first, astral), to_code_points(last, astral)
+        pad = max(2_000, hi - lo)
+        lo, hi = max(0, lo - pad), hi + pad
+        self._covered = (lo, hi)
+        cols = table.exp if self.side == "expected" else table.act
+        i0 = int(np.searchsorted(cols[:, 1], lo, side="right"))
+        i1 = int(np.searchsorted(cols[:, 0], hi, side="left"))
+        idx = np.arange(i0, max(i0, i1))
+        return idx[cols[idx, 1] > cols[idx, 0]][:_MAX_SELECTIONS]
+
+    def rebuild(self) -> None:
+        self._timer.stop()
+        table = self._table
+        if table is None:
+            self._covered = None
+            self.editor.set_layer("diff", [])
+            self.editor.set_gutter_marks({})
+            return
+        idx = self.visible_spans()
+        cols = table.exp if self.side == "expected" else table.act
+        starts, ends = cols[idx, 0], cols[idx, 1]
+        soft = ((table.flags[idx] & (FLAG_CASE | FLAG_SPACE)) != 0) | (
+            (table.flags[idx] & FLAG_COUNTED) == 0)
+        styles = table.kind[idx].astype(np.int64) * 2 + soft
+        astral = self._astral()
+        u_starts, u_ends = to_utf16(starts, astral), to_utf16(ends, astral)
+        doc = self.editor.document()
+        selections: list[QTextEdit.ExtraSelection] = []
+        marks: dict[int, QColor] = {}
+        n = len(idx)
+        i = 0
+        while i < n:
+            # Merge touching spans of the same style: fewer selections, same pixels.
+            j = i
+            while j + 1 < n and styles[j + 1] == styles[i] and starts[j + 1] == ends[j]:
+                j += 1
+            kind, is_soft = int(styles[i]) // 2, bool(styles[i] % 2)
+            cursor = QTextCursor(doc)
+            cursor.setPosition(int(u_starts[i]))
+            cursor.setPosition(int(u_ends[j]), QTextCursor.MoveMode.KeepAnchor)
+            selection = QTextEdit.ExtraSelection()
+            selection.cursor = cursor
+            selection.format = self._formats[(kind, is_soft)]
+            selections.append(selection)
+            self._mark(marks, int(u_starts[i]), int(u_ends[j]), kind)
+            i = j + 1
+        self._mark_gaps(marks, astral)
+        self.editor.set_layer("diff", selections)
+        self.editor.set_gutter_marks(marks)
+
+    def _mark(self, marks: dict[int, QColor], start: int, end: int, kind: int) -> None:
+        doc = self.editor.document()
+        first = doc.findBlock(start).blockNumber()
+        last = doc.findBlock(max(start, end - 1)).blockNumber()
+        colour = {KIND_DELETE: self._colours.delete_line, KIND_INSERT: self._colours.insert_line,
+                  KIND_SUBSTITUTE: self._colours.substitute_line}[kind]
+        for number in range(first, last + 1):
+            marks[number] = colour if number not in marks else self._colours.substitute_line
+
+    def _mark_gaps(self, marks: dict[int, QColor], astral: np.ndarray) -> None:
+        """Where the other side has text this side lacks, mark the line in the gutter."""
+        table = self._table
+        if table is None or self._covered is None:
+            return
+        lo, hi = self._covered
+        missing = KIND_INSERT if self.side == "expected" else KIND_DELETE
+        cols = table.exp if self.side == "expected" else table.act
+        i0 = int(np.searchsorted(cols[:, 0], lo, side="left"))
+        i1 = int(np.searchsorted(cols[:, 0], hi, side="right"))
+        idx = np.arange(i0, i1)
+        idx = idx[table.kind[idx] == missing][:_MAX_SELECTIONS]
+        colour = (self._colours.insert_line if missing == KIND_INSERT
+                  else self._colours.delete_line)
+        doc = self.editor.document()
+        for pos in to_utf16(cols[idx, 0], astral):
+            marks.setdefault(doc.findBlock(int(pos)).blockNumber(), colour)
+
+
+class Flasher(QObject):
+    """Briefly highlights a range in an editor (the "here it is" after a jump)."""
+
+    def __init__(self, editor: DiffEditor, duration_ms: int = 700) -> None:
+        super().__init__(editor)
+        self.editor = editor
+        self._timer = QTimer(self, singleShot=True, interval=duration_ms)
+        self._timer.timeout.connect(self.clear)
+
+    def flash(self, start: int, end: int, colour: QColor) -> None:
+        cursor = QTextCursor(self.editor.document())
+        cursor.setPosition(start)
+        fmt = QTextCharFormat()
+        fmt.setBackground(colour)
+        if end > start:
+            cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+        else:  # nothing on this side (an insertion seen from expected): flash the line
+            fmt.setProperty(QTextFormat.Property.FullWidthSelection, True)
+        selection = QTextEdit.ExtraSelection()
+        selection.cursor = cursor
+        selection.format = fmt
+        self.editor.set_layer("flash", [selection])
+        self._timer.start()
+
+    def is_active(self) -> bool:
+        return self._timer.isActive()
+
+    def clear(self) -> None:
+        self._timer.stop()
+        self.editor.set_layer("flash", [])

@@ -1,0 +1,117 @@
+"""One side of the comparison: a header line, the editor, its highlight and its flash."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtGui import QColor, QPalette, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import QLabel, QTextEdit, QVBoxLayout, QWidget
+
+from matchlens.core.errors import MatchLensError
+from matchlens.ui.compare.decorations import DiffDecorator, Flasher, to_code_points, to_utf16
+from matchlens.ui.compare.editors import DiffEditor
+
+
+class FileReadError(MatchLensError):
+    """A file the user asked for could not be read as text; the message is one sentence."""
+
+
+def read_text_file(path: Path) -> str:
+    """UTF-8 (BOM or not) with line endings as the editor keeps them (\\n)."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise FileReadError(f"Could not open {path}: there is no such file.") from None
+    except IsADirectoryError:
+        raise FileReadError(f"Could not open {path}: it is a folder, not a file.") from None
+    except OSError as err:
+        raise FileReadError(f"Could not open {path}: {err.strerror or err}.") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise FileReadError(
+            f"Could not open {path}: it is not UTF-8 text (byte 0x{data[err.start]:02x} at "
+            f"position {err.start + 1}).") from None
+    # Qt turns \r\n and \r into paragraph breaks; converting first keeps every offset we score
+    # equal to what the editor shows.
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+class EditorPane(QWidget):
+    def __init__(self, side: str, title: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.side = side
+        self.title = title
+        self.source: str = ""
+        self.header = QLabel(self)
+        self.header.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self.editor = DiffEditor(side, self)
+        self.editor.setAccessibleName(f"{title} text")
+        self.editor.setPlaceholderText(f"Type or paste the {title.lower()} text, or drop a file "
+                                       "here")
+        self.decorator = DiffDecorator(self.editor, side)
+        self.flasher = Flasher(self.editor)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(3)
+        layout.addWidget(self.header)
+        layout.addWidget(self.editor, 1)
+        self.editor.textChanged.connect(self.update_header)
+        self.update_header()
+
+    def set_text(self, text: str, source: str = "") -> None:
+        self.source = source
+        self.editor.setPlainText(text)
+        self.update_header()
+
+    def update_header(self) -> None:
+        count = self.editor.char_count()
+        parts = [f"<b>{self.title}</b>"]
+        if self.source:
+            parts.append(self.source)
+        parts.append(f"{count:,} character{'' if count == 1 else 's'}")
+        self.header.setText(" · ".join(parts))
+
+    # -- offsets --------------------------------------------------------------------------------
+    def _astral(self):  # noqa: ANN202 - numpy array
+        table = self.decorator.table
+        if table is None:
+            from matchlens.ui.compare.jobs import astral_offsets
+
+            return astral_offsets(self.editor.text())
+        return table.exp_astral if self.side == "expected" else table.act_astral
+
+    def cursor_offset(self) -> int:
+        """The caret as a code point offset into `editor.text()`."""
+        return to_code_points(self.editor.textCursor().position(), self._astral())
+
+    def position(self, offset: int) -> int:
+        return int(to_utf16(offset, self._astral()))
+
+    # -- actions --------------------------------------------------------------------------------
+    def show_range(self, start: int, end: int, colour: QColor) -> None:
+        """Put the caret at a code point range, centre it, and flash it."""
+        u_start, u_end = self.position(start), self.position(end)
+        cursor = QTextCursor(self.editor.document())
+        cursor.setPosition(u_start)
+        self.editor.setTextCursor(cursor)
+        self.editor.centerCursor()
+        self.flasher.flash(u_start, u_end, colour)
+
+    def select_range(self, start: int, end: int, colour: QColor) -> None:
+        """Select a code point range (and tint it, so it shows without focus)."""
+        u_start, u_end = self.position(start), self.position(end)
+        cursor = QTextCursor(self.editor.document())
+        cursor.setPosition(u_start)
+        cursor.setPosition(u_end, QTextCursor.MoveMode.KeepAnchor)
+        self.editor.setTextCursor(cursor)
+        self.editor.centerCursor()
+        fmt = QTextCharFormat()
+        fmt.setBackground(colour)
+        selection = QTextEdit.ExtraSelection()
+        selection.cursor = QTextCursor(cursor)
+        selection.format = fmt
+        self.editor.set_layer("json", [selection])
+
+    def clear_marks(self) -> None:
+        self.editor.set_layer("json", [])

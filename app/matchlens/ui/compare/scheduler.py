@@ -1,0 +1,174 @@
+"""Who computes what, where, and which answer still counts.
+
+Every requested task (the alignment, or one metric) gets a token; a new text invalidates every
+token, an option change only that metric's. A result is shown only if its token is still live,
+so the newest keystroke always wins and stale answers are dropped without being looked at.
+
+Small texts are computed right here on the GUI thread (all local metrics on a few thousand
+characters take about a millisecond, less than a thread hop); longer ones go to the lanes.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from typing import Any
+
+from PySide6.QtCore import QObject, QThreadPool, Signal
+
+from matchlens.core.results import Label, Outcome
+from matchlens.ui.compare.jobs import ALIGN_TASK, timed_task
+from matchlens.ui.compare.lanes import LanePool, Task
+
+# Up to this many characters (both sides together) the work is done synchronously.
+SYNC_LIMIT = 4_000
+
+
+class _Bridge(QObject):
+    """Carries lane-thread results into the GUI thread (a queued signal)."""
+
+    sig_delivered = Signal(int, str, str, object, float)
+
+
+class ScoreScheduler(QObject):
+    sig_result = Signal(str, object)  # task name, SpanTable (alignment) or Outcome (metric)
+    sig_busy = Signal(bool)
+    sig_idle = Signal()  # every live task has answered
+
+    def __init__(self, parent: QObject | None = None, sync_limit: int = SYNC_LIMIT,
+                 lanes: int | None = None) -> None:
+        super().__init__(parent)
+        self.sync_limit = sync_limit
+        self._lane_count = lanes
+        self._tokens = itertools.count(1)
+        self._text_ids = itertools.count(1)
+        self._text_id = 0
+        self._texts: tuple[str, str] = ("", "")
+        self._live: dict[str, int] = {}  # task name -> the token whose answer is wanted
+        self._live_tokens: set[int] = set()
+        self._seconds_per_char: dict[str, float] = {}
+        self._pool: LanePool | None = None
+        self._bridge = _Bridge(self)
+        self._bridge.sig_delivered.connect(self._on_delivered)
+        self._network_workers: list[Any] = []
+        self.last_latency: dict[str, float] = {}  # name -> seconds from request to answer
+        self._asked_at: dict[str, float] = {}
+
+    # -- requests -------------------------------------------------------------------------------
+    def request(self, expected: str, actual: str, tasks: dict[str, dict[str, Any]], *,
+                new_text: bool) -> None:
+        """Compute `tasks` ({name: options}) on the texts; `new_text` makes every old answer stale."""
+        if new_text or (expected, actual) != self._texts:
+            self._text_id = next(self._text_ids)
+            self._texts = (expected, actual)
+            self._live.clear()
+            self._live_tokens.clear()
+        now = time.perf_counter()
+        for name in tasks:
+            old = self._live.get(name)
+            if old is not None:
+                self._live_tokens.discard(old)
+            token = next(self._tokens)
+            self._live[name] = token
+            self._live_tokens.add(token)
+            self._asked_at[name] = now
+        if not tasks:
+            return
+        self.sig_busy.emit(True)
+        if len(expected) + len(actual) <= self.sync_limit:
+            for name, options in tasks.items():
+                result, seconds = timed_task(name, expected, actual, options)
+                self._accept(self._live[name], name, "done", result, seconds)
+            return
+        self._submit(expected, actual, tasks)
+
+    def _submit(self, expected: str, actual: str, tasks: dict[str, dict[str, Any]]) -> None:
+        size = len(expected) + len(actual)
+
+        def cost(name: str) -> float:
+            # Alignment first (it is what the eye reads), then longest-first for a short makespan.
+            if name == ALIGN_TASK:
+                return float("inf")
+            return self._seconds_per_char.get(name, 0.0) * size
+
+        ordered = sorted(tasks, key=cost, reverse=True)
+        batch = [Task(self._live[name], name, tasks[name], self._text_id, expected, actual)
+                 for name in ordered]
+        self._ensure_pool().submit(batch)
+
+    def _ensure_pool(self) -> LanePool:
+        if self._pool is None:
+            self._pool = LanePool(self._bridge.sig_delivered.emit, self._is_live,
+                                  count=self._lane_count)
+        return self._pool
+
+    def prewarm(self) -> None:
+        """Start the lanes' processes now, so the first long text does not wait for them."""
+        pool = self._ensure_pool()
+        pool.submit([Task(0, "exact_match", {}, -1, "", "") for _ in pool._lanes])
+
+    def _is_live(self, token: int) -> bool:
+        return token in self._live_tokens or token == 0  # token 0: a prewarm ping
+
+    # -- answers --------------------------------------------------------------------------------
+    def _on_delivered(self, token: int, name: str, status: str, payload: Any,
+                      seconds: float) -> None:
+        self._accept(token, name, status, payload, seconds)
+
+    def _accept(self, token: int, name: str, status: str, payload: Any, seconds: float) -> None:
+        if token == 0 or self._live.get(name) != token:
+            return  # stale: the text or the options changed since it was asked for
+        del self._live[name]
+        self._live_tokens.discard(token)
+        size = max(1, len(self._texts[0]) + len(self._texts[1]))
+        if status == "done" and seconds > 0:
+            self._seconds_per_char[name] = seconds / size
+        self.last_latency[name] = time.perf_counter() - self._asked_at.get(name, 0.0)
+        if status != "done":
+            payload = (Outcome(None, f"Could not compute: {payload}", Label.ERROR)
+                       if name != ALIGN_TASK else None)
+        self.sig_result.emit(name, payload)
+        if not self._live:
+            self.sig_busy.emit(False)
+            self.sig_idle.emit()
+
+    def has_texts(self, expected: str, actual: str) -> bool:
+        """Whether the last request was about exactly these texts."""
+        return self._texts == (expected, actual) and self._text_id > 0
+
+    def pending(self) -> set[str]:
+        return set(self._live)
+
+    def is_busy(self) -> bool:
+        return bool(self._live)
+
+    # -- network metrics (on demand, in a plain thread: they wait on I/O, not on the CPU) --------
+    def request_network(self, name: str, expected: str, actual: str,
+                        options: dict[str, Any]) -> None:
+        from superqt.utils import create_worker
+
+        old = self._live.get(name)
+        if old is not None:
+            self._live_tokens.discard(old)
+        token = next(self._tokens)
+        self._live[name] = token
+        self._live_tokens.add(token)
+        self._asked_at[name] = time.perf_counter()
+        self.sig_busy.emit(True)
+        worker = create_worker(timed_task, name, expected, actual, options, _start_thread=False)
+        worker.returned.connect(lambda out: self._accept(token, name, "done", *out))
+        worker.errored.connect(lambda err: self._accept(token, name, "failed", str(err), 0.0))
+        worker.finished.connect(lambda: self._network_workers.remove(worker))
+        self._network_workers.append(worker)
+        worker.start()
+
+    # -- lifetime -------------------------------------------------------------------------------
+    def shutdown(self) -> None:
+        """Stop the lanes and wait for every thread: nothing may outlive the tab."""
+        self._live.clear()
+        self._live_tokens.clear()
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
+        if self._network_workers:
+            QThreadPool.globalInstance().waitForDone(5000)

@@ -1,0 +1,347 @@
+"""The main window: Compare and Batch tabs, menus, status bar, and what survives a restart."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QTabWidget,
+    QWidget,
+)
+
+from matchlens import __version__
+from matchlens.core.errors import MatchLensError
+from matchlens.ui.compare.compare_tab import CompareTab
+from matchlens.ui.config_model import ConfigModel
+
+BATCH_PLACEHOLDER = ("Batch scoring arrives here: load a CSV/JSONL dataset, score every row, "
+                     "tune thresholds.")
+_MAX_RECENT = 8
+_VIEW_DEFAULTS = {"wrap": True, "monospace": True, "whitespace": False, "lock": True,
+                  "granularity": "char"}
+
+
+def make_settings() -> QSettings:
+    """Window state and recent files: an INI file in MATCHLENS_SETTINGS_DIR (tests) or the
+    per-user default location."""
+    folder = os.environ.get("MATCHLENS_SETTINGS_DIR")
+    if folder:
+        return QSettings(str(Path(folder) / "MatchLens.ini"), QSettings.Format.IniFormat)
+    return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "MatchLens",
+                     "MatchLens")
+
+
+def _make_batch_tab(config: ConfigModel, parent: QWidget) -> QWidget | None:
+    try:
+        from matchlens.ui.batch.tab import BatchTab
+    except ImportError:
+        return None
+    return BatchTab(config, parent)
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, config: ConfigModel, settings: QSettings | None = None,
+                 restore: bool = True) -> None:
+        super().__init__()
+        self.config = config
+        self.settings = settings or make_settings()
+        self.setWindowTitle("MatchLens")
+        self.tabs = QTabWidget(self)
+        self.tabs.setDocumentMode(True)
+        self.compare_tab = CompareTab(config, self.tabs)
+        self.tabs.addTab(self.compare_tab, "Compare")
+        self.batch_tab = _make_batch_tab(config, self.tabs)
+        if self.batch_tab is None:
+            placeholder = QLabel(BATCH_PLACEHOLDER, self.tabs)
+            placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            placeholder.setWordWrap(True)
+            self.tabs.addTab(placeholder, "Batch")
+        else:
+            self.tabs.addTab(self.batch_tab, "Batch")
+            self.batch_tab.sig_open_row.connect(self.open_batch_row)
+            self.batch_tab.sig_status.connect(self.show_status)
+        self.setCentralWidget(self.tabs)
+        self._batch_row: int | None = None
+        self._build_menus()
+        self.compare_tab.sig_status.connect(self.show_status)
+        self.config.sig_error.connect(self.show_status)
+        self.statusBar().showMessage("Ready.")
+        self.resize(1440, 900)
+        self._restore_view_options()
+        if restore:
+            self._restore_geometry()
+
+    # -- menus ----------------------------------------------------------------------------------
+    def _action(self, menu: QMenu, text: str, slot: Any, shortcut: str | QKeySequence | None = None,
+                tip: str = "", checkable: bool = False) -> QAction:
+        action = QAction(text, self)
+        if shortcut:
+            action.setShortcut(QKeySequence(shortcut))
+        if tip:
+            action.setStatusTip(tip)
+            action.setToolTip(tip)
+        action.setCheckable(checkable)
+        (action.toggled if checkable else action.triggered).connect(slot)
+        menu.addAction(action)
+        return action
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        file_menu = bar.addMenu("&File")
+        self._action(file_menu, "Open &expected…", lambda: self.open_side("expected"),
+                     QKeySequence.StandardKey.Open, "Load a text file as the expected text")
+        self._action(file_menu, "Open &actual…", lambda: self.open_side("actual"),
+                     "Ctrl+Shift+O", "Load a text file as the actual text")
+        self._action(file_menu, "Open &dataset…", self.open_dataset_dialog, None,
+                     "Load a CSV / TSV / JSONL / JSON dataset into the Batch tab")
+        self.recent_menu = file_menu.addMenu("Open &recent")
+        file_menu.addSeparator()
+        self._action(file_menu, "&Save thresholds…", self.save_thresholds_dialog, None,
+                     "Write thresholds and options as TOML for `matchlens score --config`")
+        file_menu.addSeparator()
+        self._action(file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+
+        view = bar.addMenu("&View")
+        tab = self.compare_tab
+        self.action_wrap = self._action(view, "&Wrap lines", tab.set_wrap, checkable=True)
+        self.action_mono = self._action(view, "&Monospace font", tab.set_monospace,
+                                        checkable=True)
+        self.action_whitespace = self._action(
+            view, "Show &whitespace (· → ¶)", tab.set_whitespace_markers, checkable=True,
+            tip="Draw spaces, tabs and line ends")
+        view.addAction(tab.action_lock)
+        granularity = view.addMenu("Highlight &granularity")
+        self.granularity_group = QActionGroup(self)
+        self.granularity_actions: dict[str, QAction] = {}
+        for value, text in (("char", "&Characters"), ("word", "W&ords")):
+            action = QAction(text, self, checkable=True)
+            action.triggered.connect(lambda _c=False, v=value: tab.set_granularity(v))
+            self.granularity_group.addAction(action)
+            granularity.addAction(action)
+            self.granularity_actions[value] = action
+        tab.granularity_box.currentIndexChanged.connect(
+            lambda _i: self.granularity_actions[tab.granularity].setChecked(True))
+
+        nav = bar.addMenu("&Navigate")
+        self._action(nav, "&Next difference", self._next_difference, "F7")
+        self._action(nav, "&Previous difference", self._previous_difference, "Shift+F7")
+        nav.addSeparator()
+        self.action_next_row = self._action(nav, "Next &row", lambda: self.step_row(1),
+                                            "Alt+Down", "Open the next dataset row")
+        self.action_previous_row = self._action(nav, "Previous r&ow", lambda: self.step_row(-1),
+                                                "Alt+Up", "Open the previous dataset row")
+        self.action_next_failing = self._action(
+            nav, "Next &failing row", lambda: self.step_row(1, failing_only=True), "Ctrl+F7",
+            "Open the next row that fails a threshold")
+        self._update_row_actions()
+
+        help_menu = bar.addMenu("&Help")
+        self._action(help_menu, "&About MatchLens", self.show_about)
+        self._rebuild_recent_menu()
+
+    def _next_difference(self) -> None:
+        self.tabs.setCurrentWidget(self.compare_tab)
+        self.compare_tab.next_difference()
+
+    def _previous_difference(self) -> None:
+        self.tabs.setCurrentWidget(self.compare_tab)
+        self.compare_tab.previous_difference()
+
+    def show_status(self, text: str) -> None:
+        self.statusBar().showMessage(text, 15000)
+
+    def show_about(self) -> None:
+        QMessageBox.about(self, "About MatchLens",
+                          f"<b>MatchLens {__version__}</b><p>See why an LLM output missed its "
+                          "reference: an edit highlight that is the Levenshtein edit script, "
+                          "live metric panels, batch scoring and threshold calibration.</p>")
+
+    # -- files ----------------------------------------------------------------------------------
+    def open_side(self, side: str) -> None:
+        path = self.compare_tab.open_file_dialog(side)
+        if path is not None:
+            self._batch_row = None
+            self._update_row_actions()
+            self.add_recent(side, path)
+
+    def load_pair(self, expected: Path, actual: Path) -> list[str]:
+        """Load two files into the compare tab; returns the error sentences (empty if fine)."""
+        errors = []
+        for side, path in (("expected", expected), ("actual", actual)):
+            statuses: list[str] = []
+            self.compare_tab.sig_status.connect(statuses.append)
+            ok = self.compare_tab.load_file(side, path)
+            self.compare_tab.sig_status.disconnect(statuses.append)
+            if ok:
+                self.add_recent(side, path)
+            else:
+                errors.extend(statuses)
+        self._batch_row = None
+        self._update_row_actions()
+        if errors:
+            self.show_status(" ".join(errors))
+        else:
+            self.show_status(f"Comparing {expected.name} with {actual.name}.")
+        return errors
+
+    def open_dataset_dialog(self) -> None:
+        if self.batch_tab is None:
+            self.show_status("The Batch tab is not available in this build.")
+            return
+        name, _ = QFileDialog.getOpenFileName(
+            self, "Open a dataset", "", "Datasets (*.csv *.tsv *.jsonl *.json);;All files (*)")
+        if name:
+            self.load_dataset(Path(name))
+
+    def load_dataset(self, path: Path, expected: str | None = None,
+                     actuals: list[str] | None = None, label: str | None = None) -> bool:
+        if self.batch_tab is None:
+            return False
+        self.tabs.setCurrentWidget(self.batch_tab)
+        self.batch_tab.load(path, expected=expected, actuals=actuals, label=label)
+        self.add_recent("dataset", path)
+        return True
+
+    def save_thresholds_dialog(self) -> None:
+        name, _ = QFileDialog.getSaveFileName(self, "Save thresholds", "matchlens.toml",
+                                              "TOML (*.toml)")
+        if name:
+            self.save_thresholds(Path(name))
+
+    def save_thresholds(self, path: Path) -> bool:
+        try:
+            self.config.save_as(path)
+        except (OSError, MatchLensError) as err:
+            self.show_status(f"Could not save the thresholds to {path}: {err}")
+            return False
+        self.show_status(f"Saved the thresholds to {path}; use it with "
+                         f"`matchlens score --config {path.name}`.")
+        return True
+
+    # -- recent files ---------------------------------------------------------------------------
+    def recent_files(self) -> list[tuple[str, str]]:
+        raw = self.settings.value("recent", [], type=list) or []
+        out = []
+        for item in raw:
+            kind, _, path = str(item).partition("|")
+            if kind and path:
+                out.append((kind, path))
+        return out
+
+    def add_recent(self, kind: str, path: Path) -> None:
+        entry = (kind, str(Path(path).resolve()))
+        items = [entry, *[e for e in self.recent_files() if e != entry]][:_MAX_RECENT]
+        self.settings.setValue("recent", [f"{k}|{p}" for k, p in items])
+        self._rebuild_recent_menu()
+
+    def _rebuild_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        items = self.recent_files()
+        for kind, path in items:
+            action = self.recent_menu.addAction(f"{kind.capitalize()}: {Path(path).name}")
+            action.setToolTip(path)
+            action.triggered.connect(lambda _c=False, k=kind, p=path: self._open_recent(k, p))
+        self.recent_menu.setEnabled(bool(items))
+
+    def _open_recent(self, kind: str, path: str) -> None:
+        if kind == "dataset":
+            self.load_dataset(Path(path))
+        elif self.compare_tab.load_file(kind, Path(path)):
+            self.tabs.setCurrentWidget(self.compare_tab)
+            self.add_recent(kind, Path(path))
+
+    # -- rows from the batch tab ----------------------------------------------------------------
+    def open_batch_row(self, row: int) -> None:
+        if self.batch_tab is None:
+            return
+        pair = self.batch_tab.pair_for_row(row)
+        if pair is None:
+            self.show_status(f"Row {row + 1} has no text pair to compare.")
+            return
+        expected, actual, description = pair
+        self._batch_row = row
+        self.compare_tab.set_texts(expected, actual, context=description,
+                                   sources=("dataset", "dataset"))
+        self.tabs.setCurrentWidget(self.compare_tab)
+        self._update_row_actions()
+        self.show_status(f"Opened {description}.")
+
+    def step_row(self, step: int, failing_only: bool = False) -> None:
+        if self.batch_tab is None or self._batch_row is None:
+            self.show_status("Open a row from the Batch tab first (double-click it).")
+            return
+        row = self.batch_tab.neighbour_row(self._batch_row, step, failing_only=failing_only)
+        if row is None:
+            which = "failing row" if failing_only else "row"
+            where = "after" if step > 0 else "before"
+            self.show_status(f"There is no {which} {where} this one.")
+            return
+        self.open_batch_row(row)
+
+    def _update_row_actions(self) -> None:
+        enabled = self.batch_tab is not None and self._batch_row is not None
+        for action in (self.action_next_row, self.action_previous_row, self.action_next_failing):
+            action.setEnabled(enabled)
+
+    # -- persistence ----------------------------------------------------------------------------
+    def _view_value(self, key: str) -> Any:
+        default = _VIEW_DEFAULTS[key]
+        return self.settings.value(f"view/{key}", default, type=type(default))
+
+    def _restore_view_options(self) -> None:
+        for action, key in ((self.action_wrap, "wrap"), (self.action_mono, "monospace"),
+                            (self.action_whitespace, "whitespace")):
+            value = bool(self._view_value(key))
+            action.setChecked(value)
+            action.toggled.emit(value)  # apply even when it equals the unchecked default
+        self.compare_tab.set_scroll_locked(bool(self._view_value("lock")))
+        granularity = str(self._view_value("granularity"))
+        if granularity not in self.granularity_actions:
+            granularity = "char"
+        self.granularity_actions[granularity].setChecked(True)
+        self.compare_tab.set_granularity(granularity)
+
+    def _restore_geometry(self) -> None:
+        geometry = self.settings.value("window/geometry")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        state = self.settings.value("window/state")
+        if state is not None:
+            self.restoreState(state)
+        self.compare_tab.restore_state({
+            "splitter": self.settings.value("compare/splitter"),
+            "editor_splitter": self.settings.value("compare/editor_splitter")})
+
+    def save_settings(self) -> None:
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/state", self.saveState())
+        for key, value in self.compare_tab.save_state().items():
+            self.settings.setValue(f"compare/{key}", value)
+        self.settings.setValue("view/wrap", self.action_wrap.isChecked())
+        self.settings.setValue("view/monospace", self.action_mono.isChecked())
+        self.settings.setValue("view/whitespace", self.action_whitespace.isChecked())
+        self.settings.setValue("view/lock", self.compare_tab.action_lock.isChecked())
+        self.settings.setValue("view/granularity", self.compare_tab.granularity)
+        self.settings.sync()
+
+    def shutdown(self) -> None:
+        """Stop every worker the window started (idempotent)."""
+        self.compare_tab.shutdown()
+        stop = getattr(self.batch_tab, "shutdown", None)
+        if callable(stop):
+            stop()
+        self.config.flush()
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
+        self.save_settings()
+        self.shutdown()
+        super().closeEvent(event)
