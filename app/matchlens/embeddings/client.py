@@ -1,0 +1,195 @@
+"""Batched requests to an OpenAI-compatible /v1/embeddings endpoint through the official client.
+
+`openai` is imported on first use (it costs ~0.7 s). Each batch that fails costs only its own
+texts: they get a sentence in `EmbedResult.errors` and the next batch goes out anyway. A 400
+for a batch is bisected so that one over-long text does not take its 255 neighbours with it.
+"""
+
+from __future__ import annotations
+
+import base64
+import logging
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from matchlens.embeddings.endpoint import Endpoint
+from matchlens.embeddings.failures import Context, describe
+
+log = logging.getLogger(__name__)
+
+DEFAULT_TIMEOUT = 30.0  # seconds per HTTP attempt (openai's own default is 600 s)
+MAX_RETRIES = 2  # openai retries 408/409/429/5xx and connection errors, honouring Retry-After
+PLACEHOLDER_KEY = "not-needed"
+
+
+@dataclass(frozen=True)
+class BatchLimits:
+    max_inputs: int
+    max_tokens: int
+
+
+# OpenAI: at most 2048 inputs and 300,000 tokens per request; we plan with a third of the token
+# limit because our count is an estimate. Other servers (Ollama, vLLM on a laptop) embed far
+# slower, and a 2048-text batch could outlast the timeout: smaller batches there.
+OPENAI_LIMITS = BatchLimits(max_inputs=2048, max_tokens=100_000)
+OTHER_LIMITS = BatchLimits(max_inputs=256, max_tokens=32_000)
+
+
+def limits_for(endpoint: Endpoint) -> BatchLimits:
+    return OPENAI_LIMITS if endpoint.is_openai else OTHER_LIMITS
+
+
+def plan_batches(texts: Sequence[str], count: Callable[[str], int],
+                 limits: BatchLimits) -> list[list[str]]:
+    """Greedy batches in order: each ≤ max_inputs texts and ≤ max_tokens (a lone big text alone)."""
+    batches: list[list[str]] = []
+    current: list[str] = []
+    tokens = 0
+    for text in texts:
+        cost = count(text)
+        if current and (len(current) >= limits.max_inputs or tokens + cost > limits.max_tokens):
+            batches.append(current)
+            current, tokens = [], 0
+        current.append(text)
+        tokens += cost
+    if current:
+        batches.append(current)
+    return batches
+
+
+@dataclass
+class EmbedResult:
+    """Vectors (float32) and error sentences by text, and the HTTP requests made."""
+
+    vectors: dict[str, np.ndarray] = field(default_factory=dict)
+    errors: dict[str, str] = field(default_factory=dict)
+    requests: int = 0  # HTTP requests, retries and bisection included
+    sent: int = 0  # distinct texts that went out (a skipped batch is not counted)
+
+
+class EmbeddingClient:
+    """One run's connection to an endpoint. Use as a context manager (closes the connections).
+
+    With no key, send `PLACEHOLDER_KEY`: local servers (Ollama, vLLM) need no real key but
+    the openai client insists on one. The caller decides when that is acceptable.
+    """
+
+    def __init__(self, endpoint: Endpoint, api_key: str, *, key_hint: str = "",
+                 timeout: float | None = None, max_retries: int | None = None) -> None:
+        import openai
+
+        self.endpoint = endpoint
+        self.timeout = DEFAULT_TIMEOUT if timeout is None else timeout
+        self.max_retries = MAX_RETRIES if max_retries is None else max_retries
+        self._key = api_key
+        self._key_hint = key_hint or "check the key in Settings or OPENAI_API_KEY"
+        self._attempts = 0
+        http = openai.DefaultHttpxClient(event_hooks={"request": [self._count_attempt]})
+        self._client = openai.OpenAI(api_key=api_key, base_url=endpoint.base_url,
+                                     timeout=self.timeout, max_retries=self.max_retries,
+                                     http_client=http)
+
+    def _count_attempt(self, _request: object) -> None:
+        self._attempts += 1
+
+    def embed(self, texts: Sequence[str], *, count: Callable[[str], int],
+              limits: BatchLimits | None = None,
+              on_batch: Callable[[Mapping[str, np.ndarray]], None] | None = None,
+              cancel: Callable[[], bool] | None = None) -> EmbedResult:
+        """Embed distinct non-empty `texts`; `on_batch` gets each batch's vectors as they come."""
+        result = EmbedResult()
+        batches = plan_batches(texts, count, limits or limits_for(self.endpoint))
+        queue: list[list[str]] = list(reversed(batches))
+        unreachable: str | None = None
+        while queue:
+            batch = queue.pop()
+            if cancel is not None and cancel():
+                break
+            if unreachable is not None:  # the endpoint is down: every later batch would wait too
+                result.errors.update(dict.fromkeys(batch, unreachable))
+                continue
+            for part, outcome in self._send_bisecting(batch, result):
+                if isinstance(outcome, str):
+                    result.errors.update(dict.fromkeys(part, outcome))
+                    if outcome.startswith("cannot reach "):
+                        unreachable = outcome
+                else:
+                    result.vectors.update(outcome)
+                    if on_batch is not None:
+                        on_batch(outcome)
+        return result
+
+    def _send_bisecting(self, batch: list[str], result: EmbedResult
+                        ) -> Iterator[tuple[list[str], dict[str, np.ndarray] | str]]:
+        """Send a batch; on a 400 split it so that the refused text(s) fail alone."""
+        result.sent += len(batch)
+        outcome, bad_request = self._send(batch, result)
+        yield from self._settle(batch, outcome, bad_request, result)
+
+    def _settle(self, batch: list[str], outcome: dict[str, np.ndarray] | str, bad_request: bool,
+                result: EmbedResult) -> Iterator[tuple[list[str], dict[str, np.ndarray] | str]]:
+        if not bad_request or len(batch) == 1:
+            yield batch, outcome
+            return
+        half = len(batch) // 2
+        left, right = batch[:half], batch[half:]
+        left_out, left_bad = self._send(left, result)
+        right_out, right_bad = self._send(right, result)
+        if left_bad and right_bad and left_out == right_out == outcome:
+            # The same refusal for both halves is about the request (a bad model name, an
+            # unsupported parameter), not about a text: splitting further would only cost.
+            yield batch, outcome
+            return
+        yield from self._settle(left, left_out, left_bad, result)
+        yield from self._settle(right, right_out, right_bad, result)
+
+    def _send(self, batch: list[str], result: EmbedResult
+              ) -> tuple[dict[str, np.ndarray] | str, bool]:
+        """(vectors by text, or an error sentence; True when the server answered 400)."""
+        import openai
+
+        before = self._attempts
+        try:
+            # base64 is what the client asks for by default anyway; saying so explicitly makes it
+            # hand us the strings, and numpy decodes them ~10x faster than its float lists.
+            response = self._client.embeddings.create(model=self.endpoint.model, input=batch,
+                                                      encoding_format="base64")
+            vectors = _vectors(response, batch)
+        except Exception as exc:  # every failure becomes a sentence for these rows only
+            result.requests += self._attempts - before
+            ctx = Context(self.endpoint.display_url, self.endpoint.model, self.timeout,
+                          max(1, self._attempts - before), self._key_hint, self._key)
+            sentence = describe(exc, ctx)
+            log.info("embeddings request failed: %s", sentence)
+            return sentence, isinstance(exc, openai.BadRequestError)
+        result.requests += self._attempts - before
+        return vectors, False
+
+    def close(self) -> None:
+        self._client.close()
+
+    def __enter__(self) -> EmbeddingClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _vectors(response, batch: list[str]) -> dict[str, np.ndarray]:
+    data = sorted(response.data, key=lambda item: item.index)
+    if len(data) != len(batch):
+        raise ValueError(f"{len(data)} embeddings for {len(batch)} texts")
+    out: dict[str, np.ndarray] = {}
+    for text, item in zip(batch, data, strict=True):
+        raw = item.embedding
+        if isinstance(raw, str):  # little-endian float32, base64-encoded
+            vec = np.frombuffer(base64.b64decode(raw, validate=True), dtype="<f4").astype(
+                np.float32, copy=False)
+        else:  # a server that ignores encoding_format and sends floats
+            vec = np.asarray(raw, dtype=np.float32)
+        if vec.ndim != 1 or vec.size == 0:
+            raise ValueError("an embedding is not a list of numbers")
+        out[text] = vec
+    return out
