@@ -229,7 +229,9 @@ class MainWindow(QMainWindow):
 
     # -- recent files ---------------------------------------------------------------------------
     def recent_files(self) -> list[tuple[str, str]]:
-        raw = self.settings.value("recent", [], type=list) or []
+        raw = self.settings.value("recent") or []
+        if isinstance(raw, str):  # INI returns a one-item list as a plain string
+            raw = [raw]
         out = []
         for item in raw:
             kind, _, path = str(item).partition("|")
@@ -294,8 +296,15 @@ class MainWindow(QMainWindow):
 
     # -- persistence ----------------------------------------------------------------------------
     def _view_value(self, key: str) -> Any:
+        # Not QSettings.value(type=bool): in PySide6 6.12 that over-releases Py_True/Py_False
+        # and Python 3.11 aborts at exit ("bool_dealloc"). INI files give strings anyway.
         default = _VIEW_DEFAULTS[key]
-        return self.settings.value(f"view/{key}", default, type=type(default))
+        value = self.settings.value(f"view/{key}")
+        if value is None:
+            return default
+        if isinstance(default, bool):
+            return value if isinstance(value, bool) else str(value).lower() == "true"
+        return str(value)
 
     def _restore_view_options(self) -> None:
         for action, key in ((self.action_wrap, "wrap"), (self.action_mono, "monospace"),

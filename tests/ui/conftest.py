@@ -1,0 +1,61 @@
+"""Qt fixtures for the window tests: real widgets, offscreen, and no thread left behind."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from PySide6.QtCore import QThreadPool
+
+from matchlens.ui import pyside_fixes
+from matchlens.ui.compare.compare_tab import CompareTab
+from matchlens.ui.config_model import ConfigModel
+
+# PySide6 6.12.0 drops a reference to True on every Signal.emit(); without this a long test run
+# aborts in CPython's bool_dealloc (see matchlens.ui.pyside_fixes).
+pyside_fixes.apply()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # Qt warnings are failures here, except the offscreen plugin's note about window hints.
+    for item in items:
+        if "tests/ui/" in str(item.fspath).replace("\\", "/"):
+            item.add_marker(pytest.mark.qt_log_level_fail("WARNING"))
+            item.add_marker(pytest.mark.qt_log_ignore("propagateSizeHints"))
+
+
+@pytest.fixture(autouse=True)
+def no_thread_left():
+    """Every test must stop what it started: lanes, workers, thread pools."""
+    before = {t.ident for t in threading.enumerate()}
+    yield
+    QThreadPool.globalInstance().waitForDone(5000)
+    left = [t.name for t in threading.enumerate() if t.ident not in before and t.is_alive()]
+    assert not left, f"threads still running after the test: {left}"
+
+
+@pytest.fixture
+def config() -> ConfigModel:
+    """A ConfigModel with the registry defaults and no autosave file."""
+    return ConfigModel()
+
+
+@pytest.fixture
+def compare_tab(qtbot, config: ConfigModel):
+    tab = CompareTab(config)
+    qtbot.addWidget(tab)
+    tab.resize(1300, 800)
+    tab.show()
+    qtbot.waitExposed(tab)
+    yield tab
+    tab.shutdown()
+
+
+def wait_done(qtbot, tab: CompareTab, timeout: int = 20000) -> None:
+    """Until the tab has answered for its current texts."""
+    qtbot.waitUntil(lambda: not tab.is_busy(), timeout=timeout)
+
+
+def set_pair(qtbot, tab: CompareTab, expected: str, actual: str) -> None:
+    tab.set_texts(expected, actual)
+    wait_done(qtbot, tab)
