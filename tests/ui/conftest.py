@@ -11,8 +11,8 @@ from matchlens.ui import pyside_fixes
 from matchlens.ui.compare.compare_tab import CompareTab
 from matchlens.ui.config_model import ConfigModel
 
-# PySide6 6.12.0 drops a reference to True on every Signal.emit(); without this a long test run
-# aborts in CPython's bool_dealloc (see matchlens.ui.pyside_fixes).
+# PySide6 6.12.0 drops a reference to None on every void call and to True on every emit();
+# without this a long test run aborts in none_dealloc / bool_dealloc (see pyside_fixes).
 pyside_fixes.apply()
 
 

@@ -39,10 +39,16 @@ _AUTO_NETWORK_MS = 1000
 
 
 def debounce_ms(total_chars: int) -> int:
-    """Small texts answer on the next event-loop turn; long ones wait for a typing pause."""
+    """How long to wait for a typing pause before computing.
+
+    Small texts answer on the next event-loop turn. Up to a few hundred thousand characters a
+    short pause is enough: stale queued work is dropped anyway, so the debounce only saves the
+    lanes from starting work that is already outdated. Beyond that each computation costs
+    seconds, so wait for a real pause.
+    """
     if total_chars <= SYNC_LIMIT:
         return 0
-    return 40 if total_chars <= 20_000 else 120
+    return 30 if total_chars <= 300_000 else 120
 
 
 class CompareTab(QWidget):

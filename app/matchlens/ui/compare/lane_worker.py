@@ -7,6 +7,8 @@ and a thread would freeze the window for exactly that long.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import pickle
 import struct
 import sys
@@ -45,6 +47,10 @@ def read_frame(stream: BinaryIO) -> Any:
 def main() -> int:
     inp, out = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # a stray print must never corrupt the frame stream
+    if hasattr(os, "nice"):
+        # Background work: when the window needs a core to paint or take a keystroke, it wins.
+        with contextlib.suppress(OSError):
+            os.nice(10)
     from matchlens.core.metrics.registry import local_metric_ids
     from matchlens.ui.compare.jobs import ALIGN_TASK, timed_task, warm_up
 

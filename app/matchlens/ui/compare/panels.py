@@ -61,6 +61,7 @@ class MetricPanel(QFrame):
         self.config = config
         self._outcome: Outcome | None = None
         self._result: MetricResult | None = None
+        self._badge_label: Label | None = None
         self._updating = False
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setObjectName(f"panel_{spec.id}")
@@ -211,7 +212,8 @@ class MetricPanel(QFrame):
         """A fresh score from the scheduler (None: nothing computed yet)."""
         self._outcome = outcome
         self.set_pending(False)
-        if outcome is not None and outcome.score is not None:
+        if outcome is not None and outcome.score is not None and self.spec.score_range[1] is None:
+            # An unbounded slider (distances) may need to grow to reach the new score.
             self.threshold.set_threshold(self.config.settings(self.spec.id).threshold,
                                          outcome.score)
         self._rejudge()
@@ -219,7 +221,8 @@ class MetricPanel(QFrame):
 
     def set_pending(self, pending: bool) -> None:
         role = QPalette.ColorRole.PlaceholderText if pending else QPalette.ColorRole.WindowText
-        self.score_label.setForegroundRole(role)
+        if self.score_label.foregroundRole() != role:
+            self.score_label.setForegroundRole(role)
 
     def result(self) -> MetricResult | None:
         return self._result
@@ -242,7 +245,11 @@ class MetricPanel(QFrame):
         self.explanation.setText(self._result.explanation)
         self._show_badge(self._result.label)
 
-    def _show_badge(self, label: Label) -> None:
+    def _show_badge(self, label: Label, force: bool = False) -> None:
+        self.badge.setVisible(True)
+        if label is self._badge_label and not force:
+            return  # restyling costs a style-sheet parse; a keystroke rarely flips a verdict
+        self._badge_label = label
         self.badge.setText(label.value)
         self.badge.setStyleSheet(badge_style(label, self.palette()))
         self.badge.setToolTip({
@@ -252,7 +259,6 @@ class MetricPanel(QFrame):
             Label.ERROR: "The metric could not be computed",
             Label.SCORED: "No threshold: the score carries no verdict",
         }[label])
-        self.badge.setVisible(True)
 
     def _show_details(self, details: tuple[Any, ...]) -> None:
         paths = [d for d in details if hasattr(d, "path")]
@@ -270,4 +276,4 @@ class MetricPanel(QFrame):
     def changeEvent(self, event) -> None:  # noqa: N802, ANN001 - Qt override
         super().changeEvent(event)
         if event.type() == event.Type.PaletteChange and self._result is not None:
-            self._show_badge(self._result.label)
+            self._show_badge(self._result.label, force=True)
