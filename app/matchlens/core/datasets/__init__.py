@@ -1,0 +1,21 @@
+"""Reading CSV/TSV/JSONL/JSON data files and mapping columns or JSONPaths to text values.
+
+Pure Python (no Qt). Every bad input raises `DatasetError`, whose str() is the one sentence the
+user reads: the file, the physical line and the column where known.
+"""
+
+from matchlens.core.datasets.columns import ColumnValues, literal_column, resolve_column
+from matchlens.core.datasets.guess import guess_columns, parse_label
+from matchlens.core.datasets.source import Cancelled
+from matchlens.core.datasets.table import Table, read_table
+
+__all__ = [
+    "Cancelled",
+    "ColumnValues",
+    "Table",
+    "guess_columns",
+    "literal_column",
+    "parse_label",
+    "read_table",
+    "resolve_column",
+]
