@@ -134,6 +134,8 @@ def build_window(args: argparse.Namespace, screenshot: bool) -> tuple[MainWindow
     else:
         expected, actual, sources = sample_texts()
         window.compare_tab.set_texts(expected, actual, sources=sources)
+        window.show_status("This is a sample pair: type in either side, or open your own "
+                           "texts with Ctrl+O and Ctrl+Shift+O.")
         dataset = sample_dataset()
         if dataset.exists():
             wait_for_batch = window.load_dataset(dataset, expected="expected",

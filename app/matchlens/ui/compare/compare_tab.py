@@ -122,6 +122,10 @@ class CompareTab(QWidget):
         self.granularity_box.currentIndexChanged.connect(
             lambda _i: self.set_granularity(self.granularity_box.currentData()))
         self.toolbar.addWidget(self.granularity_box)
+        self.legend = QLabel(self)
+        self.legend.setToolTip("Underlined and faint: differs only in case or whitespace")
+        self.toolbar.addWidget(self.legend)
+        self._update_legend()
         spacer = QWidget(self)
         spacer.setSizePolicy(spacer.sizePolicy().Policy.Expanding,
                              spacer.sizePolicy().Policy.Preferred)
@@ -183,6 +187,14 @@ class CompareTab(QWidget):
         panel = self.panels.get(metric_id)
         if panel is not None:
             self.panel_area.ensureWidgetVisible(panel)
+
+    def _update_legend(self) -> None:
+        colours = diff_colours(self.palette())
+        chips = [(colours.delete, "deleted"), (colours.insert, "inserted"),
+                 (colours.substitute, "changed")]
+        self.legend.setText("&nbsp;&nbsp;" + "&nbsp;".join(
+            f'<span style="background-color:{c.name()}">&nbsp;{word}&nbsp;</span>'
+            for c, word in chips))
 
     def editor(self, side: str):  # noqa: ANN201 - DiffEditor
         return self.panes[side].editor
@@ -449,6 +461,7 @@ class CompareTab(QWidget):
             colours = diff_colours(self.palette())
             for pane in self.panes.values():
                 pane.decorator.set_colours(colours)
+            self._update_legend()
 
     def shutdown(self) -> None:
         """Stop every timer and worker; call before the tab goes away."""

@@ -87,7 +87,8 @@ class MetricPanel(QFrame):
         self.explanation.setTextFormat(Qt.TextFormat.PlainText)
         self.details = QListWidget(self)
         self.details.setVisible(False)
-        self.details.setMaximumHeight(110)
+        self.details.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.details.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.details.setToolTip("Click a path to select its value in both texts")
         self.option_widgets: dict[str, QWidget] = {}
 
@@ -269,6 +270,10 @@ class MetricPanel(QFrame):
             item.setToolTip(str(detail))
             self.details.addItem(item)
         self.details.setVisible(bool(paths))
+        if paths:  # as tall as its rows, up to six; it scrolls beyond that
+            rows = min(len(paths), 6)
+            height = self.details.sizeHintForRow(0) * rows + 2 * self.details.frameWidth() + 2
+            self.details.setFixedHeight(height)
 
     def _on_detail_clicked(self, item: QListWidgetItem) -> None:
         self.sig_detail_activated.emit(self.spec.id, item.data(Qt.ItemDataRole.UserRole))
