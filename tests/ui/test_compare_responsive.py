@@ -55,11 +55,15 @@ def test_200k_pair_keeps_the_event_loop_responsive(qtbot, compare_tab) -> None:
     expected, actual = _long_pair(200_000)
     compare_tab.scheduler.prewarm()  # process start-up is a one-off, not what is measured
     qtbot.waitUntil(lambda: not compare_tab.scheduler._pool.busy(), timeout=20000)
+    shown = []
+    compare_tab.scheduler.sig_busy.connect(
+        lambda _busy: shown.append(compare_tab.busy_indicator.isVisible()))
     meter = GapMeter()
     meter.start()
     compare_tab.set_texts(expected, actual)
     assert compare_tab.is_busy()
     wait_done(qtbot, compare_tab, timeout=30000)
+    assert shown[0] and not shown[-1]  # "computing…" while it works, gone when done
     longest = meter.stop()
     # setPlainText of 2 × 200k characters itself runs on the GUI thread, before the meter can
     # tick; everything after (reading texts, dispatching, painting results) must stay short.

@@ -8,7 +8,6 @@ from typing import Any
 import numpy as np
 from PySide6.QtCore import QByteArray, QEvent, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
-    QApplication,
     QComboBox,
     QFileDialog,
     QHBoxLayout,
@@ -468,4 +467,3 @@ class CompareTab(QWidget):
         self._compute_timer.stop()
         self._network_timer.stop()
         self.scheduler.shutdown()
-        QApplication.processEvents()
