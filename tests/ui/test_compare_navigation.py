@@ -42,6 +42,14 @@ def test_next_and_previous_walk_the_hunks_in_order(qtbot, compare_tab) -> None:
     assert compare_tab.difference_label.text().strip() == f"difference {n - 1} of {n}"
 
 
+def test_first_jump_shows_a_difference_at_the_very_start(qtbot, compare_tab) -> None:
+    set_pair(qtbot, compare_tab, "Paris is big", "paris is bog")
+    compare_tab.next_difference()  # caret at 0, where the first hunk starts
+    assert compare_tab.difference_label.text().strip() == "difference 1 of 2"
+    compare_tab.next_difference()
+    assert compare_tab.difference_label.text().strip() == "difference 2 of 2"
+
+
 def test_navigation_follows_core_next_hunk_from_the_caret(qtbot, compare_tab) -> None:
     set_pair(qtbot, compare_tab, EXPECTED, ACTUAL)
     hunks = align(EXPECTED, ACTUAL).hunks

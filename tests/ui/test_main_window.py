@@ -7,13 +7,15 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtCore import QMimeData, QPointF, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QDropEvent, QImage, QKeySequence
-from PySide6.QtWidgets import QApplication, QLabel
+from PySide6.QtWidgets import QApplication, QLabel, QWidget
 from tests.ui.conftest import wait_done
 
 from matchlens.core.config import load_config
+from matchlens.core.paths import sample_dataset
 from matchlens.ui import app as app_module
+from matchlens.ui import main_window as main_window_module
 from matchlens.ui.config_model import ConfigModel
 from matchlens.ui.main_window import BATCH_PLACEHOLDER, MainWindow
 
@@ -138,11 +140,24 @@ def test_view_options_and_geometry_survive_a_restart(qtbot) -> None:
         second.shutdown()
 
 
-class FakeBatchTab:
-    """The agreed BatchTab interface, enough to drive the row navigation."""
+class FakeBatchTab(QWidget):
+    """The agreed BatchTab interface (signals and methods), standing in for the real tab."""
 
-    def __init__(self) -> None:
+    sig_open_row = Signal(int)
+    sig_status = Signal(str)
+    sig_finished = Signal()
+
+    def __init__(self, config: ConfigModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
         self.rows = [("a", "a", "pass"), ("b", "c", "fail"), ("d", "d", "pass"), ("e", "f", "fail")]
+        self.loads: list[tuple] = []
+
+    def load(self, path, expected=None, actuals=None, label=None, score=True) -> None:
+        self.loads.append((path, expected, actuals, label))
+        QTimer.singleShot(300, self.sig_finished.emit)  # scoring and plots take a moment
+
+    def is_busy(self) -> bool:
+        return False
 
     def pair_for_row(self, row: int):
         expected, actual, verdict = self.rows[row]
@@ -157,21 +172,49 @@ class FakeBatchTab:
         return None
 
 
-def test_rows_from_the_batch_tab(qtbot, window) -> None:
-    window.batch_tab = FakeBatchTab()
-    assert not window.action_next_row.isEnabled()
-    window.open_batch_row(0)
-    assert window.tabs.currentWidget() is window.compare_tab
-    assert window.compare_tab.context_label.text() == "row 1 of 4 · output_a · pass"
-    assert window.action_next_row.isEnabled()
-    window.action_next_row.trigger()
-    assert window.compare_tab.texts() == ("b", "c")
-    window.action_next_failing.trigger()
-    assert window.compare_tab.context_label.text() == "row 4 of 4 · output_a · fail"
-    window.action_next_failing.trigger()
-    assert window.statusBar().currentMessage() == "There is no failing row after this one."
-    window.action_previous_row.trigger()
-    assert window.compare_tab.texts() == ("d", "d")
+@pytest.fixture
+def fake_batch(monkeypatch):
+    monkeypatch.setattr(main_window_module, "_make_batch_tab",
+                        lambda config, parent: FakeBatchTab(config, parent))
+
+
+def test_rows_from_the_batch_tab(qtbot, fake_batch) -> None:
+    window = MainWindow(ConfigModel(), restore=False)
+    qtbot.addWidget(window)
+    try:
+        assert isinstance(window.batch_tab, FakeBatchTab)
+        assert not window.action_next_row.isEnabled()
+        window.batch_tab.sig_open_row.emit(0)  # the user double-clicked row 1
+        assert window.tabs.currentWidget() is window.compare_tab
+        assert window.compare_tab.context_label.text() == "row 1 of 4 · output_a · pass"
+        assert window.action_next_row.isEnabled()
+        window.action_next_row.trigger()
+        assert window.compare_tab.texts() == ("b", "c")
+        window.action_next_failing.trigger()
+        assert window.compare_tab.context_label.text() == "row 4 of 4 · output_a · fail"
+        window.action_next_failing.trigger()
+        assert window.statusBar().currentMessage() == "There is no failing row after this one."
+        window.action_previous_row.trigger()
+        assert window.compare_tab.texts() == ("d", "d")
+        window.batch_tab.sig_status.emit("Scored 4 rows.")
+        assert window.statusBar().currentMessage() == "Scored 4 rows."
+    finally:
+        window.shutdown()
+
+
+def test_screenshot_without_arguments_waits_for_the_batch_tab(qtbot, fake_batch,
+                                                             tmp_path: Path) -> None:
+    png = tmp_path / "start.png"
+    code = app_module.run_app(_args(command=None, screenshot=png))
+    assert code == 0 and png.exists()
+    window = next(w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow)
+                  and isinstance(w.batch_tab, FakeBatchTab) and w.batch_tab.loads)
+    assert window.batch_finished
+    path, expected, actuals, label = window.batch_tab.loads[0]
+    assert (expected, actuals, label) == ("expected", ["output_a", "output_b"], "label")
+    assert path == sample_dataset()
+    assert window.compare_tab.texts()[0].startswith("Photosynthesis")
+    window.deleteLater()
 
 
 def _args(**kwargs) -> argparse.Namespace:

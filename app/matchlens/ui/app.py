@@ -78,17 +78,12 @@ class ScreenshotJob(QObject):
         self.window = window
         self.path = path
         self.exit_code = 0
-        self._batch_done = not wait_for_batch
+        self._wait_for_batch = wait_for_batch
         self._deadline = time.monotonic() + timeout_s
         self._settled = 0
-        if wait_for_batch and window.batch_tab is not None:
-            window.batch_tab.sig_finished.connect(self._on_batch_finished)
         self._timer = QTimer(self, interval=100)
         self._timer.timeout.connect(self._check)
         self._timer.start()
-
-    def _on_batch_finished(self) -> None:
-        self._batch_done = True
 
     def _compare_done(self) -> bool:
         tab = self.window.compare_tab
@@ -96,7 +91,10 @@ class ScreenshotJob(QObject):
             p.result() is not None for p in tab.panels.values() if not p.spec.network)
 
     def _check(self) -> None:
-        ready = self._compare_done() and self._batch_done
+        # The window records the batch tab's sig_finished from the moment it loads, so a
+        # dataset that finishes before this job exists is not waited for in vain.
+        batch_done = not self._wait_for_batch or self.window.batch_finished
+        ready = self._compare_done() and batch_done
         # Two quiet ticks in a row, so the last results have been painted too.
         self._settled = self._settled + 1 if ready else 0
         timed_out = time.monotonic() > self._deadline

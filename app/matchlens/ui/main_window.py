@@ -69,8 +69,10 @@ class MainWindow(QMainWindow):
             self.tabs.addTab(self.batch_tab, "Batch")
             self.batch_tab.sig_open_row.connect(self.open_batch_row)
             self.batch_tab.sig_status.connect(self.show_status)
+            self.batch_tab.sig_finished.connect(self._on_batch_finished)
         self.setCentralWidget(self.tabs)
         self._batch_row: int | None = None
+        self.batch_finished = True  # False from a dataset load until the tab says it is done
         self._build_menus()
         self.compare_tab.sig_status.connect(self.show_status)
         self.config.sig_error.connect(self.show_status)
@@ -207,6 +209,7 @@ class MainWindow(QMainWindow):
         if self.batch_tab is None:
             return False
         self.tabs.setCurrentWidget(self.batch_tab)
+        self.batch_finished = False
         self.batch_tab.load(path, expected=expected, actuals=actuals, label=label)
         self.add_recent("dataset", path)
         return True
@@ -276,6 +279,9 @@ class MainWindow(QMainWindow):
         self.tabs.setCurrentWidget(self.compare_tab)
         self._update_row_actions()
         self.show_status(f"Opened {description}.")
+
+    def _on_batch_finished(self) -> None:
+        self.batch_finished = True
 
     def step_row(self, step: int, failing_only: bool = False) -> None:
         if self.batch_tab is None or self._batch_row is None:

@@ -387,9 +387,12 @@ class CompareTab(QWidget):
         side = self._last_side
         starts = self._table.hunks[:, 0 if side == "expected" else 2]
         position = self.panes[side].cursor_offset()
-        # Same rule as core.alignment.next_hunk / previous_hunk, on the shipped columns.
+        # Same rule as core.alignment.next_hunk / previous_hunk, on the shipped columns; except
+        # that before the first jump a difference right at the caret counts as "next" (F7 on a
+        # freshly opened pair whose first character differs must show difference 1).
         if direction > 0:
-            index = int(np.searchsorted(starts, position, side="right"))
+            first_jump = self._hunk is None
+            index = int(np.searchsorted(starts, position, side="left" if first_jump else "right"))
             if index >= count:
                 index = 0
                 self.sig_status.emit("Wrapped around to the first difference.")
