@@ -69,7 +69,7 @@ class PairedComparison:
         interval = f"{level} CI {_signed(self.ci_low)} to {_signed(self.ci_high)}"
         detail = (f"mean {b} − {a} = {_signed(self.mean_diff)} ({interval}) over {self.n} rows; "
                   f"{b} better on {self.b_better}, worse on {self.a_better}, tied on {self.ties} "
-                  f"(sign test p = {_p(self.p_value)}).")
+                  f"(sign test {_p(self.p_value)}).")
         if self.winner == "b":
             head = f"{b} beats {a} on {metric}: the interval excludes 0."
         elif self.winner == "a":
@@ -88,7 +88,7 @@ def _signed(x: float | None) -> str:
 
 
 def _p(p: float) -> str:
-    return "< 0.0001" if p < 1e-4 else f"{p:.4f}" if p < 0.01 else f"{p:.3f}"
+    return "p < 0.0001" if p < 1e-4 else f"p = {p:.4f}" if p < 0.01 else f"p = {p:.3f}"
 
 
 def paired_comparison(a: np.ndarray, b: np.ndarray, direction: Direction, *,
