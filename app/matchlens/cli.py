@@ -11,6 +11,7 @@ from matchlens import __version__
 from matchlens.core.errors import MatchLensError
 
 EXIT_OK, EXIT_GATE, EXIT_USAGE = 0, 1, 2
+_COMMANDS = ("compare", "batch", "score")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -73,6 +74,9 @@ def _rate(text: str) -> float:
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace | int:
     """Parsed arguments; or an exit code when argparse already answered (--help, errors)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and not argv[0].startswith("-") and argv[0] not in _COMMANDS:
+        argv.insert(0, "batch")  # `matchlens data.csv` (what a file manager runs) opens it
     try:
         args = build_parser().parse_args(argv)
     except SystemExit as stop:
