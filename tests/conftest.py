@@ -7,6 +7,11 @@ import os
 # Without a screen Qt aborts the whole process unless told to draw offscreen.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+# PySide6 6.12.0 drops references to None/True on Python 3.11; pin them before any Qt test runs.
+from matchlens.ui import pyside_fixes  # noqa: E402
+
+pyside_fixes.apply()
+
 import keyring  # noqa: E402
 import pytest  # noqa: E402
 from keyring.backend import KeyringBackend  # noqa: E402

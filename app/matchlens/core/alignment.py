@@ -30,7 +30,7 @@ import numpy as np
 from rapidfuzz.distance import Levenshtein
 
 from matchlens.core.casefold import fold_case
-from matchlens.core.metrics.levenshtein import _hint, prepare
+from matchlens.core.metrics.levenshtein import prepare, score_hint
 
 GRANULARITIES = ("char", "word")
 SIDES = ("expected", "actual")
@@ -248,7 +248,7 @@ def align(expected: str, actual: str, *, case_sensitive: bool = True,
         builder.a_off = list(accumulate(map(len, a_units), initial=0))
     else:
         e_units, a_units = e_cmp, a_cmp
-    ops = Levenshtein.opcodes(e_units, a_units, score_hint=_hint(e_units, a_units))
+    ops = Levenshtein.opcodes(e_units, a_units, score_hint=score_hint(e_units, a_units))
     for tag, i1, i2, j1, j2 in ops.as_list():
         if tag == "equal":
             if not case_sensitive:

@@ -11,7 +11,9 @@ def fold_case(text: str) -> str:
     which the highlight needs to mark what the user typed.
     """
     lowered = text.lower()
-    if len(lowered) == len(text):
+    # 'Σ' is the one context-sensitive mapping (final sigma: 'AΣ' -> 'aς' but 'Σ' -> 'σ'), so a
+    # text holding it is folded char by char to keep one character = one folded character.
+    if len(lowered) == len(text) and "Σ" not in text:
         return lowered
     return "".join(_fold_char(ch) for ch in text)
 

@@ -34,12 +34,19 @@ def _outcome(expected: str, actual: str, options: Mapping[str, Any]) -> Outcome:
 
 def _many(expected: Sequence[str], actual: Sequence[str], options: Mapping[str, Any]
           ) -> ManyOutcome:
-    case = options["case_sensitive"]
-    scores = np.fromiter(
-        (jaccard_score(word_set(e, case), word_set(a, case))
-         for e, a in zip(expected, actual, strict=True)),
-        dtype=np.float64, count=len(expected))
-    return ManyOutcome(scores, np.zeros(len(scores), dtype=np.int8))
+    if not options["case_sensitive"]:
+        expected = [fold_case(t) for t in expected]
+        actual = [fold_case(t) for t in actual]
+    # The hot loop of a million-row batch: inlined, and |E ∪ A| = |E| + |A| − |E ∩ A| so no
+    # union set is built.
+    scores = []
+    append = scores.append
+    for e, a in zip(expected, actual, strict=True):
+        e_words, a_words = set(e.split()), set(a.split())
+        shared = len(e_words & a_words)
+        union = len(e_words) + len(a_words) - shared
+        append(shared / union if union else 1.0)
+    return ManyOutcome(np.array(scores, dtype=np.float64), np.zeros(len(scores), dtype=np.int8))
 
 
 register(MetricSpec(

@@ -26,10 +26,11 @@ def prepare(text: str, case_sensitive: bool) -> str:
 def distance(expected: str, actual: str, case_sensitive: bool = True) -> int:
     """Unit-cost edit distance between the two texts."""
     e, a = prepare(expected, case_sensitive), prepare(actual, case_sensitive)
-    return int(Levenshtein.distance(e, a, score_hint=_hint(e, a)))
+    return int(Levenshtein.distance(e, a, score_hint=score_hint(e, a)))
 
 
-def _hint(e: str, a: str) -> int:
+def score_hint(e, a) -> int:
+    """A lower bound of the distance that lets rapidfuzz start with a narrow band."""
     # The length difference is a lower bound of the distance; as a hint it lets rapidfuzz start
     # with a narrow band, which is what makes 100k+ character texts fast.
     return max(abs(len(e) - len(a)), 31)
@@ -38,7 +39,7 @@ def _hint(e: str, a: str) -> int:
 def edit_counts(expected: str, actual: str) -> dict[str, int]:
     """How many substitutions, insertions and deletions the edit script has."""
     counts = {"replace": 0, "insert": 0, "delete": 0}
-    for op in Levenshtein.editops(expected, actual, score_hint=_hint(expected, actual)):
+    for op in Levenshtein.editops(expected, actual, score_hint=score_hint(expected, actual)):
         counts[op.tag] += 1
     return counts
 
@@ -96,7 +97,7 @@ def many_distances(expected: Sequence[str], actual: Sequence[str], case_sensitiv
 
 
 def _lengths(texts: Sequence[str]) -> np.ndarray:
-    return np.fromiter((len(t) for t in texts), dtype=np.int64, count=len(texts))
+    return np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
 
 
 def _many_distance(expected: Sequence[str], actual: Sequence[str],

@@ -171,13 +171,19 @@ def get_metric(metric_id: str) -> MetricSpec:
     try:
         return REGISTRY[metric_id]
     except KeyError:
-        valid = ", ".join(REGISTRY)
+        valid = ", ".join(spec.id for spec in all_metrics())
         raise ConfigError(f"unknown metric {metric_id!r}; valid metrics: {valid}") from None
+
+
+# The order of the window's panels and of error messages, whatever order modules were imported in.
+DISPLAY_ORDER = (*DEFAULT_METRICS, "json_distance", "bleu", "chrf", "rouge_l",
+                 "semantic_similarity")
 
 
 def all_metrics() -> list[MetricSpec]:
     _load_builtin()
-    return list(REGISTRY.values())
+    rank = {metric_id: i for i, metric_id in enumerate(DISPLAY_ORDER)}
+    return sorted(REGISTRY.values(), key=lambda spec: rank.get(spec.id, len(rank)))
 
 
 def local_metric_ids() -> list[str]:
