@@ -104,3 +104,22 @@ def test_several_variants_and_row_passes():
 def test_empty_dataset():
     result = run_to_completion([], {"o": []}, [job("jaccard")])
     assert result.summary("o", "jaccard").mean is None
+
+
+def test_fast_csv_line_writes_what_csv_writer_writes():
+    import csv
+    import io
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from matchlens.core.scored_table import csv_line, formula_safe
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.lists(st.text(alphabet='ab,"\r\n =+-@\t1.', max_size=6), min_size=2, max_size=4))
+    def check(row):
+        buffer = io.StringIO()
+        csv.writer(buffer, lineterminator="\n").writerow([formula_safe(c) for c in row])
+        assert csv_line(row) + "\n" == buffer.getvalue()
+
+    check()
