@@ -106,7 +106,7 @@ def test_empty_dataset():
     assert result.summary("o", "jaccard").mean is None
 
 
-def test_fast_csv_line_writes_what_csv_writer_writes():
+def test_fast_csv_line_reads_back_as_the_formula_safe_cells():
     import csv
     import io
 
@@ -118,8 +118,12 @@ def test_fast_csv_line_writes_what_csv_writer_writes():
     @settings(max_examples=300, deadline=None)
     @given(st.lists(st.text(alphabet='ab,"\r\n =+-@\t1.', max_size=6), min_size=2, max_size=4))
     def check(row):
-        buffer = io.StringIO()
-        csv.writer(buffer, lineterminator="\n").writerow([formula_safe(c) for c in row])
-        assert csv_line(row) + "\n" == buffer.getvalue()
+        # csv.writer leaves a bare '\r' unquoted (readers then split the row); we quote it.
+        line = csv_line(row) + "\n"
+        assert next(csv.reader(io.StringIO(line, newline=""))) == [formula_safe(c) for c in row]
+        if not any("\r" in c for c in row):
+            buffer = io.StringIO()
+            csv.writer(buffer, lineterminator="\n").writerow([formula_safe(c) for c in row])
+            assert line == buffer.getvalue()
 
     check()
