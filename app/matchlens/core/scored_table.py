@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import re
@@ -60,12 +59,13 @@ def formula_safe(cell: str) -> str:
     return cell
 
 
+# A number as a spreadsheet reads it. Not float(): that also takes "-inf", "+nan", "-1_000"
+# and "-１２", which a spreadsheet runs as formulas (#NAME?).
+_PLAIN_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
+
+
 def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
+    return _PLAIN_NUMBER.fullmatch(text) is not None
 
 
 def _score_texts(scores: np.ndarray, integer: bool) -> list[str]:
@@ -116,7 +116,7 @@ def write_csv(handle: TextIO, table, result: BatchResult) -> None:
     header = [*table.columns, *(c.name for c in score_columns(result))]
     handle.write(csv_line(header) + "\n")
     added = _added_text_columns(result)
-    suffixes = ["," + ",".join(cells) for cells in zip(*added)] if added else None
+    suffixes = ["," + ",".join(cells) for cells in zip(*added, strict=True)] if added else None
     lines = map(csv_line, _input_rows(table))
     if suffixes is None:
         handle.writelines(line + "\n" for line in lines)
