@@ -85,6 +85,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace | int:
     args.screenshot = getattr(args, "sub_screenshot", None) or args.screenshot
     if args.command != "score":
         args.config = getattr(args, "sub_config", None) or args.config
+    else:  # `matchlens --config c.toml score ...` must not drop the config silently
+        args.score_config = args.score_config or args.config
     return args
 
 
