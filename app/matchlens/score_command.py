@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
 from pathlib import Path
 
@@ -24,10 +26,8 @@ EXIT_OK, EXIT_GATE, EXIT_USAGE = 0, 1, 2
 
 def load_network_metrics() -> None:
     """Register the embeddings metric when its package is importable (it imports openai lazily)."""
-    try:
+    with contextlib.suppress(ImportError):
         import matchlens.embeddings.metric  # noqa: F401
-    except ImportError:
-        pass
 
 
 def build_config(args: argparse.Namespace) -> Config:
@@ -90,7 +90,14 @@ def score_command(args: argparse.Namespace) -> int:
         expected = resolve_column(table, args.expected)
     actuals = {spec: resolve_column(table, spec) for spec in dict.fromkeys(args.actual)}
     result = run_to_completion(expected.values, {k: v.values for k, v in actuals.items()}, jobs)
-    write_scored_table(args.output, table, result)
+    if args.output is None:
+        _stdout_as_utf8()
+    try:
+        write_scored_table(args.output, table, result)
+        if args.output is None:
+            sys.stdout.flush()  # a pipe closed early fails here, not in the exit-time flush
+    except BrokenPipeError:  # the reader of standard output stopped early (`| head`)
+        _discard_stdout()
     if args.output is not None:
         data = provenance(result, config_to_dict(config, metric_ids), source=args.data,
                           expected=args.expected or f"literal:{args.expected_literal}",
@@ -100,6 +107,26 @@ def score_command(args: argparse.Namespace) -> int:
         reasons = _missing_reasons(expected, actuals)
         print(format_summary(result, reasons, source=str(args.data)), file=sys.stderr)
     return _gate(result, args.fail_under)
+
+
+def _stdout_as_utf8() -> None:
+    """The CSV on standard output is UTF-8, like a file written with -o, whatever the locale
+    (a Windows redirect is cp1252; 東京 in a cell would stop the run with a traceback)."""
+    encoding = (getattr(sys.stdout, "encoding", None) or "").lower().replace("_", "-")
+    if encoding not in ("utf-8", "utf8") and hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(encoding="utf-8")
+
+
+def _discard_stdout() -> None:
+    """Not an error: send the rest (and the final flush at exit) to the null device so no
+    BrokenPipeError traceback follows; the summary and the --fail-under gate still run."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
 
 
 def _delimiter(text: str | None) -> str | None:
