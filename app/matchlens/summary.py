@@ -36,6 +36,9 @@ def format_summary(result: BatchResult, reasons: list[str], source: str = "") ->
         if any(job.threshold is not None for job in result.jobs):
             lines.append(f"  overall: {overall_pass_rate(result, variant):.1%} of rows pass every "
                          "thresholded metric")
+        else:
+            lines.append("  overall: – (no metric has a threshold; set one with "
+                         "--set ID.threshold=VALUE)")
     for reason in reasons:
         lines.append(f"  note: {reason}")
     return "\n".join(lines)
