@@ -11,14 +11,19 @@ from pathlib import Path
 from matchlens.core.batch import BatchResult, MetricJob, run_to_completion
 from matchlens.core.config import Config, config_to_dict, load_config
 from matchlens.core.datasets import literal_column, read_table, resolve_column
-from matchlens.core.errors import ConfigError, DatasetError
+from matchlens.core.errors import ConfigError, DatasetError, OutputError
 from matchlens.core.metrics.registry import (
     DEFAULT_METRICS,
     all_metrics,
     get_metric,
     local_metric_ids,
 )
-from matchlens.core.scored_table import provenance, write_scored_table, write_sidecar
+from matchlens.core.scored_table import (
+    provenance,
+    sidecar_path,
+    write_scored_table,
+    write_sidecar,
+)
 from matchlens.summary import format_summary, overall_pass_rate
 
 EXIT_OK, EXIT_GATE, EXIT_USAGE = 0, 1, 2
@@ -82,6 +87,10 @@ def score_command(args: argparse.Namespace) -> int:
     if args.fail_under is not None and all(job.threshold is None for job in jobs):
         raise ConfigError("--fail-under needs at least one metric with a threshold "
                           "(set one with --set ID.threshold=VALUE or --config)")
+    if args.output is not None and sidecar_path(args.output).is_dir():
+        # checked first: failing on it after the table is written would leave out.csv behind
+        raise OutputError(f"{sidecar_path(args.output)}: is a folder, not a file to write "
+                          f"(the settings of {args.output} go there)")
     delimiter = _delimiter(args.delimiter)
     table = read_table(args.data, encoding=args.encoding, delimiter=delimiter)
     if args.expected_literal is not None:

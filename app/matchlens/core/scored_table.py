@@ -44,12 +44,14 @@ def score_columns(result: BatchResult) -> list[ScoreColumn]:
     return out
 
 
-def check_collisions(input_columns: Sequence[str], result: BatchResult) -> None:
+def check_collisions(input_columns: Sequence[str], result: BatchResult,
+                     source: str | Path | None = None) -> None:
     clash = sorted(set(input_columns) & {c.name for c in score_columns(result)})
     if clash:
+        where = f"{source}: " if source is not None else ""
         raise ConfigError(
-            f"the input already has column(s) {', '.join(clash)} (is it a scored table?); "
-            "score the original file or rename those columns")
+            f"{where}the input already has column(s) {', '.join(clash)} (is it a scored "
+            "table?); score the original file or rename those columns")
 
 
 def formula_safe(cell: str) -> str:
@@ -159,7 +161,7 @@ def _record(table, i: int) -> dict[str, Any]:
 def write_scored_table(path: Path | None, table, result: BatchResult,
                        stream: TextIO | None = None) -> None:
     """Write to `path` atomically (.csv or .jsonl), or as CSV to `stream` (stdout)."""
-    check_collisions(table.columns, result)
+    check_collisions(table.columns, result, table.path)
     if path is None:
         buffer = stream or sys.stdout
         write_csv(buffer, table, result)
@@ -192,9 +194,13 @@ def provenance(result: BatchResult, config_dict: dict[str, Any], *, source: Path
     return {"matchlens": info, **config_dict}
 
 
+def sidecar_path(output: Path) -> Path:
+    return output.with_name(output.name + ".matchlens.toml")
+
+
 def write_sidecar(output: Path, data: dict[str, Any]) -> Path:
     """`out.csv` → `out.csv.matchlens.toml`, so the options and thresholds travel with it."""
-    sidecar = output.with_name(output.name + ".matchlens.toml")
+    sidecar = sidecar_path(output)
     text = io.StringIO()
     text.write("# How this scored table was made. `matchlens score --config` reads this file.\n")
     text.write(tomli_w.dumps(data))
