@@ -49,6 +49,7 @@ class Run:
 
 
 def parse_csv(text: str) -> tuple[list[str], list[list[str]]]:
+    csv.field_size_limit(2**31 - 1)  # the 10 MB cell
     rows = list(csv.reader(io.StringIO(text, newline="")))
     return rows[0], rows[1:]
 
