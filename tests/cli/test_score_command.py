@@ -115,6 +115,11 @@ def test_formula_safety_on_hand_made_cells(cli, tmp_path):
         "-3.5", "+1", "-40", "1e5", "-1.5E-3",  # numbers a spreadsheet reads as numbers stay
         "'-inf", "'+nan", "'-1_000",  # float() takes these, a spreadsheet runs them (#NAME?)
         "'-", "'=", "plain", "", " =x"]
+    # a header cell is a text cell too
+    header_file = tmp_path / "h.csv"
+    header_file.write_text("expected,=cmd|' /C calc'!A0\nParis,Paris\n", encoding="utf-8")
+    header, _ = cli("score", header_file, "--expected", "expected", "--actual", "expected").table()
+    assert header[:2] == ["expected", "'=cmd|' /C calc'!A0"]
     # JSONL is not a spreadsheet: the same cells go out untouched
     out = tmp_path / "f.jsonl"
     assert cli("score", path, "--expected", "expected", "--actual", "actual", "-o", out).code == 0
