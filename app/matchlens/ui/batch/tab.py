@@ -1,13 +1,48 @@
-"""The batch tab (agreed interface; the full implementation follows)."""
+"""The batch tab: open a dataset, map its columns, score every row off the GUI thread, and look
+at the table, the distributions, the calibration against labels and the variant comparison.
+
+Several actual columns (variants) are shown as one table row per dataset row with a variant
+selector above the table (the table shows the selected variant's text and scores); the
+histograms overlay every variant, and the Variants tab compares two of them row by row.
+"""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+import numpy as np
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeySequence, QShortcut
+from PySide6.QtWidgets import QFileDialog, QLabel, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
+from matchlens.core.batch import BatchResult, Chunk, MetricJob, Progress
+from matchlens.core.datasets import Cancelled, Table
+from matchlens.core.errors import MatchLensError
+from matchlens.core.metrics.registry import DEFAULT_METRICS, all_metrics, get_metric
+from matchlens.ui.batch.bars import ProgressRow, TableBar, TopBar
+from matchlens.ui.batch.calibration_view import CalibrationView
+from matchlens.ui.batch.export import save_plot_png, with_thresholds, write_table
+from matchlens.ui.batch.histograms import HistogramGrid
+from matchlens.ui.batch.mapping_panel import MappingPanel
+from matchlens.ui.batch.session import Mapping, Prepared, guess_mapping
+from matchlens.ui.batch.stats import Final
+from matchlens.ui.batch.table_model import BatchTableModel
+from matchlens.ui.batch.table_view import BatchTableView
+from matchlens.ui.batch.variants_view import VariantsView
+from matchlens.ui.batch.view_order import ROW_FAIL, ROW_PASS, ROW_PROBLEM, failing_mask
+from matchlens.ui.batch.worker import (
+    Started,
+    Task,
+    read_dataset,
+    release,
+    score_dataset,
+    stop_tasks,
+)
 from matchlens.ui.config_model import ConfigModel
+
+CHUNK_ROWS = 25_000  # one chunk per metric call: cancel answers within a chunk's metric call
+_VERDICT_WORDS = {ROW_PASS: "pass", ROW_FAIL: "fail", ROW_PROBLEM: "no score"}
 
 
 class BatchTab(QWidget):
@@ -17,20 +52,450 @@ class BatchTab(QWidget):
 
     def __init__(self, config_model: ConfigModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._config_model = config_model
-        layout = QVBoxLayout(self)
-        layout.addWidget(QLabel("Open a dataset to score it."))
+        self.config_model = config_model
+        self.setAcceptDrops(True)
+        self.table: Table | None = None
+        self.prepared: Prepared | None = None
+        self.result: BatchResult | None = None
+        self.final: Final | None = None
+        self.mapping: Mapping | None = None
+        self._read_task: Task | None = None
+        self._score_task: Task | None = None
+        self._export_task: Task | None = None
+        self._score_after_read = False
+        self._pending: tuple = (None, None, None)
+        self._started_at = 0.0
+        self._build()
+        config_model.sig_changed.connect(self._on_config_changed)
 
+    # -- layout ----------------------------------------------------------------------------------
+    def _build(self) -> None:
+        layout = QVBoxLayout(self)
+        self.top = TopBar(self)
+        self.top.open_button.clicked.connect(self.open_dialog)
+        self.top.sig_export_table.connect(self.export_table_dialog)
+        self.top.sig_export_thresholds.connect(self.export_thresholds_dialog)
+        self.top.sig_export_plot.connect(self.export_plot_dialog)
+        self.top.plot_names = self._plot_names
+        layout.addWidget(self.top)
+        self.progress = ProgressRow(self)
+        self.progress.cancel_button.clicked.connect(self.cancel)
+        layout.addWidget(self.progress)
+        self.message = QLabel(self)
+        self.message.setWordWrap(True)
+        self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.message.hide()
+        layout.addWidget(self.message)
+
+        split = QSplitter(Qt.Orientation.Horizontal, self)
+        self.mapping_panel = MappingPanel(split)
+        self.mapping_panel.sig_score.connect(self.score)
+        right = QSplitter(Qt.Orientation.Vertical, split)
+        table_box = QWidget(right)
+        box = QVBoxLayout(table_box)
+        box.setContentsMargins(0, 0, 0, 0)
+        self.model = BatchTableModel(self)
+        self.table_bar = TableBar(self.model, table_box)
+        self.table_bar.variant.currentTextChanged.connect(self._on_variant)
+        box.addWidget(self.table_bar)
+        self.view = BatchTableView(self.model, table_box)
+        self.view.doubleClicked.connect(
+            lambda index: self.sig_open_row.emit(self.model.source_row(index.row())))
+        box.addWidget(self.view)
+        self.tabs = QTabWidget(right)
+        self.histograms = HistogramGrid(self.tabs)
+        self.histograms.sig_moving.connect(self._on_threshold_moving)
+        self.histograms.sig_committed.connect(self.config_model.set_threshold)
+        self.calibration = CalibrationView(self.tabs)
+        self.calibration.sig_set_threshold.connect(self.config_model.set_threshold)
+        self.variants = VariantsView(self.tabs)
+        self.tabs.addTab(self.histograms, "Distributions")
+        self.tabs.addTab(self.calibration, "Calibration")
+        self.tabs.addTab(self.variants, "Variants")
+        right.addWidget(table_box)
+        right.addWidget(self.tabs)
+        right.setStretchFactor(0, 2)
+        right.setStretchFactor(1, 3)
+        split.addWidget(self.mapping_panel)
+        split.addWidget(right)
+        split.setStretchFactor(1, 1)
+        split.setSizes([260, 1000])
+        layout.addWidget(split, 1)
+        QShortcut(QKeySequence.StandardKey.Find, self, self.table_bar.search.setFocus,
+                  context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self._show_idle()
+
+    # -- the agreed interface --------------------------------------------------------------------
     def load(self, path: Path, expected: str | None = None, actuals: list[str] | None = None,
              label: str | None = None, score: bool = True) -> None:
-        self.sig_status.emit(f"Batch scoring is not available yet ({path}).")
-        self.sig_finished.emit()
+        """Read `path` off the GUI thread, map its columns (given names win over guesses), and
+        score it unless `score` is False. Ends with sig_finished whatever happens."""
+        path = Path(path)
+        self._stop_work()
+        self._clear_session()
+        self._score_after_read = score
+        self._pending = (expected, actuals, label)
+        self.top.set_file(path, "reading…")
+        self.progress.start(f"Reading {path.name}…", busy=True)
+        self._say("")
+        task = Task(read_dataset, path, parent=self)
+        task.sig_returned.connect(self._on_table)
+        task.sig_errored.connect(self._on_error)
+        task.sig_done.connect(self._on_task_done)
+        self._read_task = task.start()
+        self.mapping_panel.set_busy(True)
 
     def pair_for_row(self, row: int) -> tuple[str, str, str] | None:
-        return None
+        if self.prepared is None or not 0 <= row < self.prepared.rows:
+            return None
+        variant = self.model.variant()
+        expected = self.prepared.expected[row]
+        actual = self.prepared.actuals[variant][row]
+        parts = [f"row {row + 1} of {self.prepared.rows}"]
+        if self.prepared.ids is not None and self.prepared.ids[row]:
+            parts[0] += f" (id {self.prepared.ids[row]})"
+        parts.append(variant)
+        verdict = _VERDICT_WORDS.get(self.model.row_code(row))
+        if verdict:
+            parts.append(verdict)
+        if expected is None or actual is None:
+            parts.append("no expected value" if expected is None else "no actual value")
+        return expected or "", actual or "", " · ".join(parts)
 
     def neighbour_row(self, row: int, step: int, failing_only: bool = False) -> int | None:
-        return None
+        """The next (step > 0) or previous row in the table's current sort/filter order."""
+        order = self.model.order()
+        if order.size == 0 or step == 0:
+            return None
+        hits = np.flatnonzero(order == row)
+        if hits.size:
+            pos = int(hits[0])
+            candidates = np.arange(pos + 1, order.size) if step > 0 else np.arange(pos - 1, -1, -1)
+        else:  # the row is filtered out: continue from its place in file order
+            candidates = np.flatnonzero(order > row) if step > 0 else np.flatnonzero(order < row)[::-1]
+        if failing_only:
+            data = self.model.view_data()
+            if data is None:
+                return None
+            failing = failing_mask(data)
+            candidates = candidates[failing[order[candidates]]]
+        skip = abs(step) - 1 if not failing_only else 0
+        if candidates.size <= skip:
+            return None
+        return int(order[candidates[skip]])
 
     def is_busy(self) -> bool:
-        return False
+        return any(t is not None for t in (self._read_task, self._score_task, self._export_task)) \
+            or self.model.is_busy() or self.variants.is_busy()
+
+    # -- reading ---------------------------------------------------------------------------------
+    def open_dialog(self) -> None:
+        name, _ = QFileDialog.getOpenFileName(
+            self, "Open a dataset", "", "Datasets (*.csv *.tsv *.jsonl *.json);;All files (*)")
+        if name:
+            self.load(Path(name))
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 - Qt override
+        urls = event.mimeData().urls()
+        if urls and urls[0].isLocalFile():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt override
+        urls = event.mimeData().urls()
+        if urls and urls[0].isLocalFile():
+            event.acceptProposedAction()
+            self.load(Path(urls[0].toLocalFile()))
+
+    def _on_table(self, table: Table) -> None:
+        self.table = table
+        expected, actuals, label = self._pending
+        self.mapping = guess_mapping(table, self._default_metrics(), expected, actuals, label)
+        self.mapping_panel.set_columns(table.columns, self.mapping)
+        self.top.set_file(table.path, f"{len(table):,} rows · {table.kind.upper()} · "
+                          f"{table.encoding}")
+        self.sig_status.emit(f"Loaded {table.path.name}: {len(table):,} rows.")
+        if self._score_after_read:
+            self._score_after_read = False
+            self.score()
+        else:
+            self._show_idle()
+            self.sig_finished.emit()
+
+    def _default_metrics(self) -> tuple[str, ...]:
+        """The CLI's default: the five text metrics, plus local metrics the config gates."""
+        config = self.config_model.config()
+        chosen = list(DEFAULT_METRICS)
+        for spec in all_metrics():
+            if not spec.network and config.thresholds.get(spec.id) is not None \
+                    and spec.id not in chosen:
+                chosen.append(spec.id)
+        return tuple(chosen)
+
+    # -- scoring ---------------------------------------------------------------------------------
+    def score(self) -> None:
+        if self.table is None:
+            self._say("Open a dataset first (Open…, drop a file here, or File ▸ Open dataset).")
+            return
+        mapping = self.mapping_panel.mapping()
+        problems = mapping.problems()
+        if problems:
+            self._fail(" ".join(problems))
+            return
+        self._stop_work()
+        self.mapping = mapping
+        jobs = []
+        for metric_id in mapping.metrics:
+            settings = self.config_model.settings(metric_id)
+            jobs.append(MetricJob(get_metric(metric_id), settings.threshold, settings.options))
+        self._started_at = time.perf_counter()
+        self.progress.start(f"Scoring {self.table.path.name}…", busy=False)
+        self._say("")
+        self.mapping_panel.set_busy(True)
+        task = Task(score_dataset, self.table, mapping, jobs, CHUNK_ROWS, parent=self)
+        task.sig_yielded.connect(self._on_item)
+        task.sig_returned.connect(self._on_final)
+        task.sig_errored.connect(self._on_error)
+        task.sig_done.connect(self._on_task_done)
+        self._score_task = task.start()
+
+    def cancel(self) -> None:
+        """Stop reading or scoring; the rows scored so far stay in the table and plots."""
+        if self._read_task is not None:
+            self._read_task.cancel()
+            self._read_task = None
+            self._after_stop("Reading cancelled.")
+        if self._score_task is not None:
+            self._score_task.cancel()
+            self._score_task = None
+            done = self.result.done if self.result is not None else 0
+            total = self.result.rows if self.result is not None else 0
+            self.model.scoring_finished()
+            self._after_stop(f"Scoring cancelled after {done:,} of {total:,} rows; the table "
+                             "and plots show the rows scored so far.")
+
+    def _after_stop(self, sentence: str) -> None:
+        self._show_idle()
+        self._say(sentence)
+        self.sig_status.emit(sentence)
+        self.sig_finished.emit()
+
+    def _on_item(self, item: object) -> None:
+        if isinstance(item, Chunk):
+            self.result.done = max(self.result.done, item.stop)
+            self.histograms.add_chunk(item)
+            self.model.rows_scored(item.stop)
+        elif isinstance(item, Progress):
+            self.progress.update(item)
+        elif isinstance(item, Started):
+            self._start_session(item.prepared, item.result)
+
+    def _start_session(self, prepared: Prepared, worker_result: BatchResult) -> None:
+        self.prepared = prepared
+        # Our own view of the result: the worker's `done` runs ahead of the chunks we have seen.
+        self.result = BatchResult(worker_result.rows, worker_result.variants, worker_result.jobs,
+                                  worker_result.scores, worker_result.status,
+                                  worker_result.messages, 0)
+        specs = {job.id: job.spec for job in self.result.jobs}
+        thresholds = self._thresholds()
+        self.model.set_session(prepared, self.result, specs, thresholds)
+        self.table_bar.set_session(self.result.variants, specs)
+        self.histograms.reset(self.result, thresholds)
+        self.calibration.reset(specs, self.result.variants[0], prepared.labels is not None,
+                               thresholds)
+        self.variants.reset(self.result, specs)
+        self.view.fit_columns()
+        if prepared.notes:
+            self._say(" ".join(prepared.notes[:3]))
+
+    def _on_final(self, final: Final | None) -> None:
+        if final is None or self.result is None:
+            return
+        self.final = final
+        self.result.done = self.result.rows
+        self.histograms.finish(final)
+        self.model.scoring_finished()
+        self.calibration.set_final(final)
+        self.variants.set_complete()
+        seconds = time.perf_counter() - self._started_at
+        rows, metrics = self.result.rows, len(self.result.jobs)
+        variants = len(self.result.variants)
+        what = f"{rows:,} rows × {metrics} metric{'s' if metrics != 1 else ''}"
+        if variants > 1:
+            what += f" × {variants} variants"
+        sentence = f"Scored {what} in {seconds:.1f} s."
+        self._show_idle()
+        self.progress.finish(sentence)
+        self.sig_status.emit(sentence)
+        self.sig_finished.emit()
+
+    def _on_error(self, error: object) -> None:
+        if isinstance(error, Cancelled):
+            return
+        if isinstance(error, MatchLensError):
+            self._fail(str(error))
+        else:  # a bug, not bad input: still a sentence, never a silent hang
+            self._fail(f"Unexpected error while working on the dataset: "
+                       f"{type(error).__name__}: {error}")
+
+    def _fail(self, sentence: str) -> None:
+        self._score_after_read = False
+        self._show_idle()
+        self.progress.finish("")
+        self._say(sentence, error=True)
+        self.sig_status.emit(sentence)
+        self.sig_finished.emit()
+
+    def _on_task_done(self) -> None:
+        for name in ("_read_task", "_score_task", "_export_task"):
+            task = getattr(self, name)
+            if task is not None and not task.running:
+                setattr(self, name, None)
+        if self._read_task is None and self._score_task is None:
+            self.mapping_panel.set_busy(False)
+            self.mapping_panel.score_button.setEnabled(self.table is not None)
+
+    # -- thresholds ------------------------------------------------------------------------------
+    def _thresholds(self) -> dict[str, float | None]:
+        if self.result is None:
+            return {}
+        return {job.id: self.config_model.settings(job.id).threshold for job in self.result.jobs}
+
+    def _on_threshold_moving(self, metric_id: str, value: float) -> None:
+        self.calibration.set_threshold(metric_id, value)
+
+    def _on_config_changed(self, metric_id: str) -> None:
+        if self.result is None:
+            return
+        thresholds = self._thresholds()
+        for job_id, value in thresholds.items():
+            if metric_id in ("", job_id):
+                self.histograms.set_threshold(job_id, value)
+                self.calibration.set_threshold(job_id, value)
+        self.model.set_thresholds(thresholds)
+        stale = [job.spec.label for job in self.result.jobs
+                 if self.config_model.settings(job.id).options != dict(job.options)]
+        if stale:
+            self._say(f"The options of {', '.join(stale)} changed since scoring; press Score "
+                      "to apply them.")
+
+    def _on_variant(self, variant: str) -> None:
+        if variant and self.result is not None and variant in self.result.variants:
+            self.model.set_variant(variant)
+            self.calibration.set_variant(variant)
+
+    # -- exports ---------------------------------------------------------------------------------
+    def export_table_dialog(self) -> None:
+        if self.result is None or self.table is None:
+            self._say("Score a dataset first.")
+            return
+        name, _ = QFileDialog.getSaveFileName(
+            self, "Export the scored table", str(self.table.path.with_suffix("")) + ".scored.csv",
+            "CSV (*.csv);;JSON Lines (*.jsonl)")
+        if name:
+            self.export_table(Path(name))
+
+    def export_table(self, path: Path) -> None:
+        """Write the scored table (current thresholds) and its sidecar, off the GUI thread."""
+        if self.result is None or self.table is None or self.mapping is None:
+            return
+        result = with_thresholds(self.result, self._thresholds())
+        expected = (f"literal:{self.mapping.expected}" if self.mapping.expected_literal
+                    else self.mapping.expected)
+        partial = self.result.done < self.result.rows
+        task = Task(write_table, path, self.table, result, self.config_model.config(), expected,
+                    parent=self)
+        task.sig_returned.connect(lambda sidecar: self._said(
+            f"Wrote {path} ({'partial: ' if partial else ''}{self.result.rows:,} rows) and "
+            f"{Path(sidecar).name} (the thresholds and options that made it)."))
+        task.sig_errored.connect(lambda err: self._fail(str(err)))
+        task.sig_done.connect(self._on_task_done)
+        self._export_task = task.start()
+
+    def export_thresholds_dialog(self) -> None:
+        name, _ = QFileDialog.getSaveFileName(self, "Save thresholds", "matchlens.toml",
+                                              "TOML (*.toml)")
+        if name:
+            self.export_thresholds(Path(name))
+
+    def export_thresholds(self, path: Path) -> bool:
+        try:
+            self.config_model.save_as(path)
+        except (OSError, MatchLensError) as err:
+            self._fail(f"Could not save the thresholds to {path}: {err}")
+            return False
+        self._said(f"Saved the thresholds to {path}; `matchlens score --config {path.name}` "
+                   "reads it.")
+        return True
+
+    def _plot_names(self) -> list[tuple[str, str]]:
+        """(key, menu text) of every plot that can be exported now."""
+        out = [(f"hist:{m}", f"{p.spec.label} histogram") for m, p in self.histograms.panels.items()]
+        if self.calibration.current() is not None:
+            out.append(("roc", "ROC curve"))
+        if self.variants.comparison is not None:
+            out.append(("delta", "B − A difference"))
+        return out
+
+    def plot_item(self, key: str):
+        if key.startswith("hist:"):
+            return self.histograms.panels[key[5:]].plot.getPlotItem()
+        return (self.calibration.plot if key == "roc" else self.variants.plot).getPlotItem()
+
+    def export_plot_dialog(self, key: str) -> None:
+        name, _ = QFileDialog.getSaveFileName(self, "Save the plot as PNG",
+                                              f"{key.replace(':', '-')}.png", "PNG (*.png)")
+        if name:
+            self.export_plot(key, Path(name))
+
+    def export_plot(self, key: str, path: Path) -> bool:
+        try:
+            save_plot_png(self.plot_item(key), path)
+        except MatchLensError as err:
+            self._fail(str(err))
+            return False
+        self._said(f"Saved the plot to {path}.")
+        return True
+
+    # -- helpers ---------------------------------------------------------------------------------
+    def _say(self, text: str, error: bool = False) -> None:
+        self.message.setVisible(bool(text))
+        self.message.setText(text)
+        self.message.setProperty("error", error)
+        self.message.setStyleSheet("font-weight: 600;" if error else "")
+
+    def _said(self, sentence: str) -> None:
+        self._say(sentence)
+        self.sig_status.emit(sentence)
+
+    def _show_idle(self) -> None:
+        self.progress.idle()
+        self.mapping_panel.set_busy(False)
+        self.mapping_panel.score_button.setEnabled(self.table is not None)
+        self.top.set_exports_enabled(self.result is not None)
+
+    def _stop_work(self) -> None:
+        for name in ("_read_task", "_score_task"):
+            task = getattr(self, name)
+            if task is not None:
+                task.cancel()
+                setattr(self, name, None)
+
+    def _clear_session(self) -> None:
+        """Forget the current dataset; its big lists are emptied on a worker, in slices."""
+        old = []
+        if self.prepared is not None:
+            old += [self.prepared.expected, *self.prepared.actuals.values()]
+            if self.prepared.ids is not None:
+                old.append(self.prepared.ids)
+        if self.table is not None:
+            old += [self.table.rows, self.table.lines]
+        self.model.clear()
+        self.table = self.prepared = self.result = self.final = self.mapping = None
+        self.mapping_panel.set_columns([], None)
+        if old:
+            Task(release, old, parent=self).start()
+
+    def shutdown(self) -> None:
+        """Stop every thread this tab started (idempotent); the main window calls it on close."""
+        self._stop_work()
+        stop_tasks(self)

@@ -1,0 +1,214 @@
+"""The strips around the batch table: file and exports, progress and cancel, table filters."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QProgressBar,
+    QPushButton,
+    QToolButton,
+    QWidget,
+)
+
+from matchlens.core.batch import Progress
+from matchlens.core.metrics.registry import MetricSpec
+from matchlens.ui.batch.table_model import BatchTableModel
+from matchlens.ui.batch.view_order import (
+    FILTER_ALL,
+    FILTER_ERRORS,
+    FILTER_FAIL_PREFIX,
+    FILTER_FAILING,
+)
+
+SEARCH_DELAY_MS = 250
+
+
+def duration(seconds: float) -> str:
+    if seconds < 60:
+        return f"{seconds:.0f} s"
+    minutes, sec = divmod(int(seconds), 60)
+    return f"{minutes} min {sec:02d} s"
+
+
+class TopBar(QWidget):
+    sig_export_table = Signal()
+    sig_export_thresholds = Signal()
+    sig_export_plot = Signal(str)  # plot key
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.open_button = QPushButton("Open…", self)
+        self.open_button.setToolTip("Open a CSV / TSV / JSONL / JSON dataset (or drop a file on "
+                                    "this tab)")
+        row.addWidget(self.open_button)
+        self.file_label = QLabel("No dataset: open one, or drop a CSV / TSV / JSONL / JSON file "
+                                 "here.", self)
+        self.file_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        row.addWidget(self.file_label, 1)
+        self.export_button = QToolButton(self)
+        self.export_button.setText("Export")
+        self.export_button.setToolTip("Export the scored table, the thresholds, or a plot")
+        self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(self.export_button)
+        menu.addAction("Scored table (CSV / JSONL)…", self.sig_export_table.emit)
+        menu.addAction("Thresholds (TOML for matchlens score --config)…",
+                       self.sig_export_thresholds.emit)
+        self.plot_menu = menu.addMenu("Plot as PNG")
+        self.plot_menu.aboutToShow.connect(self._fill_plot_menu)
+        self.export_button.setMenu(menu)
+        row.addWidget(self.export_button)
+        self.plot_names: Callable[[], list[tuple[str, str]]] = list
+
+    def set_file(self, path: Path, details: str) -> None:
+        self.file_label.setText(f"<b>{html.escape(Path(path).name)}</b> · {html.escape(details)}")
+        self.file_label.setToolTip(str(path))
+
+    def set_exports_enabled(self, scored: bool) -> None:
+        for action in self.export_button.menu().actions():
+            if action.menu() is not self.plot_menu and "Scored" in action.text():
+                action.setEnabled(scored)
+        self.plot_menu.setEnabled(scored)
+
+    def _fill_plot_menu(self) -> None:
+        self.plot_menu.clear()
+        for key, text in self.plot_names():
+            self.plot_menu.addAction(text + "…", lambda k=key: self.sig_export_plot.emit(k))
+
+
+class ProgressRow(QWidget):
+    """A sentence, and while working a progress bar with rows/s, time left and Cancel."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.label = QLabel(self)
+        row.addWidget(self.label)
+        self.bar = QProgressBar(self)
+        self.bar.setTextVisible(False)
+        self.bar.setMaximumHeight(14)
+        row.addWidget(self.bar, 1)
+        self.rate = QLabel(self)
+        row.addWidget(self.rate)
+        self.cancel_button = QPushButton("Cancel", self)
+        self.cancel_button.setToolTip("Stop; rows already scored stay in the table (Esc)")
+        self.cancel_button.setShortcut(Qt.Key.Key_Escape)
+        row.addWidget(self.cancel_button)
+        self.idle()
+
+    def start(self, text: str, busy: bool) -> None:
+        self.label.setText(text)
+        self.bar.setRange(0, 0 if busy else 1)
+        self.bar.setValue(0)
+        self.rate.setText("")
+        for widget in (self.bar, self.rate, self.cancel_button):
+            widget.show()
+
+    def update(self, progress: Progress) -> None:
+        self.bar.setRange(0, max(progress.total, 1))
+        self.bar.setValue(progress.done)
+        text = f"{progress.done:,} of {progress.total:,} rows"
+        if progress.rate > 0:
+            text += f" · {progress.rate:,.0f} rows/s"
+        if progress.remaining is not None and progress.done < progress.total:
+            text += f" · {duration(progress.remaining)} left"
+        self.rate.setText(text)
+
+    def finish(self, text: str) -> None:
+        self.idle()
+        self.label.setText(text)
+
+    def idle(self) -> None:
+        for widget in (self.bar, self.rate, self.cancel_button):
+            widget.hide()
+
+
+class TableBar(QWidget):
+    """Variant selector, row filter and search over the table."""
+
+    def __init__(self, model: BatchTableModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = model
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.variant_label = QLabel("Variant", self)
+        row.addWidget(self.variant_label)
+        self.variant = QComboBox(self)
+        self.variant.setToolTip("Which actual column the table shows (the plots show all)")
+        row.addWidget(self.variant)
+        row.addWidget(QLabel("Show", self))
+        self.filter = QComboBox(self)
+        self.filter.setToolTip("Failing: rows that do not pass every thresholded metric (a row "
+                               "without a score does not pass). Errors: any metric errored, "
+                               "invalid or missing.")
+        self.filter.currentIndexChanged.connect(self._apply)
+        row.addWidget(self.filter)
+        self.search = QLineEdit(self)
+        self.search.setPlaceholderText("Search id, expected, actual (Ctrl+F)")
+        self.search.setClearButtonEnabled(True)
+        self.search.setToolTip("Lower-case text matches any case; with a capital letter the case "
+                               "must match")
+        row.addWidget(self.search, 1)
+        self.count = QLabel(self)
+        row.addWidget(self.count)
+        self._timer = QTimer(self, singleShot=True, interval=SEARCH_DELAY_MS)
+        self._timer.timeout.connect(self._apply)
+        self.search.textChanged.connect(self._timer.start)
+        model.sig_order_changed.connect(self._update_count)
+        model.sig_busy.connect(self._busy)
+        self.set_session([], {})
+
+    def set_session(self, variants: list[str], specs: dict[str, MetricSpec]) -> None:
+        self.variant.blockSignals(True)
+        self.variant.clear()
+        self.variant.addItems(variants)
+        self.variant.blockSignals(False)
+        several = len(variants) > 1
+        self.variant_label.setVisible(several)
+        self.variant.setVisible(several)
+        self.filter.blockSignals(True)
+        self.filter.clear()
+        self.filter.addItem("All rows", FILTER_ALL)
+        self.filter.addItem("Failing only", FILTER_FAILING)
+        self.filter.addItem("Errors only", FILTER_ERRORS)
+        for metric_id, spec in specs.items():
+            self.filter.addItem(f"Failing {spec.label}", FILTER_FAIL_PREFIX + metric_id)
+        self.filter.blockSignals(False)
+        self.search.blockSignals(True)
+        self.search.clear()
+        self.search.blockSignals(False)
+        self._update_count()
+
+    def set_filter(self, which: str) -> None:
+        self.filter.setCurrentIndex(max(0, self.filter.findData(which)))
+
+    def _apply(self) -> None:
+        self._timer.stop()
+        spec = replace(self.model.view_spec(), filter=self.filter.currentData() or FILTER_ALL,
+                       search=self.search.text())
+        if spec != self.model.view_spec():
+            self.model.set_view(spec)
+
+    def _update_count(self) -> None:
+        data = self.model.view_data()
+        total = data.rows if data is not None else 0
+        shown = self.model.rowCount()
+        self.count.setText(f"{shown:,} rows" if shown == total else f"{shown:,} of {total:,} rows")
+
+    def _busy(self, busy: bool) -> None:
+        if busy:
+            self.count.setText("working…")
+        else:
+            self._update_count()

@@ -1,0 +1,285 @@
+"""One histogram per metric, variants overlaid, the threshold as a line the user drags.
+
+Plot items are created once per scoring run and updated with setData. Dragging the line
+(`sigPositionChanged`) only recounts with a binary search over sorted scores and rewrites a
+label; letting go (`sigPositionChangeFinished`) is what pushes the threshold into ConfigModel.
+"""
+
+from __future__ import annotations
+
+import html
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
+
+from matchlens.core.batch import BatchResult, Chunk
+from matchlens.core.metrics.registry import MetricSpec
+from matchlens.core.results import Direction, threshold_text
+from matchlens.ui.batch.colours import variant_colour, with_alpha
+from matchlens.ui.batch.stats import Final, KeyStats
+
+REDRAW_MS = 150  # while rows arrive, plots are redrawn at most this often
+
+
+def snap(spec: MetricSpec, value: float) -> float:
+    """The threshold a dragged line stands for: whole numbers for integer metrics, else 3
+    decimals (the same value is shown while dragging and stored on release)."""
+    lo, hi = spec.score_range
+    value = max(lo, value if hi is None else min(hi, value))
+    return float(round(value)) if spec.integer else round(value, 3)
+
+
+def style_plot(widget: pg.PlotWidget) -> None:
+    """System palette colours (pyqtgraph defaults to a black background)."""
+    pal = widget.palette()
+    widget.setBackground(pal.color(QPalette.ColorRole.Base))
+    text = pal.color(QPalette.ColorRole.Text)
+    for name in ("left", "bottom"):
+        axis = widget.getPlotItem().getAxis(name)
+        axis.setPen(pg.mkPen(pal.color(QPalette.ColorRole.Mid)))
+        axis.setTextPen(pg.mkPen(text))
+    item = widget.getPlotItem()
+    item.setMenuEnabled(False)
+    item.hideButtons()
+    item.setMouseEnabled(x=False, y=False)
+
+
+class MetricHistogram(QFrame):
+    sig_moving = Signal(str, float)  # metric_id, snapped threshold while dragging
+    sig_committed = Signal(str, float)  # metric_id, threshold when released
+
+    def __init__(self, spec: MetricSpec, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.spec = spec
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 6, 8, 6)
+        layout.setSpacing(2)
+        self.title = QLabel(self)
+        self.title.setToolTip(spec.definition)
+        self.title.setWordWrap(True)  # a long legend wraps instead of widening the grid
+        self.stats = QLabel(self)
+        self.stats.setWordWrap(True)
+        self.stats.setTextFormat(Qt.TextFormat.RichText)
+        small = self.stats.font()
+        small.setPointSizeF(small.pointSizeF() * 0.9)
+        self.stats.setFont(small)
+        self.plot = pg.PlotWidget(self)
+        self.plot.setMinimumHeight(150)
+        style_plot(self.plot)
+        self.plot.getPlotItem().setLabel("left", "rows")
+        layout.addWidget(self.title)
+        layout.addWidget(self.plot, 1)
+        layout.addWidget(self.stats)
+        text = self.palette().color(QPalette.ColorRole.Text)
+        self.line = pg.InfiniteLine(
+            angle=90, movable=True, pen=pg.mkPen(text, width=2),
+            hoverPen=pg.mkPen(self.palette().color(QPalette.ColorRole.Highlight), width=3),
+            label="", labelOpts={"position": 0.92, "color": text, "movable": False})
+        self.line.setZValue(10)
+        self.line.setToolTip("Drag to change the threshold; the counts update as you drag")
+        self.plot.addItem(self.line)
+        self.line.sigPositionChanged.connect(self._on_moving)
+        self.line.sigPositionChangeFinished.connect(self._on_finished)
+        self._variants: list[str] = []
+        self._curves: dict[str, pg.PlotDataItem] = {}
+        self._means: dict[str, pg.InfiniteLine] = {}  # dashed, in the variant's colour
+        self._mean_values: dict[str, float | None] = {}
+        self._threshold: float | None = None
+        self._setting = False
+
+    def set_variants(self, variants: list[str]) -> None:
+        """Create one curve and one mean line per variant (once per scoring run)."""
+        item = self.plot.getPlotItem()
+        self._variants = list(variants)
+        for i, variant in enumerate(variants):
+            colour = variant_colour(i, self.palette())
+            curve = pg.PlotDataItem([0, 1], [0], stepMode="center", fillLevel=0,
+                                    pen=pg.mkPen(colour, width=1.5),
+                                    brush=with_alpha(colour, 70 if len(variants) > 1 else 110))
+            item.addItem(curve)
+            self._curves[variant] = curve
+            mean = pg.InfiniteLine(angle=90, pen=pg.mkPen(colour, width=1,
+                                                          style=Qt.PenStyle.DashLine))
+            mean.setVisible(False)
+            item.addItem(mean)
+            self._means[variant] = mean
+            self._mean_values[variant] = None
+
+    def set_bars(self, variant: str, edges: np.ndarray, counts: np.ndarray) -> None:
+        self._curves[variant].setData(edges, counts)
+
+    def set_mean(self, variant: str, mean: float | None) -> None:
+        line = self._means[variant]
+        line.setVisible(mean is not None)
+        if mean is not None:
+            line.setValue(mean)
+            line.setToolTip(f"{variant}: mean {mean:.3f}")
+        self._mean_values[variant] = mean
+        self._update_title(self._threshold)
+
+    def set_range(self, lo: float, hi: float) -> None:
+        pad = (hi - lo) * 0.02
+        self.plot.getPlotItem().setXRange(lo - pad, hi + pad, padding=0)
+        self.line.setBounds((lo, hi))
+
+    def threshold(self) -> float | None:
+        return self._threshold
+
+    def set_threshold(self, value: float | None, where_unset: float) -> None:
+        """Place the line from the config (no signals out); dashed when there is none."""
+        self._threshold = value
+        self._setting = True
+        try:
+            self.line.setValue(where_unset if value is None else value)
+        finally:
+            self._setting = False
+        text = self.palette().color(QPalette.ColorRole.Text)
+        if value is None:
+            self.line.setPen(pg.mkPen(text, width=1.5, style=Qt.PenStyle.DashLine))
+            self.line.label.setFormat("no threshold: drag to set")
+        else:
+            self.line.setPen(pg.mkPen(text, width=2))
+            self.line.label.setFormat(threshold_text(self.spec.direction, value))
+        self._update_title(value)
+
+    def _update_title(self, value: float | None) -> None:
+        """Name, threshold, and the legend: each variant's colour, name and mean (dashed line).
+
+        The legend lives in this header rather than inside the plot, where it would cover bars
+        at either end of the range or the threshold's label.
+        """
+        better = "higher is better" if self.spec.direction is Direction.MAX else "lower is better"
+        legend = []
+        for i, variant in enumerate(self._variants):
+            colour = variant_colour(i, self.palette()).name()
+            mean = self._mean_values.get(variant)
+            number = "–" if mean is None else f"{mean:.2f}" if self.spec.integer else f"{mean:.3f}"
+            legend.append(f"<span style='color:{colour}'>■</span> {html.escape(variant)} "
+                          f"mean {number}")
+        self.title.setText(f"<b>{html.escape(self.spec.label)}</b> · "
+                           f"{threshold_text(self.spec.direction, value)} · {better}"
+                           f"&nbsp;&nbsp;&nbsp;{'&nbsp;&nbsp;'.join(legend)}")
+
+    def _on_moving(self) -> None:
+        if self._setting:
+            return
+        value = snap(self.spec, self.line.value())
+        self.line.label.setFormat(threshold_text(self.spec.direction, value))
+        self.sig_moving.emit(self.spec.id, value)
+
+    def _on_finished(self) -> None:
+        if self._setting:
+            return
+        self.sig_committed.emit(self.spec.id, snap(self.spec, self.line.value()))
+
+
+class HistogramGrid(QScrollArea):
+    """Every metric's histogram, with the live counts under each."""
+
+    sig_moving = Signal(str, float)
+    sig_committed = Signal(str, float)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self._inner = QWidget(self)
+        self._grid = QGridLayout(self._inner)
+        self._grid.setContentsMargins(0, 0, 0, 0)
+        self.setWidget(self._inner)
+        self.panels: dict[str, MetricHistogram] = {}
+        self.stats: dict[tuple[str, str], KeyStats] = {}
+        self._variants: list[str] = []
+        self._thresholds: dict[str, float | None] = {}
+        self._timer = QTimer(self, singleShot=True, interval=REDRAW_MS)
+        self._timer.timeout.connect(self.redraw)
+
+    def reset(self, result: BatchResult, thresholds: dict[str, float | None]) -> None:
+        for panel in self.panels.values():
+            panel.setParent(None)
+            panel.deleteLater()
+        self.panels, self.stats = {}, {}
+        self._variants = list(result.variants)
+        self._thresholds = dict(thresholds)
+        columns = 1 if len(result.jobs) == 1 else 2 if len(result.jobs) in (2, 4) else 3
+        for i, job in enumerate(result.jobs):
+            panel = MetricHistogram(job.spec, self._inner)
+            panel.set_variants(self._variants)
+            panel.sig_moving.connect(self._on_moving)
+            panel.sig_committed.connect(self.sig_committed)
+            self._grid.addWidget(panel, i // columns, i % columns)
+            self.panels[job.id] = panel
+            for variant in self._variants:
+                key = (variant, job.id)
+                self.stats[key] = KeyStats(job.spec, result.scores[key])
+        self.redraw()
+
+    def add_chunk(self, chunk: Chunk) -> None:
+        for key, status in chunk.status.items():
+            self.stats[key].add(chunk.start, chunk.stop, status)
+        if not self._timer.isActive():
+            self._timer.start()
+
+    def finish(self, final: Final) -> None:
+        for key, values in final.sorted.items():
+            if key in self.stats:
+                self.stats[key].sorted = values
+        self._timer.stop()
+        self.redraw()
+
+    def set_threshold(self, metric_id: str, value: float | None) -> None:
+        self._thresholds[metric_id] = value
+        panel = self.panels.get(metric_id)
+        if panel is not None:
+            panel.set_threshold(value, self._unset_position(metric_id))
+            self._write_stats(metric_id, value)
+
+    def redraw(self) -> None:
+        for metric_id, panel in self.panels.items():
+            top = 0.0
+            for variant in self._variants:
+                st = self.stats[(variant, metric_id)]
+                edges, counts = st.histogram.bars()
+                panel.set_bars(variant, edges, counts)
+                panel.set_mean(variant, st.mean)
+                top = max(top, float(edges[-1]))
+            lo, hi = panel.spec.score_range
+            panel.set_range(lo, hi if hi is not None else max(top, lo + 1))
+            threshold = self._thresholds.get(metric_id)
+            panel.set_threshold(threshold, self._unset_position(metric_id))
+            self._write_stats(metric_id, threshold)
+
+    def _unset_position(self, metric_id: str) -> float:
+        means = [self.stats[(v, metric_id)].mean for v in self._variants]
+        means = [m for m in means if m is not None]
+        spec = self.panels[metric_id].spec
+        if means:
+            return snap(spec, float(np.mean(means)))
+        lo, hi = spec.score_range
+        return (lo + (hi if hi is not None else lo + 1)) / 2
+
+    def _on_moving(self, metric_id: str, value: float) -> None:
+        self._write_stats(metric_id, value)
+        self.sig_moving.emit(metric_id, value)
+
+    def _write_stats(self, metric_id: str, threshold: float | None) -> None:
+        panel = self.panels[metric_id]
+        lines = []
+        several = len(self._variants) > 1
+        for i, variant in enumerate(self._variants):
+            text = html.escape(self.stats[(variant, metric_id)].summary_text(threshold))
+            if several:
+                colour = variant_colour(i, panel.palette()).name()
+                text = f"<span style='color:{colour}'>■</span> {text}"
+            lines.append(text)
+        panel.stats.setText("<br>".join(lines))
+
+    def pass_rate(self, variant: str, metric_id: str, threshold: float) -> float | None:
+        st = self.stats[(variant, metric_id)]
+        return st.passed(threshold) / st.done if st.done else None
+

@@ -1,0 +1,327 @@
+"""The batch table: a QAbstractTableModel over the result arrays, one row per dataset row.
+
+Nothing is stored per row or per cell: `data()` reads the value lists and score arrays of the
+selected variant through one index array (`order`, None = file order) that filtering, search
+and sorting produce (view_order.py). Small tables get their order at once; big ones from a
+worker, while the view keeps showing the previous order.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+import numpy as np
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt, Signal
+
+from matchlens.core.batch import BatchResult
+from matchlens.core.metrics.registry import STATUS_NAMES, STATUS_SCORED, MetricSpec
+from matchlens.core.results import passes, threshold_text
+from matchlens.ui.batch.colours import verdict_colours
+from matchlens.ui.batch.session import Prepared
+from matchlens.ui.batch.view_order import (
+    ROW_FAIL,
+    ROW_NONE,
+    ROW_PASS,
+    ROW_PROBLEM,
+    ViewData,
+    ViewSpec,
+    compute_order,
+)
+from matchlens.ui.batch.worker import Task
+
+ELIDE = 80
+TOOLTIP_CHARS = 2000
+SYNC_ROWS = 50_000  # below this, order is computed in the GUI thread (a few ms)
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str  # "#", "id", "expected", "actual", "score:<metric_id>", "verdict"
+    title: str
+    tip: str
+
+
+def elide(text: str | None, limit: int = ELIDE) -> str:
+    """One display line: newlines and tabs shown as symbols, cut at `limit` characters."""
+    if text is None:
+        return ""
+    short = text[: limit + 1].replace("\r\n", "⏎").replace("\n", "⏎").replace("\t", "⇥")
+    return short[:limit] + "…" if len(short) > limit or len(text) > limit + 1 else short
+
+
+class BatchTableModel(QAbstractTableModel):
+    sig_order_changed = Signal()  # a new order is in place (rows may have moved)
+    sig_busy = Signal(bool)  # a big sort/filter/search is running
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._prepared: Prepared | None = None
+        self._result: BatchResult | None = None
+        self._specs: dict[str, MetricSpec] = {}
+        self._thresholds: dict[str, float | None] = {}
+        self._variant = ""
+        self._done = 0
+        self._columns: list[Column] = []
+        self._order: np.ndarray | None = None
+        self._spec = ViewSpec()
+        self._task: Task | None = None
+        self._colours = verdict_colours()
+
+    # -- content ---------------------------------------------------------------------------------
+    def set_session(self, prepared: Prepared, result: BatchResult, specs: dict[str, MetricSpec],
+                    thresholds: dict[str, float | None]) -> None:
+        self._cancel_task()
+        self.beginResetModel()
+        self._prepared, self._result = prepared, result
+        self._specs, self._thresholds = dict(specs), dict(thresholds)
+        self._variant = result.variants[0]
+        self._done = 0
+        self._order = None
+        self._columns = self._make_columns()
+        self._colours = verdict_colours()
+        self.endResetModel()
+        self.sig_order_changed.emit()
+
+    def clear(self) -> None:
+        self._cancel_task()
+        self.beginResetModel()
+        self._prepared = self._result = None
+        self._columns, self._order, self._done = [], None, 0
+        self.endResetModel()
+
+    def _make_columns(self) -> list[Column]:
+        cols = [Column("#", "#", "Row number in the file (1 = first data row)")]
+        if self._prepared is not None and self._prepared.ids is not None:
+            cols.append(Column("id", "id", "The id column"))
+        cols += [Column("expected", "expected", "Expected text (full text on hover)"),
+                 Column("actual", "actual", "Actual text of the selected variant")]
+        for metric_id, spec in self._specs.items():
+            cols.append(Column(f"score:{metric_id}", spec.label,
+                               f"{spec.label}: {spec.definition}"))
+        cols.append(Column("verdict", "verdict", "pass: every thresholded metric passes; "
+                           "fail: one fails; error: one has no score"))
+        return cols
+
+    def set_variant(self, variant: str) -> None:
+        if self._result is None or variant == self._variant:
+            return
+        self._variant = variant
+        self._refresh_cells()
+        self._recompute()
+
+    def variant(self) -> str:
+        return self._variant
+
+    def set_thresholds(self, thresholds: dict[str, float | None]) -> None:
+        self._thresholds = dict(thresholds)
+        self._refresh_cells()
+        if self._spec.filter != "all" or self._spec.sort == "verdict":
+            self._recompute()
+
+    def rows_scored(self, done: int) -> None:
+        """Rows [0, done) now have scores: repaint (the view only paints what is visible)."""
+        self._done = done
+        self._refresh_cells()
+
+    def scoring_finished(self) -> None:
+        self._recompute()
+
+    def _refresh_cells(self) -> None:
+        if self.rowCount() and self._columns:
+            self.dataChanged.emit(self.index(0, 0),
+                                  self.index(self.rowCount() - 1, len(self._columns) - 1))
+
+    # -- order -----------------------------------------------------------------------------------
+    def view_spec(self) -> ViewSpec:
+        return self._spec
+
+    def set_view(self, spec: ViewSpec) -> None:
+        self._spec = spec
+        self._recompute()
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        if not 0 <= column < len(self._columns):
+            return
+        descending = order == Qt.SortOrder.DescendingOrder
+        self.set_view(replace(self._spec, sort=self._columns[column].key, descending=descending))
+
+    def view_data(self) -> ViewData | None:
+        if self._prepared is None or self._result is None:
+            return None
+        keys = {m: (self._variant, m) for m in self._specs}
+        return ViewData(
+            done=self._done, ids=self._prepared.ids, expected=self._prepared.expected,
+            actual=self._prepared.actuals[self._variant],
+            scores={m: self._result.scores[k] for m, k in keys.items()},
+            status={m: self._result.status[k] for m, k in keys.items()},
+            specs=self._specs, thresholds=self._thresholds)
+
+    def _recompute(self) -> None:
+        data = self.view_data()
+        if data is None:
+            return
+        self._cancel_task()
+        if data.rows <= SYNC_ROWS:
+            self._apply_order(compute_order(data, self._spec))
+            return
+        self._task = Task(compute_order, data, self._spec, parent=self)
+        self._task.sig_returned.connect(self._apply_order)
+        self._task.sig_done.connect(self._task_done)
+        self._task.start()
+        self.sig_busy.emit(True)
+
+    def _task_done(self) -> None:
+        if self._task is not None and not self._task.running:
+            self._task = None
+            self.sig_busy.emit(False)
+
+    def _cancel_task(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+            self.sig_busy.emit(False)
+
+    def _apply_order(self, order: np.ndarray | None) -> None:
+        self.beginResetModel()
+        self._order = order
+        self.endResetModel()
+        self.sig_order_changed.emit()
+
+    def is_busy(self) -> bool:
+        return self._task is not None
+
+    def shutdown(self) -> None:
+        task = self._task
+        self._cancel_task()
+        if task is not None:
+            task.wait()
+
+    def order(self) -> np.ndarray:
+        """Source rows in view order."""
+        if self._order is not None:
+            return self._order
+        return np.arange(len(self._prepared.expected) if self._prepared else 0)
+
+    def source_row(self, view_row: int) -> int:
+        return int(self._order[view_row]) if self._order is not None else view_row
+
+    def view_row(self, source_row: int) -> int | None:
+        if self._order is None:
+            return source_row if 0 <= source_row < self.rowCount() else None
+        hits = np.flatnonzero(self._order == source_row)
+        return int(hits[0]) if hits.size else None
+
+    def column_key(self, column: int) -> str:
+        return self._columns[column].key
+
+    # -- Qt model ----------------------------------------------------------------------------------
+    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802, B008
+        if parent.isValid() or self._prepared is None:
+            return 0
+        return len(self._order) if self._order is not None else len(self._prepared.expected)
+
+    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802, B008
+        return 0 if parent.isValid() else len(self._columns)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
+                   role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self._columns):
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._columns[section].title
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._columns[section].tip
+        return None
+
+    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        if not index.isValid() or self._prepared is None:
+            return None
+        row = self.source_row(index.row())
+        key = self._columns[index.column()].key
+        if key.startswith("score:"):
+            return self._score_data(row, key[6:], role)
+        if key == "verdict":
+            return self._verdict_data(row, role)
+        if role == Qt.ItemDataRole.TextAlignmentRole and key == "#":
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            if role == Qt.ItemDataRole.ForegroundRole and self._text(row, key) is None:
+                return self._colours.dim
+            return None
+        if key == "#":
+            return str(row + 1)
+        text = self._text(row, key)
+        if text is None:
+            return "(none)" if role == Qt.ItemDataRole.DisplayRole else "No value in this row"
+        if role == Qt.ItemDataRole.DisplayRole:
+            return elide(text)
+        return text if len(text) <= TOOLTIP_CHARS else text[:TOOLTIP_CHARS] + " …"
+
+    def _text(self, row: int, key: str) -> str | None:
+        p = self._prepared
+        if key == "expected":
+            return p.expected[row]
+        if key == "actual":
+            return p.actuals[self._variant][row]
+        if key == "id":
+            return p.ids[row] if p.ids is not None else None
+        return ""
+
+    def _score_data(self, row: int, metric_id: str, role: int) -> object:
+        if row >= self._done:
+            return None
+        spec = self._specs[metric_id]
+        score = float(self._result.scores[(self._variant, metric_id)][row])
+        status = int(self._result.status[(self._variant, metric_id)][row])
+        threshold = self._thresholds.get(metric_id)
+        if role == Qt.ItemDataRole.DisplayRole:
+            if status != STATUS_SCORED:
+                return STATUS_NAMES[status]
+            return f"{score:.0f}" if spec.integer else f"{score:.3f}"
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.BackgroundRole:
+            if status != STATUS_SCORED:
+                return self._colours.problem
+            if threshold is None:
+                return None
+            return self._colours.passed if passes(spec.direction, score, threshold) \
+                else self._colours.failed
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if status != STATUS_SCORED:
+                message = self._result.messages[(self._variant, metric_id)].get(row)
+                return message or f"{STATUS_NAMES[status]}: no score for this row"
+            if threshold is None:
+                return f"{spec.label} {score:g} (no threshold)"
+            verdict = "passes" if passes(spec.direction, score, threshold) else "fails"
+            return f"{spec.label} {score:g} {verdict} {threshold_text(spec.direction, threshold)}"
+        return None
+
+    def row_code(self, row: int) -> int:
+        """ROW_PASS / ROW_FAIL / ROW_PROBLEM / ROW_NONE for one source row (no arrays)."""
+        if row >= self._done:
+            return ROW_NONE
+        gated = problem = False
+        for metric_id, spec in self._specs.items():
+            threshold = self._thresholds.get(metric_id)
+            if threshold is None:
+                continue
+            gated = True
+            score = float(self._result.scores[(self._variant, metric_id)][row])
+            if math.isnan(score):
+                problem = True
+            elif not passes(spec.direction, score, threshold):
+                return ROW_FAIL
+        return ROW_NONE if not gated else (ROW_PROBLEM if problem else ROW_PASS)
+
+    def _verdict_data(self, row: int, role: int) -> object:
+        code = self.row_code(row)
+        if role == Qt.ItemDataRole.DisplayRole:
+            return {ROW_PASS: "pass", ROW_FAIL: "fail", ROW_PROBLEM: "no score", ROW_NONE: ""}[code]
+        if role == Qt.ItemDataRole.BackgroundRole:
+            return {ROW_PASS: self._colours.passed, ROW_FAIL: self._colours.failed,
+                    ROW_PROBLEM: self._colours.problem}.get(code)
+        if role == Qt.ItemDataRole.ToolTipRole and code == ROW_PROBLEM:
+            return "A thresholded metric has no score for this row, so the row does not pass"
+        return None

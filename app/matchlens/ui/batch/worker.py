@@ -1,0 +1,165 @@
+"""Background work for the batch tab: superqt workers behind a small cancellable `Task`.
+
+Each `Task` is a QObject living in the GUI thread; the superqt worker's signals are connected
+to its bound methods, so every result arrives in the GUI thread (queued), and a cancelled task
+never delivers anything. The work function gets a `cancel` callable it must poll.
+
+Garbage collection matters at a million rows: a loaded table is ~3 million Python objects, and
+one full collection pass over them holds the GIL for ~0.3–0.5 s — the window would freeze even
+though the work is on another thread. So freshly loaded data is moved out of the collector's
+reach with `gc.freeze()` (it has no reference cycles; refcounting still frees it), and an old
+table is torn down in slices on a worker instead of in one 0.4 s deallocation.
+"""
+
+from __future__ import annotations
+
+import gc
+import threading
+import time
+from collections.abc import Callable, Generator
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+from superqt.utils import create_worker
+
+from matchlens.core.batch import BatchResult, Chunk, MetricJob, score_pairs
+from matchlens.core.datasets import Table, read_table
+from matchlens.ui.batch.session import Mapping, Prepared, prepare
+from matchlens.ui.batch.stats import Final, finalize
+
+_RELEASE_SLICE = 16_384
+
+
+class Task(QObject):
+    """One job on the global thread pool; emits in the GUI thread, never after cancel()."""
+
+    sig_yielded = Signal(object)
+    sig_returned = Signal(object)
+    sig_errored = Signal(object)  # the exception
+    sig_done = Signal()  # after returned/errored, or after a cancel once the thread stops
+
+    _live: set[Task] = set()  # started and not yet finished (strong references, for shutdown)
+
+    def __init__(self, fn: Callable[..., Any], *args: Any, parent: QObject | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(parent)
+        self._cancel = threading.Event()
+        self._worker = create_worker(fn, *args, cancel=self._cancel.is_set, _start_thread=False,
+                                     _ignore_errors=True, **kwargs)
+        self._running = True
+        signals = self._worker.signals
+        if hasattr(signals, "yielded"):
+            signals.yielded.connect(self._on_yielded)
+        signals.returned.connect(self._on_returned)
+        signals.errored.connect(self._on_errored)
+        signals.finished.connect(self._on_finished)
+
+    def start(self) -> Task:
+        Task._live.add(self)
+        self._worker.start()
+        return self
+
+    def cancel(self) -> None:
+        self._cancel.set()
+        self._worker.quit()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancel.is_set()
+
+    @property
+    def running(self) -> bool:
+        return self._running
+
+    def wait(self, timeout: float = 5.0) -> bool:
+        """Block until the thread has left the work function (True) or `timeout` passes."""
+        deadline = time.monotonic() + timeout
+        # superqt sets is_running only once the thread starts; a task still queued has nothing
+        # to wait for beyond its own check of the cancel flag.
+        while self._worker.is_running and time.monotonic() < deadline:
+            time.sleep(0.005)
+        return not self._worker.is_running
+
+    def _on_yielded(self, value: object) -> None:
+        if not self.cancelled:
+            self.sig_yielded.emit(value)
+
+    def _on_returned(self, value: object) -> None:
+        if not self.cancelled:
+            self.sig_returned.emit(value)
+
+    def _on_errored(self, error: object) -> None:
+        if not self.cancelled:
+            self.sig_errored.emit(error)
+
+    def _on_finished(self) -> None:
+        self._running = False
+        Task._live.discard(self)
+        self.sig_done.emit()
+        self.deleteLater()
+
+
+def stop_tasks(owner: QObject, timeout: float = 5.0) -> bool:
+    """Cancel every live task parented (at any depth) to `owner` and wait for their threads."""
+    mine = []
+    for task in list(Task._live):
+        node = task.parent()
+        while node is not None and node is not owner:
+            node = node.parent()
+        if node is owner:
+            task.cancel()
+            mine.append(task)
+    return all(task.wait(timeout) for task in mine)
+
+
+def read_dataset(path: Path, cancel: Callable[[], bool]) -> Table:
+    """read_table, with the collector kept off the new rows (see the module docstring)."""
+    was_enabled = gc.isenabled()
+    gc.disable()  # the reader pauses gc itself; keeping it off here avoids the pass at its end
+    try:
+        table = read_table(path, cancel=cancel)
+        gc.freeze()
+        return table
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+class Started:
+    """First thing a scoring run yields: the resolved values and the (empty) result arrays."""
+
+    def __init__(self, prepared: Prepared, result: BatchResult) -> None:
+        self.prepared = prepared
+        self.result = result
+
+
+def score_dataset(table: Table, mapping: Mapping, jobs: list[MetricJob], chunk_size: int,
+                  cancel: Callable[[], bool]) -> Generator[object, None, Final | None]:
+    """Resolve the columns, then score chunk by chunk; returns the sorted/swept arrays.
+
+    The result arrays are filled here, in the worker; the GUI only reads them, and only up to
+    the rows it has been told about (each Chunk arrives after its rows are written).
+    """
+    prepared = prepare(table, mapping)
+    gc.freeze()  # the resolved value lists: a million-item list each
+    result = BatchResult.empty(prepared.rows, list(prepared.actuals), jobs)
+    yield Started(prepared, result)
+    for item in score_pairs(prepared.expected, prepared.actuals, jobs, chunk_size=chunk_size,
+                            cancel=cancel):
+        if isinstance(item, Chunk):
+            result.add(item)
+        yield item
+    if cancel():
+        return None
+    return finalize(result, prepared.labels)
+
+
+def release(lists: list[list], cancel: Callable[[], bool]) -> None:
+    """Empty big lists slice by slice, so freeing a million rows never holds the GIL for long.
+
+    Only call this with lists nothing else will read again.
+    """
+    for items in lists:
+        while items:
+            del items[-_RELEASE_SLICE:]
