@@ -1,0 +1,54 @@
+"""Shared helpers of the batch tab tests: a tab fixture body, waiting, a small dataset."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from matchlens.ui.batch import BatchTab
+from matchlens.ui.config_model import ConfigModel
+
+SAMPLE_COLUMNS = ["id", "question", "expected", "output_a", "output_b", "label"]
+
+
+def make_tab(qtbot, config: ConfigModel) -> BatchTab:
+    tab = BatchTab(config)
+    qtbot.addWidget(tab)
+    tab.resize(1300, 850)
+    tab.show()
+    qtbot.waitExposed(tab)
+    return tab
+
+
+def wait_idle(qtbot, tab: BatchTab, timeout: int = 20_000) -> None:
+    qtbot.waitUntil(lambda: not tab.is_busy(), timeout=timeout)
+
+
+def load(qtbot, tab: BatchTab, path: Path, timeout: int = 30_000, **kwargs) -> None:
+    """load() and wait for sig_finished and for every worker (sort, comparison) to settle."""
+    with qtbot.waitSignal(tab.sig_finished, timeout=timeout):
+        tab.load(path, **kwargs)
+    wait_idle(qtbot, tab, timeout)
+
+
+def write_csv(path: Path, rows: list[list[str]], header: list[str] | None = None) -> Path:
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(header or SAMPLE_COLUMNS)
+        writer.writerows(rows)
+    return path
+
+
+def small_dataset(path: Path) -> Path:
+    """Eight rows: exact hits, near misses, an empty actual, two human labels missing."""
+    rows = [
+        ["r1", "capital of France?", "Paris", "Paris", "Paris", "pass"],
+        ["r2", "capital of Australia?", "Canberra", "Sydney", "Canberra", "fail"],
+        ["r3", "longest river?", "The Nile", "the nile", "The Nile", "pass"],
+        ["r4", "largest ocean?", "Pacific", "Atlantic", "Pacific Ocean", "fail"],
+        ["r5", "smallest country?", "Vatican City", "Vatican", "Vatican City", ""],
+        ["r6", "highest mountain?", "Everest", "", "Mount Everest", "fail"],
+        ["r7", "hottest planet?", "Venus", "Venus", "Mercury", "pass"],
+        ["r8", "red planet?", "Mars", "Mars.", "Mars", "maybe"],
+    ]
+    return write_csv(path, rows)

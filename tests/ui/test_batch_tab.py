@@ -1,0 +1,226 @@
+"""The batch tab end to end on real widgets: load, map, score, table, histograms, rows out."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDropEvent
+from tests.ui.batch_support import load, make_tab, small_dataset, wait_idle, write_csv
+
+from matchlens.core.batch import MetricJob, run_to_completion
+from matchlens.core.datasets import read_table, resolve_column
+from matchlens.core.metrics.registry import DEFAULT_METRICS, STATUS_SCORED, get_metric
+from matchlens.core.paths import sample_dataset
+from matchlens.ui.batch.view_order import FILTER_FAILING
+
+
+@pytest.fixture
+def tab(qtbot, config):
+    tab = make_tab(qtbot, config)
+    yield tab
+    tab.shutdown()
+
+
+def core_result(path: Path, actuals: list[str], metrics=DEFAULT_METRICS):
+    """What core.batch computes on the same file with the registry defaults."""
+    table = read_table(path)
+    jobs = [MetricJob(get_metric(m), get_metric(m).default_threshold,
+                      get_metric(m).resolve_options()) for m in metrics]
+    expected = resolve_column(table, "expected").values
+    return run_to_completion(expected, {a: resolve_column(table, a).values for a in actuals},
+                             jobs)
+
+
+def test_sample_scores_match_core(qtbot, tab):
+    path = sample_dataset()
+    load(qtbot, tab, path)
+    # The mapping was guessed from the column names.
+    mapping = tab.mapping_panel.mapping()
+    assert mapping.expected == "expected"
+    assert mapping.actuals == ("output_a", "output_b")
+    assert mapping.label == "label" and mapping.id == "id"
+    assert mapping.metrics == DEFAULT_METRICS  # no network metric by default
+    core = core_result(path, ["output_a", "output_b"])
+    assert tab.model.rowCount() == core.rows == 200
+    for key, scores in core.scores.items():
+        np.testing.assert_array_equal(tab.result.scores[key], scores)
+        np.testing.assert_array_equal(tab.result.status[key], core.status[key])
+    # The table shows the selected variant's scores, formatted.
+    col = [tab.model.column_key(c) for c in range(tab.model.columnCount())]
+    sim = col.index("score:levenshtein_similarity")
+    for row in (0, 1, 57, 199):
+        shown = tab.model.index(row, sim).data()
+        assert shown == f"{core.scores[('output_a', 'levenshtein_similarity')][row]:.3f}"
+    # Histogram counts equal a plain count of the core scores.
+    for variant, metric_id in core.scores:
+        stats = tab.histograms.stats[(variant, metric_id)]
+        edges, counts = stats.histogram.bars()
+        assert counts.sum() == np.count_nonzero(core.status[(variant, metric_id)] == STATUS_SCORED)
+        summary = core.summary(variant, metric_id)
+        assert stats.scored == summary.scored and stats.status_counts[2] == summary.errored
+        if summary.passed is not None:
+            assert stats.passed(core.job(metric_id).threshold) == summary.passed
+    # Bounded metric: 50 bins of 0.02 on [0, 1]; the last holds 0.98, 0.99 and 1.0.
+    edges, counts = tab.histograms.stats[("output_b", "levenshtein_similarity")].histogram.bars()
+    sim_b = core.scores[("output_b", "levenshtein_similarity")]
+    assert edges[0] == 0 and edges[-1] == 1 and counts.size == 50
+    assert counts[-1] == np.count_nonzero(sim_b >= 0.98)
+    assert counts[0] == np.count_nonzero(sim_b < 0.02)
+    assert not tab.is_busy()
+
+
+def test_dragging_the_threshold_updates_pass_rate_then_config(qtbot, tab, config):
+    path = sample_dataset()
+    load(qtbot, tab, path)
+    core = core_result(path, ["output_a", "output_b"])
+    panel = tab.histograms.panels["levenshtein_similarity"]
+    panel.line.setValue(0.8123)  # as a drag does; the value snaps to 3 decimals
+    expected = core.summary("output_a", "levenshtein_similarity", 0.812).pass_rate
+    assert tab.histograms.pass_rate("output_a", "levenshtein_similarity", 0.812) == expected
+    assert f"pass {expected:.1%}" in panel.stats.text()
+    assert config.settings("levenshtein_similarity").threshold == 0.7  # not stored while dragging
+    with qtbot.waitSignal(config.sig_changed):
+        panel.line.sigPositionChangeFinished.emit(panel.line)  # the drag ends
+    assert config.settings("levenshtein_similarity").threshold == 0.812
+    # The table verdicts follow the stored threshold.
+    wait_idle(qtbot, tab)
+    col = [tab.model.column_key(c) for c in range(tab.model.columnCount())]
+    sim = col.index("score:levenshtein_similarity")
+    scores = core.scores[("output_a", "levenshtein_similarity")]
+    row = int(np.flatnonzero((scores >= 0.7) & (scores < 0.812))[0])
+    tip = tab.model.index(row, sim).data(Qt.ItemDataRole.ToolTipRole)
+    assert "fails ≥ 0.81" in tip
+    # A threshold set elsewhere (compare panels, Best threshold) moves the line.
+    config.set_threshold("levenshtein_similarity", 0.5)
+    assert panel.line.value() == 0.5
+    rate = core.summary("output_a", "levenshtein_similarity", 0.5).pass_rate
+    assert f"pass {rate:.1%}" in panel.stats.text()
+
+
+def test_failing_filter_search_and_sort(qtbot, tab):
+    path = sample_dataset()
+    load(qtbot, tab, path)
+    core = core_result(path, ["output_a", "output_b"])
+    tab.table_bar.set_filter(FILTER_FAILING)
+    wait_idle(qtbot, tab)
+    failing = ~core.row_passes("output_a")
+    assert tab.model.rowCount() == int(failing.sum())
+    assert all(failing[tab.model.source_row(r)] for r in range(tab.model.rowCount()))
+    tab.table_bar.search.setText("canberra")
+    qtbot.waitUntil(lambda: tab.model.view_spec().search == "canberra")
+    wait_idle(qtbot, tab)
+    rows = [tab.model.source_row(r) for r in range(tab.model.rowCount())]
+    assert rows and all("canberra" in tab.pair_for_row(r)[0].lower()
+                        or "canberra" in tab.pair_for_row(r)[1].lower() for r in rows)
+    tab.table_bar.search.clear()
+    tab.table_bar.set_filter("all")
+    qtbot.waitUntil(lambda: tab.model.view_spec().search == "" and tab.model.rowCount() == 200)
+    col = [tab.model.column_key(c) for c in range(tab.model.columnCount())]
+    tab.view.sortByColumn(col.index("score:jaccard"), Qt.SortOrder.DescendingOrder)
+    wait_idle(qtbot, tab)
+    shown = [core.scores[("output_a", "jaccard")][tab.model.source_row(r)] for r in range(200)]
+    assert shown == sorted(shown, reverse=True)
+
+
+def test_double_click_and_neighbours(qtbot, tab):
+    load(qtbot, tab, sample_dataset())
+    index = tab.model.index(1, 0)
+    rect = tab.view.visualRect(index)
+    # A real double click is a press, a release, then the double-click event.
+    qtbot.mouseClick(tab.view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    with qtbot.waitSignal(tab.sig_open_row) as signal:
+        qtbot.mouseDClick(tab.view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert signal.args == [1]
+    expected, actual, description = tab.pair_for_row(1)
+    assert (expected, actual) == ("Canberra", "Sydney")
+    assert description == "row 2 of 200 (id qa-002) · output_a · fail"
+    tab.table_bar.variant.setCurrentText("output_b")
+    assert tab.pair_for_row(1)[1] == "Canberra"
+    assert tab.neighbour_row(1, +1) == 2 and tab.neighbour_row(1, -1) == 0
+    assert tab.neighbour_row(199, +1) is None
+    data = tab.model.view_data()
+    from matchlens.ui.batch.view_order import failing_mask
+    failing = np.flatnonzero(failing_mask(data))
+    assert tab.neighbour_row(-1, +1, failing_only=True) == failing[0]
+    assert tab.neighbour_row(int(failing[0]), +1, failing_only=True) == failing[1]
+    assert tab.neighbour_row(int(failing[1]), -1, failing_only=True) == failing[0]
+
+
+def test_given_columns_win_and_missing_labels_are_counted(qtbot, tab, tmp_path):
+    path = small_dataset(tmp_path / "small.csv")
+    load(qtbot, tab, path, expected="expected", actuals=["output_b"], label="label")
+    assert tab.result.variants == ["output_b"]
+    assert not tab.table_bar.variant.isVisible()  # one variant: no selector
+    assert "neither pass nor fail" in tab.message.text()  # "maybe"
+    calibration = tab.calibration.current()
+    labelled, _ = calibration
+    # 8 rows: r5 has an empty label, r8 says "maybe" -> 6 labelled rows.
+    assert labelled.n == 6 and labelled.no_label == 2
+    assert "fewer than 30" in tab.calibration.numbers.text()
+
+
+def test_load_errors_are_sentences(qtbot, tab, tmp_path):
+    statuses = []
+    tab.sig_status.connect(statuses.append)
+    missing = tmp_path / "nope.csv"
+    load(qtbot, tab, missing)
+    assert str(missing) in tab.message.text() and "no such file" in tab.message.text()
+    assert statuses and "no such file" in statuses[-1]
+    path = small_dataset(tmp_path / "small.csv")
+    load(qtbot, tab, path, expected="expectd")
+    assert "no column 'expectd'" in tab.message.text()
+    assert "did you mean 'expected'" in tab.message.text()
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"expected": "a", "actual": "b"}\n{"expected": \n', encoding="utf-8")
+    load(qtbot, tab, bad)
+    assert "bad.jsonl" in tab.message.text() and "line 2" in tab.message.text()
+
+
+def test_jsonl_with_jsonpath_and_drop(qtbot, tab, tmp_path):
+    path = tmp_path / "nested.jsonl"
+    path.write_text('{"ref": {"answer": "Paris"}, "out": "{\\"answer\\": \\"Paris\\"}"}\n'
+                    '{"ref": {"answer": "Rome"}, "out": "{\\"answer\\": \\"Milan\\"}"}\n',
+                    encoding="utf-8")
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(path))])
+    event = QDropEvent(QPointF(50, 50), Qt.DropAction.CopyAction, mime,
+                       Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier)
+    with qtbot.waitSignal(tab.sig_finished, timeout=20_000):
+        tab.dropEvent(event)
+    wait_idle(qtbot, tab)
+    assert tab.table is not None and len(tab.table) == 2
+    tab.mapping_panel.expected.setEditText("$.ref.answer")
+    tab.mapping_panel.path_edit.setText("$.out.answer")
+    tab.mapping_panel.path_edit.returnPressed.emit()
+    for i in range(tab.mapping_panel.actuals.count()):
+        item = tab.mapping_panel.actuals.item(i)
+        if item.text() != "$.out.answer":
+            item.setCheckState(Qt.CheckState.Unchecked)
+    with qtbot.waitSignal(tab.sig_finished, timeout=20_000):
+        tab.mapping_panel.score_button.click()
+    wait_idle(qtbot, tab)
+    scores = tab.result.scores[("$.out.answer", "exact_match")]
+    assert scores.tolist() == [1.0, 0.0]
+
+
+def test_cancel_stops_within_a_second(qtbot, tab, tmp_path):
+    rng = np.random.default_rng(3)
+    words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa"]
+    rows = []
+    for i in range(60_000):
+        e = " ".join(rng.choice(words, 12))
+        rows.append([f"r{i}", "", e, e[::-1] + str(i), e + str(i), ""])
+    path = write_csv(tmp_path / "big.csv", rows)
+    with qtbot.waitSignal(tab.model.modelReset, timeout=30_000):  # scoring has started
+        tab.load(path)
+    qtbot.waitUntil(lambda: tab.result is not None and tab.result.done > 0, timeout=30_000)
+    with qtbot.waitSignal(tab.sig_finished, timeout=1000):
+        tab.progress.cancel_button.click()
+    qtbot.waitUntil(lambda: not tab.is_busy(), timeout=1000)  # the thread really stopped
+    assert "cancelled" in tab.message.text()
+    assert 0 < tab.result.done < 60_000
+    assert tab.model.rowCount() == 60_000  # partial results stay visible
+    assert tab.histograms.stats[("output_a", "exact_match")].done == tab.result.done
