@@ -95,6 +95,7 @@ class BatchTab(QWidget):
         box = QVBoxLayout(table_box)
         box.setContentsMargins(0, 0, 0, 0)
         self.model = BatchTableModel(self)
+        self.model.sig_error.connect(self._fail)
         self.table_bar = TableBar(self.model, table_box)
         self.table_bar.variant.currentTextChanged.connect(self._on_variant)
         box.addWidget(self.table_bar)
@@ -138,7 +139,7 @@ class BatchTab(QWidget):
         self.top.set_file(path, "reading…")
         self.progress.start(f"Reading {path.name}…", busy=True)
         self._say("")
-        task = Task(read_dataset, path, parent=self)
+        task = Task(read_dataset, path, owner=self)
         task.sig_returned.connect(self._on_table)
         task.sig_errored.connect(self._on_error)
         task.sig_done.connect(self._on_task_done)
@@ -251,7 +252,7 @@ class BatchTab(QWidget):
         self.progress.start(f"Scoring {self.table.path.name}…", busy=False)
         self._say("")
         self.mapping_panel.set_busy(True)
-        task = Task(score_dataset, self.table, mapping, jobs, CHUNK_ROWS, parent=self)
+        task = Task(score_dataset, self.table, mapping, jobs, CHUNK_ROWS, owner=self)
         task.sig_yielded.connect(self._on_item)
         task.sig_returned.connect(self._on_final)
         task.sig_errored.connect(self._on_error)
@@ -403,7 +404,7 @@ class BatchTab(QWidget):
                     else self.mapping.expected)
         partial = self.result.done < self.result.rows
         task = Task(write_table, path, self.table, result, self.config_model.config(), expected,
-                    parent=self)
+                    owner=self)
         task.sig_returned.connect(lambda sidecar: self._said(
             f"Wrote {path} ({'partial: ' if partial else ''}{self.result.rows:,} rows) and "
             f"{Path(sidecar).name} (the thresholds and options that made it)."))
@@ -493,7 +494,7 @@ class BatchTab(QWidget):
         self.table = self.prepared = self.result = self.final = self.mapping = None
         self.mapping_panel.set_columns([], None)
         if old:
-            Task(release, old, parent=self).start()
+            Task(release, old, owner=self).start()
 
     def shutdown(self) -> None:
         """Stop every thread this tab started (idempotent); the main window calls it on close."""

@@ -9,6 +9,7 @@ worker, while the view keeps showing the previous order.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -50,9 +51,15 @@ def elide(text: str | None, limit: int = ELIDE) -> str:
     return short[:limit] + "…" if len(short) > limit or len(text) > limit + 1 else short
 
 
+def _order_job(data: ViewData, spec: ViewSpec, cancel: Callable[[], bool]) -> np.ndarray | None:
+    """Worker body (a cancelled result is dropped by Task, so there is nothing to poll)."""
+    return compute_order(data, spec)
+
+
 class BatchTableModel(QAbstractTableModel):
     sig_order_changed = Signal()  # a new order is in place (rows may have moved)
     sig_busy = Signal(bool)  # a big sort/filter/search is running
+    sig_error = Signal(str)  # a sentence (a sort or search that failed)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -165,8 +172,10 @@ class BatchTableModel(QAbstractTableModel):
         if data.rows <= SYNC_ROWS:
             self._apply_order(compute_order(data, self._spec))
             return
-        self._task = Task(compute_order, data, self._spec, parent=self)
+        self._task = Task(_order_job, data, self._spec, owner=self)
         self._task.sig_returned.connect(self._apply_order)
+        self._task.sig_errored.connect(
+            lambda err: self.sig_error.emit(f"Could not sort or filter the table: {err}"))
         self._task.sig_done.connect(self._task_done)
         self._task.start()
         self.sig_busy.emit(True)

@@ -125,7 +125,7 @@ class VariantsView(QWidget):
         spec = self._specs[metric_id]
         self.sentence.setText("Comparing…")
         self._task = Task(compare, self._result.scores[(va, metric_id)],
-                          self._result.scores[(vb, metric_id)], spec, (va, vb), parent=self)
+                          self._result.scores[(vb, metric_id)], spec, (va, vb), owner=self)
         self._task.sig_returned.connect(self._show)
         self._task.sig_errored.connect(lambda err: self.sentence.setText(str(err)))
         self._task.sig_done.connect(self._done)

@@ -32,7 +32,11 @@ _RELEASE_SLICE = 16_384
 
 
 class Task(QObject):
-    """One job on the global thread pool; emits in the GUI thread, never after cancel()."""
+    """One job on the global thread pool; emits in the GUI thread, never after cancel().
+
+    A task has no Qt parent: it deletes itself (deleteLater) once its thread is done, and a
+    parent would delete it a second time. `owner` only says whose shutdown stops it.
+    """
 
     sig_yielded = Signal(object)
     sig_returned = Signal(object)
@@ -41,9 +45,10 @@ class Task(QObject):
 
     _live: set[Task] = set()  # started and not yet finished (strong references, for shutdown)
 
-    def __init__(self, fn: Callable[..., Any], *args: Any, parent: QObject | None = None,
+    def __init__(self, fn: Callable[..., Any], *args: Any, owner: QObject | None = None,
                  **kwargs: Any) -> None:
-        super().__init__(parent)
+        super().__init__()
+        self.owner = owner
         self._cancel = threading.Event()
         self._worker = create_worker(fn, *args, cancel=self._cancel.is_set, _start_thread=False,
                                      _ignore_errors=True, **kwargs)
@@ -95,16 +100,26 @@ class Task(QObject):
 
     def _on_finished(self) -> None:
         self._running = False
+        self._worker = _Finished()  # drop the arguments (they may hold a whole dataset)
         Task._live.discard(self)
         self.sig_done.emit()
         self.deleteLater()
 
 
+class _Finished:
+    """Stands in for a finished superqt worker."""
+
+    is_running = False
+
+    def quit(self) -> None:
+        pass
+
+
 def stop_tasks(owner: QObject, timeout: float = 5.0) -> bool:
-    """Cancel every live task parented (at any depth) to `owner` and wait for their threads."""
+    """Cancel every live task owned by `owner` or a descendant, and wait for their threads."""
     mine = []
     for task in list(Task._live):
-        node = task.parent()
+        node = task.owner
         while node is not None and node is not owner:
             node = node.parent()
         if node is owner:
