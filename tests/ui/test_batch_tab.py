@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import numpy as np
@@ -10,10 +11,11 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 from tests.ui.batch_support import load, make_tab, small_dataset, wait_idle, write_csv
 
-from matchlens.core.batch import MetricJob, run_to_completion
+from matchlens.core.batch import Chunk, MetricJob, run_to_completion
 from matchlens.core.datasets import read_table, resolve_column
 from matchlens.core.metrics.registry import DEFAULT_METRICS, STATUS_SCORED, get_metric
 from matchlens.core.paths import sample_dataset
+from matchlens.ui.batch import tab as tab_module
 from matchlens.ui.batch.view_order import FILTER_FAILING
 
 
@@ -206,20 +208,28 @@ def test_jsonl_with_jsonpath_and_drop(qtbot, tab, tmp_path):
     assert scores.tolist() == [1.0, 0.0]
 
 
-def test_cancel_stops_within_a_second(qtbot, tab, tmp_path):
+def test_cancel_stops_within_a_second(qtbot, tab, tmp_path, monkeypatch):
+    monkeypatch.setattr(tab_module, "CHUNK_ROWS", 2_000)  # many chunks: cancel lands mid-run
     rng = np.random.default_rng(3)
-    words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota", "kappa"]
+    words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota"]
     rows = []
     for i in range(60_000):
         e = " ".join(rng.choice(words, 12))
         rows.append([f"r{i}", "", e, e[::-1] + str(i), e + str(i), ""])
     path = write_csv(tmp_path / "big.csv", rows)
-    with qtbot.waitSignal(tab.model.modelReset, timeout=30_000):  # scoring has started
-        tab.load(path)
-    qtbot.waitUntil(lambda: tab.result is not None and tab.result.done > 0, timeout=30_000)
-    with qtbot.waitSignal(tab.sig_finished, timeout=1000):
-        tab.progress.cancel_button.click()
+    tab.load(path)
+    qtbot.waitUntil(lambda: tab._score_task is not None, timeout=30_000)  # scoring has started
+    clicked = []
+
+    def cancel_on_a_chunk(item: object) -> None:
+        if isinstance(item, Chunk) and not clicked:
+            clicked.append(time.perf_counter())
+            tab.progress.cancel_button.click()
+
+    tab._score_task.sig_yielded.connect(cancel_on_a_chunk)
+    qtbot.waitUntil(lambda: bool(clicked), timeout=30_000)
     qtbot.waitUntil(lambda: not tab.is_busy(), timeout=1000)  # the thread really stopped
+    assert time.perf_counter() - clicked[0] < 1.0
     assert "cancelled" in tab.message.text()
     assert 0 < tab.result.done < 60_000
     assert tab.model.rowCount() == 60_000  # partial results stay visible
