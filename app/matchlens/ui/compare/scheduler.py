@@ -51,6 +51,9 @@ class ScoreScheduler(QObject):
         self._bridge = _Bridge(self)
         self._bridge.sig_delivered.connect(self._on_delivered)
         self._network_workers: list[Any] = []
+        # Network tasks live apart: a new text does not silently drop them (the tab decides,
+        # with `forget_network`), and a local recompute never cancels a paid-for request.
+        self._network_live: dict[str, int] = {}
         self.last_latency: dict[str, float] = {}  # name -> seconds from request to answer
         self._asked_at: dict[str, float] = {}
 
@@ -128,7 +131,10 @@ class ScoreScheduler(QObject):
             payload = (Outcome(None, f"Could not compute: {payload}", Label.ERROR)
                        if name != ALIGN_TASK else None)
         self.sig_result.emit(name, payload)
-        if not self._live:
+        self._maybe_idle()
+
+    def _maybe_idle(self) -> None:
+        if not self._live and not self._network_live:
             self.sig_busy.emit(False)
             self.sig_idle.emit()
 
@@ -137,36 +143,63 @@ class ScoreScheduler(QObject):
         return self._texts == (expected, actual) and self._text_id > 0
 
     def pending(self) -> set[str]:
-        return set(self._live)
+        return set(self._live) | set(self._network_live)
 
     def is_busy(self) -> bool:
-        return bool(self._live)
+        return bool(self._live) or bool(self._network_live)
 
     # -- network metrics (on demand, in a plain thread: they wait on I/O, not on the CPU) --------
     def request_network(self, name: str, expected: str, actual: str,
                         options: dict[str, Any]) -> None:
+        """Compute a network metric in a superqt worker; only the newest request's answer counts."""
         from superqt.utils import create_worker
 
-        old = self._live.get(name)
-        if old is not None:
-            self._live_tokens.discard(old)
         token = next(self._tokens)
-        self._live[name] = token
-        self._live_tokens.add(token)
+        self._network_live[name] = token
         self._asked_at[name] = time.perf_counter()
         self.sig_busy.emit(True)
         worker = create_worker(timed_task, name, expected, actual, options, _start_thread=False)
-        worker.returned.connect(lambda out: self._accept(token, name, "done", *out))
-        worker.errored.connect(lambda err: self._accept(token, name, "failed", str(err), 0.0))
+        worker.returned.connect(lambda out: self._accept_network(token, name, "done", *out))
+        worker.errored.connect(
+            lambda err: self._accept_network(token, name, "failed", str(err), 0.0))
         worker.finished.connect(lambda: self._network_workers.remove(worker))
         self._network_workers.append(worker)
         worker.start()
+
+    def _accept_network(self, token: int, name: str, status: str, payload: Any,
+                        seconds: float) -> None:
+        if self._network_live.get(name) != token:
+            return  # stale: the texts or the endpoint changed, or a newer request was made
+        del self._network_live[name]
+        self.last_latency[name] = time.perf_counter() - self._asked_at.get(name, 0.0)
+        if status != "done":
+            payload = Outcome(None, f"Could not compute: {payload}", Label.ERROR)
+        self.sig_result.emit(name, payload)
+        self._maybe_idle()
+
+    def forget_network(self, names: set[str] | None = None) -> set[str]:
+        """Drop the pending network requests (all, or `names`): their answers will be ignored.
+
+        The HTTP request itself finishes in its worker (it cannot be interrupted); only its
+        answer is discarded. Returns the names that were pending.
+        """
+        dropped = {n for n in self._network_live if names is None or n in names}
+        for name in dropped:
+            del self._network_live[name]
+        if dropped:
+            self._maybe_idle()
+        return dropped
+
+    def network_running(self) -> int:
+        """Network workers still running (including ones whose answer will be dropped)."""
+        return len(self._network_workers)
 
     # -- lifetime -------------------------------------------------------------------------------
     def shutdown(self) -> None:
         """Stop the lanes and wait for every thread: nothing may outlive the tab."""
         self._live.clear()
         self._live_tokens.clear()
+        self._network_live.clear()
         if self._pool is not None:
             self._pool.close()
             self._pool = None
