@@ -146,6 +146,12 @@ class MainWindow(QMainWindow):
             "Open the next row that fails a threshold")
         self._update_row_actions()
 
+        tools = bar.addMenu("&Tools")
+        self.action_settings = self._action(
+            tools, "&Settings…", self.open_settings, "Ctrl+,",
+            "API key (system keyring), embeddings base URL and model, Test connection")
+        self.action_settings.setMenuRole(QAction.MenuRole.PreferencesRole)
+
         help_menu = bar.addMenu("&Help")
         self._action(help_menu, "&About MatchLens", self.show_about)
         self._rebuild_recent_menu()
@@ -157,6 +163,12 @@ class MainWindow(QMainWindow):
     def _previous_difference(self) -> None:
         self.tabs.setCurrentWidget(self.compare_tab)
         self.compare_tab.previous_difference()
+
+    def open_settings(self):  # noqa: ANN201 - SettingsDialog
+        """Open (or raise) the Settings dialog; it is not modal, the window stays usable."""
+        from matchlens.ui.dialogs.settings import show_settings
+
+        return show_settings(self.config, self)
 
     def show_status(self, text: str) -> None:
         self.statusBar().showMessage(text, 15000)

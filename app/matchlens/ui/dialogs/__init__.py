@@ -1,0 +1,1 @@
+"""Dialogs shared by the whole window (Settings)."""
