@@ -135,7 +135,8 @@ def test_explanations_and_badges_are_shown(qtbot, compare_tab) -> None:
     assert panel.explanation.text().startswith("actual is not valid JSON")
 
 
-def test_network_panel_computes_only_on_demand(qtbot, config) -> None:
+def test_network_panel_computes_only_on_demand(qtbot, config, monkeypatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-only-demand-0000")  # else: "No API key"
     spec = next((s for s in all_metrics() if s.network), None)
     if spec is None:
         pytest.importorskip("matchlens.embeddings.metric")
@@ -147,6 +148,7 @@ def test_network_panel_computes_only_on_demand(qtbot, config) -> None:
     try:
         set_pair(qtbot, tab, "a", "b")
         panel = tab.panels[spec.id]
+        qtbot.waitUntil(lambda: panel.has_key() is not None)  # the key check is off-thread
         assert panel.result() is None  # typing never calls the network
         assert panel.compute_button.text() == "Compute"
         assert not panel.auto_box.isChecked()

@@ -26,6 +26,7 @@ from matchlens.ui.compare.jobs import ALIGN_TASK, SpanTable
 from matchlens.ui.compare.pane import EditorPane, FileReadError, read_text_file
 from matchlens.ui.compare.panels import MetricPanel
 from matchlens.ui.compare.scheduler import SYNC_LIMIT, ScoreScheduler
+from matchlens.ui.compare.semantic import NetworkPanel
 from matchlens.ui.compare.sync import ScrollLock
 from matchlens.ui.config_model import ConfigModel
 from matchlens.ui.palette import diff_colours
@@ -155,7 +156,11 @@ class CompareTab(QWidget):
         panel_column.setContentsMargins(0, 0, 4, 0)
         panel_column.setSpacing(6)
         for spec in all_metrics():
-            panel = MetricPanel(spec, self.config, panel_host)
+            if spec.network:
+                panel = NetworkPanel(spec, self.config, panel_host)
+                panel.sig_settings_requested.connect(self.open_settings)
+            else:
+                panel = MetricPanel(spec, self.config, panel_host)
             panel.sig_detail_activated.connect(self.select_json_path)
             panel.sig_compute_requested.connect(self.compute_network)
             panel.sig_auto_changed.connect(self._set_auto_network)
@@ -262,8 +267,21 @@ class CompareTab(QWidget):
     def _on_text_changed(self) -> None:
         total = sum(p.editor.char_count() for p in self.panes.values())
         self._compute_timer.start(debounce_ms(total))
+        self._network_texts_changed()
         if self._auto_network:
             self._network_timer.start()
+
+    def network_panels(self) -> dict[str, NetworkPanel]:
+        return {mid: p for mid, p in self.panels.items() if isinstance(p, NetworkPanel)}
+
+    def _network_texts_changed(self) -> None:
+        """A paid-for score belongs to the texts it was asked for: drop or grey the others."""
+        panels = self.network_panels()
+        if not panels:
+            return
+        self.scheduler.forget_network(set(panels))
+        for panel in panels.values():
+            panel.mark_stale()
 
     def _align_options(self) -> dict[str, Any]:
         case = self.config.settings(HIGHLIGHT_METRIC).options.get("case_sensitive", True)
@@ -337,19 +355,42 @@ class CompareTab(QWidget):
                 continue
             panel.refresh_from_model()
             options = dict(self.config.settings(mid).options)
-            if not panel.spec.network and self._requested.get(mid, options) != options:
+            if self._requested.get(mid, options) == options:
+                continue
+            if not panel.spec.network:
                 stale.add(mid)
+            elif isinstance(panel, NetworkPanel):  # another endpoint or model: not this score
+                self._requested.pop(mid, None)
+                self.scheduler.forget_network({mid})
+                panel.mark_stale()
+                if mid in self._auto_network:
+                    self._network_timer.start()
         if self._requested.get(ALIGN_TASK, self._align_options()) != self._align_options():
             stale.add(ALIGN_TASK)
         if stale:
             self._compute(new_text=False, only=stale)
 
     # -- network metrics ------------------------------------------------------------------------
-    def compute_network(self, metric_id: str) -> None:
+    def compute_network(self, metric_id: str) -> bool:
+        """Ask the endpoint for the current texts (off the GUI thread); False if it cannot."""
+        panel = self.panels[metric_id]
+        if isinstance(panel, NetworkPanel) and not panel.can_compute():
+            return False  # the panel already says why (no key, bad URL)
         expected, actual = self.texts()
-        self.panels[metric_id].set_pending(True)
         options = dict(self.config.settings(metric_id).options)
+        self._requested[metric_id] = options
+        if isinstance(panel, NetworkPanel):
+            panel.set_computing()
+        else:
+            panel.set_pending(True)
         self.scheduler.request_network(metric_id, expected, actual, options)
+        return True
+
+    def open_settings(self):  # noqa: ANN201 - SettingsDialog
+        """The Settings dialog of this window (API key, endpoint), opened or raised."""
+        from matchlens.ui.dialogs.settings import show_settings
+
+        return show_settings(self.config, self)
 
     def _set_auto_network(self, metric_id: str, on: bool) -> None:
         if on:
@@ -470,3 +511,5 @@ class CompareTab(QWidget):
         self._compute_timer.stop()
         self._network_timer.stop()
         self.scheduler.shutdown()
+        for panel in self.network_panels().values():
+            panel.shutdown()

@@ -3,7 +3,9 @@
 Nothing in here names a metric: the score format comes from `spec.integer`, the threshold
 control from `spec.direction` / `spec.score_range`, the option widgets from `spec.options`, the
 tooltip from `spec.definition`, the Compute button from `spec.network`, and the list of details
-from whatever `result.details` holds (JSON paths today).
+from whatever `result.details` holds (JSON paths today). A network metric's `base_url` / `model`
+are not panel options: they are the window-wide endpoint set in Settings (`[openai]` in the
+TOML), and `semantic.NetworkPanel` shows them and the key state instead.
 """
 
 from __future__ import annotations
@@ -43,6 +45,17 @@ def format_score(spec: MetricSpec, score: float | None) -> str:
     # Two decimals when that is exact (similarities are rounded to 2 by contract), else three,
     # so a score never reads as equal to a threshold it actually misses.
     return f"{score:.2f}" if abs(score * 100 - round(score * 100)) < 1e-9 else f"{score:.3f}"
+
+
+# Options of network metrics that are the shared endpoint (Settings), not per-panel widgets.
+ENDPOINT_OPTIONS = ("base_url", "model")
+
+
+def panel_options(spec: MetricSpec) -> tuple[OptionSpec, ...]:
+    """The options a panel shows as widgets."""
+    if not spec.network:
+        return spec.options
+    return tuple(opt for opt in spec.options if opt.name not in ENDPOINT_OPTIONS)
 
 
 def option_label(option: OptionSpec) -> str:
@@ -120,12 +133,12 @@ class MetricPanel(QFrame):
 
     # -- construction ---------------------------------------------------------------------------
     def _build_options(self) -> QFormLayout | None:
-        if not self.spec.options:
+        if not panel_options(self.spec):
             return None
         form = QFormLayout()
         form.setContentsMargins(0, 0, 0, 0)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
-        for option in self.spec.options:
+        for option in panel_options(self.spec):
             widget = self._option_widget(option)
             widget.setToolTip(option.help)
             self.option_widgets[option.name] = widget
@@ -175,7 +188,7 @@ class MetricPanel(QFrame):
         try:
             score = self._outcome.score if self._outcome is not None else None
             self.threshold.set_threshold(settings.threshold, score)
-            for option in self.spec.options:
+            for option in panel_options(self.spec):
                 self._show_option(option, settings.options[option.name])
         finally:
             self._updating = False
