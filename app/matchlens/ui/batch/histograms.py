@@ -8,6 +8,7 @@ label; letting go (`sigPositionChangeFinished`) is what pushes the threshold int
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 
 import numpy as np
 import pyqtgraph as pg
@@ -21,7 +22,7 @@ from matchlens.core.results import Direction, threshold_text
 from matchlens.ui.batch.colours import variant_colour, with_alpha
 from matchlens.ui.batch.stats import Final, KeyStats
 
-REDRAW_MS = 150  # while rows arrive, plots are redrawn at most this often
+REDRAW_MS = 400  # while rows arrive, plots are redrawn at most this often
 
 
 def snap(spec: MetricSpec, value: float) -> float:
@@ -70,7 +71,14 @@ class MetricHistogram(QFrame):
         self.plot = pg.PlotWidget(self)
         self.plot.setMinimumHeight(150)
         style_plot(self.plot)
-        self.plot.getPlotItem().setLabel("left", "rows")
+        item = self.plot.getPlotItem()
+        item.setLabel("left", "rows")
+        # Fixed axis width and a y range that only grows in steps: auto-ranging every redraw
+        # changed the tick labels' width, and each change relaid out every plot (~100 ms).
+        item.getAxis("left").setWidth(52)
+        item.enableAutoRange(x=False, y=False)
+        self._y_top = 0.0
+        self._x_range: tuple[float, float] | None = None
         layout.addWidget(self.title)
         layout.addWidget(self.plot, 1)
         layout.addWidget(self.stats)
@@ -89,11 +97,15 @@ class MetricHistogram(QFrame):
         self._means: dict[str, pg.InfiniteLine] = {}  # dashed, in the variant's colour
         self._mean_values: dict[str, float | None] = {}
         self._threshold: float | None = None
+        self._placed: tuple[float | None, float] | None = None
         self._setting = False
 
     def set_variants(self, variants: list[str]) -> None:
-        """Create one curve and one mean line per variant (once per scoring run)."""
+        """One curve and one mean line per variant (a reused panel drops the previous run's)."""
         item = self.plot.getPlotItem()
+        for old in [*self._curves.values(), *self._means.values()]:
+            item.removeItem(old)
+        self._curves, self._means, self._mean_values = {}, {}, {}
         self._variants = list(variants)
         for i, variant in enumerate(variants):
             colour = variant_colour(i, self.palette())
@@ -112,6 +124,16 @@ class MetricHistogram(QFrame):
     def set_bars(self, variant: str, edges: np.ndarray, counts: np.ndarray) -> None:
         self._curves[variant].setData(edges, counts)
 
+    def fit_y(self, top: float) -> None:
+        """Grow (or, after a new run, shrink) the y range in steps of 1.5x, with headroom."""
+        if top <= 0:
+            top = 1.0
+        if top > self._y_top or top < self._y_top / 4:
+            self._y_top = float(top) * 1.5 if self._y_top else float(top) * 1.1
+            self.plot.getPlotItem().setYRange(0, self._y_top, padding=0)
+
+    def reset_y(self) -> None:
+        self._y_top = 0.0
     def set_mean(self, variant: str, mean: float | None) -> None:
         line = self._means[variant]
         line.setVisible(mean is not None)
@@ -122,6 +144,9 @@ class MetricHistogram(QFrame):
         self._update_title(self._threshold)
 
     def set_range(self, lo: float, hi: float) -> None:
+        if self._x_range == (lo, hi):
+            return
+        self._x_range = (lo, hi)
         pad = (hi - lo) * 0.02
         self.plot.getPlotItem().setXRange(lo - pad, hi + pad, padding=0)
         self.line.setBounds((lo, hi))
@@ -131,6 +156,10 @@ class MetricHistogram(QFrame):
 
     def set_threshold(self, value: float | None, where_unset: float) -> None:
         """Place the line from the config (no signals out); dashed when there is none."""
+        placed = where_unset if value is None else value
+        if self._placed == (value, placed):
+            return  # unchanged: moving a line re-lays its label and repaints the plot
+        self._placed = (value, placed)
         self._threshold = value
         self._setting = True
         try:
@@ -160,9 +189,11 @@ class MetricHistogram(QFrame):
             number = "–" if mean is None else f"{mean:.2f}" if self.spec.integer else f"{mean:.3f}"
             legend.append(f"<span style='color:{colour}'>■</span> {html.escape(variant)} "
                           f"mean {number}")
-        self.title.setText(f"<b>{html.escape(self.spec.label)}</b> · "
-                           f"{threshold_text(self.spec.direction, value)} · {better}"
-                           f"&nbsp;&nbsp;&nbsp;{'&nbsp;&nbsp;'.join(legend)}")
+        text = (f"<b>{html.escape(self.spec.label)}</b> · "
+                f"{threshold_text(self.spec.direction, value)} · {better}"
+                f"&nbsp;&nbsp;&nbsp;{'&nbsp;&nbsp;'.join(legend)}")
+        if text != self.title.text():  # every setText asks the whole grid to re-layout
+            self.title.setText(text)
 
     def _on_moving(self) -> None:
         if self._setting:
@@ -178,10 +209,16 @@ class MetricHistogram(QFrame):
 
 
 class HistogramGrid(QScrollArea):
-    """Every metric's histogram, with the live counts under each."""
+    """Every metric's histogram, with the live counts under each.
+
+    A pyqtgraph panel costs ~15 ms to build (much more while another thread wants the GIL),
+    so panels are cached per metric and built ahead, one per event-loop turn (`prepare`),
+    while the dataset is still being read.
+    """
 
     sig_moving = Signal(str, float)
     sig_committed = Signal(str, float)
+    sig_drawn = Signal()  # every panel shows the latest counts
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -192,28 +229,82 @@ class HistogramGrid(QScrollArea):
         self._grid = QGridLayout(self._inner)
         self._grid.setContentsMargins(0, 0, 0, 0)
         self.setWidget(self._inner)
-        self.panels: dict[str, MetricHistogram] = {}
+        self.panels: dict[str, MetricHistogram] = {}  # the current run's, in metric order
+        self._cache: dict[str, MetricHistogram] = {}
+        self._to_place: list[MetricSpec] = []
+        self._columns = 2
         self.stats: dict[tuple[str, str], KeyStats] = {}
         self._variants: list[str] = []
         self._thresholds: dict[str, float | None] = {}
         self._timer = QTimer(self, singleShot=True, interval=REDRAW_MS)
         self._timer.timeout.connect(self.redraw)
+        # One panel per event-loop turn: five plots repainted at once took ~40 ms.
+        self._dirty: list[str] = []
+        self._drawer = QTimer(self, singleShot=True, interval=0)
+        self._drawer.timeout.connect(self._draw_next)
+        self._builder = QTimer(self, singleShot=True, interval=0)
+        self._builder.timeout.connect(self._build_one)
+        self._then: Callable[[], None] | None = None
 
-    def reset(self, result: BatchResult, thresholds: dict[str, float | None]) -> None:
+    def prepare(self, specs: list[MetricSpec], variants: list[str],
+                then: Callable[[], None]) -> None:
+        """Lay out (building where needed) a panel per metric with a curve per variant, one
+        panel per event-loop turn, then call `then`.
+
+        Call it while no worker runs: a build that shares the GIL takes 10x longer; and one
+        panel at a time keeps each first paint of a plot in its own short event.
+        """
+        self._drawer.stop()
+        self._dirty = []
         for panel in self.panels.values():
-            panel.setParent(None)
-            panel.deleteLater()
+            self._grid.removeWidget(panel)
+            panel.hide()
         self.panels, self.stats = {}, {}
-        self._variants = list(result.variants)
-        self._thresholds = dict(thresholds)
-        columns = 1 if len(result.jobs) == 1 else 2 if len(result.jobs) in (2, 4) else 3
-        for i, job in enumerate(result.jobs):
-            panel = MetricHistogram(job.spec, self._inner)
-            panel.set_variants(self._variants)
+        self._variants = list(variants)
+        self._to_place = list(specs)
+        self._columns = 1 if len(specs) == 1 else 2 if len(specs) in (2, 4) else 3
+        self._then = then
+        self._builder.start()
+
+    def _build_one(self) -> None:
+        if self._to_place:
+            self._place(self._to_place.pop(0))
+        if self._to_place:
+            self._builder.start()
+        elif self._then is not None:
+            then, self._then = self._then, None
+            then()
+
+    def _place(self, spec: MetricSpec) -> None:
+        panel = self._cache.get(spec.id)
+        if panel is None:
+            panel = MetricHistogram(spec, self._inner)
             panel.sig_moving.connect(self._on_moving)
             panel.sig_committed.connect(self.sig_committed)
-            self._grid.addWidget(panel, i // columns, i % columns)
-            self.panels[job.id] = panel
+            self._cache[spec.id] = panel
+        i = len(self.panels)
+        panel.set_variants(self._variants)
+        panel.reset_y()
+        self._grid.addWidget(panel, i // self._columns, i % self._columns)
+        panel.show()
+        self.panels[spec.id] = panel
+
+    def cancel_prepare(self) -> None:
+        self._builder.stop()
+        self._to_place, self._then = [], None
+
+    def reset(self, result: BatchResult, thresholds: dict[str, float | None]) -> None:
+        """Attach a run's arrays; panels not laid out by prepare() are placed now."""
+        self._thresholds = dict(thresholds)
+        if list(self.panels) != [job.id for job in result.jobs] \
+                or self._variants != list(result.variants):
+            self.cancel_prepare()
+            self.prepare([job.spec for job in result.jobs], list(result.variants), lambda: None)
+            while self._to_place:
+                self._place(self._to_place.pop(0))
+            self.cancel_prepare()
+        self.stats = {}
+        for job in result.jobs:
             for variant in self._variants:
                 key = (variant, job.id)
                 self.stats[key] = KeyStats(job.spec, result.scores[key])
@@ -240,19 +331,45 @@ class HistogramGrid(QScrollArea):
             self._write_stats(metric_id, value)
 
     def redraw(self) -> None:
-        for metric_id, panel in self.panels.items():
-            top = 0.0
-            for variant in self._variants:
-                st = self.stats[(variant, metric_id)]
-                edges, counts = st.histogram.bars()
-                panel.set_bars(variant, edges, counts)
-                panel.set_mean(variant, st.mean)
-                top = max(top, float(edges[-1]))
-            lo, hi = panel.spec.score_range
-            panel.set_range(lo, hi if hi is not None else max(top, lo + 1))
-            threshold = self._thresholds.get(metric_id)
-            panel.set_threshold(threshold, self._unset_position(metric_id))
-            self._write_stats(metric_id, threshold)
+        """Schedule every panel for drawing (one per event-loop turn); sig_drawn at the end."""
+        self._dirty = list(self.panels)
+        self._drawer.start()
+
+    def redraw_now(self) -> None:
+        self._drawer.stop()
+        self._dirty = []
+        for metric_id in self.panels:
+            self._draw(metric_id)
+
+    def is_drawing(self) -> bool:
+        return bool(self._dirty)
+
+    def _draw_next(self) -> None:
+        if self._dirty:
+            metric_id = self._dirty.pop(0)
+            if metric_id in self.panels:
+                self._draw(metric_id)
+        if self._dirty:
+            self._drawer.start()
+        else:
+            self.sig_drawn.emit()
+
+    def _draw(self, metric_id: str) -> None:
+        panel = self.panels[metric_id]
+        top, tallest = 0.0, 0
+        for variant in self._variants:
+            st = self.stats[(variant, metric_id)]
+            edges, counts = st.histogram.bars()
+            panel.set_bars(variant, edges, counts)
+            panel.set_mean(variant, st.mean)
+            top = max(top, float(edges[-1]))
+            tallest = max(tallest, int(counts.max()) if counts.size else 0)
+        panel.fit_y(tallest)
+        lo, hi = panel.spec.score_range
+        panel.set_range(lo, hi if hi is not None else max(top, lo + 1))
+        threshold = self._thresholds.get(metric_id)
+        panel.set_threshold(threshold, self._unset_position(metric_id))
+        self._write_stats(metric_id, threshold)
 
     def _unset_position(self, metric_id: str) -> float:
         means = [self.stats[(v, metric_id)].mean for v in self._variants]
@@ -277,7 +394,9 @@ class HistogramGrid(QScrollArea):
                 colour = variant_colour(i, panel.palette()).name()
                 text = f"<span style='color:{colour}'>■</span> {text}"
             lines.append(text)
-        panel.stats.setText("<br>".join(lines))
+        text = "<br>".join(lines)
+        if text != panel.stats.text():
+            panel.stats.setText(text)
 
     def pass_rate(self, variant: str, metric_id: str, threshold: float) -> float | None:
         st = self.stats[(variant, metric_id)]

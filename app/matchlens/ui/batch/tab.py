@@ -32,6 +32,7 @@ from matchlens.ui.batch.table_view import BatchTableView
 from matchlens.ui.batch.variants_view import VariantsView
 from matchlens.ui.batch.view_order import ROW_FAIL, ROW_PASS, ROW_PROBLEM, failing_mask
 from matchlens.ui.batch.worker import (
+    ChildRun,
     Started,
     Task,
     read_dataset,
@@ -61,8 +62,11 @@ class BatchTab(QWidget):
         self.mapping: Mapping | None = None
         self._read_task: Task | None = None
         self._score_task: Task | None = None
+        self._child = ChildRun()  # the scoring process of the current run (big datasets)
         self._export_task: Task | None = None
         self._score_after_read = False
+        self._scoring_requested = False  # Score pressed; the task starts once plots are built
+        self._done_sentence = ""  # set when scores are in, said once the plots are drawn
         self._pending: tuple = (None, None, None)
         self._started_at = 0.0
         self._build()
@@ -106,6 +110,7 @@ class BatchTab(QWidget):
         self.tabs = QTabWidget(right)
         self.histograms = HistogramGrid(self.tabs)
         self.histograms.sig_moving.connect(self._on_threshold_moving)
+        self.histograms.sig_drawn.connect(self._on_drawn)
         self.histograms.sig_committed.connect(self.config_model.set_threshold)
         self.calibration = CalibrationView(self.tabs)
         self.calibration.sig_set_threshold.connect(self.config_model.set_threshold)
@@ -187,7 +192,8 @@ class BatchTab(QWidget):
 
     def is_busy(self) -> bool:
         return any(t is not None for t in (self._read_task, self._score_task, self._export_task)) \
-            or self.model.is_busy() or self.variants.is_busy()
+            or self._scoring_requested or bool(self._done_sentence) or self.model.is_busy() \
+            or self.variants.is_busy() or self.histograms.is_drawing()
 
     # -- reading ---------------------------------------------------------------------------------
     def open_dialog(self) -> None:
@@ -234,6 +240,7 @@ class BatchTab(QWidget):
 
     # -- scoring ---------------------------------------------------------------------------------
     def score(self) -> None:
+        """Score the loaded table with the mapping panel's choices (off the GUI thread)."""
         if self.table is None:
             self._say("Open a dataset first (Open…, drop a file here, or File ▸ Open dataset).")
             return
@@ -244,15 +251,26 @@ class BatchTab(QWidget):
             return
         self._stop_work()
         self.mapping = mapping
-        jobs = []
-        for metric_id in mapping.metrics:
-            settings = self.config_model.settings(metric_id)
-            jobs.append(MetricJob(get_metric(metric_id), settings.threshold, settings.options))
         self._started_at = time.perf_counter()
-        self.progress.start(f"Scoring {self.table.path.name}…", busy=False)
+        self.progress.start(f"Scoring {self.table.path.name}…", busy=True)
         self._say("")
         self.mapping_panel.set_busy(True)
-        task = Task(score_dataset, self.table, mapping, jobs, CHUNK_ROWS, owner=self)
+        self._scoring_requested = True
+        # The plots are built first, while no worker competes for the GIL.
+        self.histograms.prepare([get_metric(m) for m in mapping.metrics],
+                                list(dict.fromkeys(mapping.actuals)), self._start_scoring)
+
+    def _start_scoring(self) -> None:
+        if self.table is None or self.mapping is None or not self._scoring_requested:
+            return
+        self._scoring_requested = False
+        jobs = []
+        for metric_id in self.mapping.metrics:
+            settings = self.config_model.settings(metric_id)
+            jobs.append(MetricJob(get_metric(metric_id), settings.threshold, settings.options))
+        self._child = ChildRun()
+        task = Task(score_dataset, self.table, self.mapping, jobs, CHUNK_ROWS, self._child,
+                    owner=self)
         task.sig_yielded.connect(self._on_item)
         task.sig_returned.connect(self._on_final)
         task.sig_errored.connect(self._on_error)
@@ -261,6 +279,9 @@ class BatchTab(QWidget):
 
     def cancel(self) -> None:
         """Stop reading or scoring; the rows scored so far stay in the table and plots."""
+        if self._scoring_requested:
+            self._stop_work()
+            self._after_stop("Scoring cancelled.")
         if self._read_task is not None:
             self._read_task.cancel()
             self._read_task = None
@@ -268,6 +289,7 @@ class BatchTab(QWidget):
         if self._score_task is not None:
             self._score_task.cancel()
             self._score_task = None
+            self._child.kill()
             done = self.result.done if self.result is not None else 0
             total = self.result.rows if self.result is not None else 0
             self.model.scoring_finished()
@@ -323,11 +345,18 @@ class BatchTab(QWidget):
         what = f"{rows:,} rows × {metrics} metric{'s' if metrics != 1 else ''}"
         if variants > 1:
             what += f" × {variants} variants"
-        sentence = f"Scored {what} in {seconds:.1f} s."
+        self._done_sentence = f"Scored {what} in {seconds:.1f} s."
         self._show_idle()
-        self.progress.finish(sentence)
-        self.sig_status.emit(sentence)
-        self.sig_finished.emit()
+        self.progress.finish(self._done_sentence)
+        if not self.histograms.is_drawing():
+            self._on_drawn()
+
+    def _on_drawn(self) -> None:
+        """The final plots are drawn: now the run is finished (--screenshot waits for this)."""
+        if self._done_sentence:
+            sentence, self._done_sentence = self._done_sentence, ""
+            self.sig_status.emit(sentence)
+            self.sig_finished.emit()
 
     def _on_error(self, error: object) -> None:
         if isinstance(error, Cancelled):
@@ -475,6 +504,10 @@ class BatchTab(QWidget):
         self.top.set_exports_enabled(self.result is not None)
 
     def _stop_work(self) -> None:
+        self._child.kill()
+        self._done_sentence = ""
+        self._scoring_requested = False
+        self.histograms.cancel_prepare()
         for name in ("_read_task", "_score_task"):
             task = getattr(self, name)
             if task is not None:

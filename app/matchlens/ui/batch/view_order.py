@@ -132,9 +132,35 @@ def sort_rows(data: ViewData, rows: np.ndarray, key: str, descending: bool) -> n
     column = {"id": data.ids, "expected": data.expected, "actual": data.actual}[key]
     if column is None:
         return rows
-    # A Python key (not column.__getitem__) keeps the GIL switching while a worker sorts.
-    ordered = sorted(rows.tolist(), key=lambda i: column[i] or "", reverse=descending)
-    return np.asarray(ordered, dtype=np.int64)
+    texts = text_array(column, rows)
+    order = np.argsort(texts, kind="stable")
+    if descending:  # equal texts keep file order, as the score columns do
+        order = np.argsort(-_dense_rank(texts, order), kind="stable")
+    return rows[order]
+
+
+def text_array(column: Sequence[str | None], rows: np.ndarray) -> np.ndarray:
+    """The texts of `rows` as a numpy StringDType array (None as "").
+
+    numpy sorts StringDType without holding the GIL (Python's sorted() holds it for the whole
+    C sort: ~0.9 s at a million rows, a frozen window). Converting holds it too, so it is done
+    in small slices (each a ~1 ms hold).
+    """
+    dtype = np.dtypes.StringDType()
+    step = 4096
+    parts = [np.array([column[i] or "" for i in rows[k:k + step].tolist()], dtype=dtype)
+             for k in range(0, len(rows), step)]
+    return np.concatenate(parts) if parts else np.array([], dtype=dtype)
+
+
+def _dense_rank(texts: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """Rank of each text (equal texts share a rank), from an ascending order."""
+    ranks = np.empty(len(texts), dtype=np.int64)
+    if len(texts):
+        sorted_texts = texts[order]
+        new = np.concatenate([[True], sorted_texts[1:] != sorted_texts[:-1]])
+        ranks[order] = np.cumsum(new) - 1
+    return ranks
 
 
 def compute_order(data: ViewData, spec: ViewSpec) -> np.ndarray | None:

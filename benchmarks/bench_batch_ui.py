@@ -1,0 +1,214 @@
+"""The batch tab on 1,000,000 rows (two variants, five metrics, a label column), offscreen.
+
+    QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_batch_ui.py [--rows 1000000]
+
+Targets (issue: the batch tab):
+  * load and score without freezing: the longest gap between ticks of a 5 ms QTimer <= 50 ms
+    (from load() until scoring, plots, calibration and the variant test are all done);
+  * sorting the table by a score column <= 1 s;
+  * one threshold-drag update (line moved -> counts and pass rates rewritten) <= 16 ms;
+  * peak memory (ru_maxrss) reported.
+The dataset is generated once (seeded) and kept in the temp folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import random
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import QElapsedTimer, Qt, QTimer  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+WORDS = ("the a capital of France is Paris answer model output reference Ada Lovelace born in "
+         "1815 mathematician wrote first algorithm for Charles Babbage analytical engine "
+         "photosynthesis converts light energy into chemical energy stored glucose").split()
+
+
+def _mutate(rng: random.Random, text: str) -> str:
+    roll = rng.random()
+    if roll < 0.3:
+        return text
+    if roll < 0.5:
+        return text.upper() if rng.random() < 0.3 else text + " " + rng.choice(WORDS)
+    words = text.split()
+    for _ in range(rng.randint(1, 4)):
+        if words:
+            words[rng.randrange(len(words))] = rng.choice(WORDS)
+    return " ".join(words)
+
+
+def make_dataset(path: Path, rows: int, seed: int = 7) -> None:
+    rng = random.Random(seed)
+    tmp = path.with_suffix(".part")
+    with tmp.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["id", "expected", "output_a", "output_b", "label"])
+        for i in range(rows):
+            expected = " ".join(rng.choices(WORDS, k=rng.randint(2, 30)))
+            a, b = _mutate(rng, expected), _mutate(rng, expected)
+            label = "pass" if a == expected or rng.random() < 0.3 else "fail"
+            writer.writerow([f"r{i}", expected, a, b, label])
+    tmp.replace(path)
+
+
+class GapMeter:
+    """Ticks every 5 ms on the GUI thread; a long gap means the window froze."""
+
+    def __init__(self) -> None:
+        self.clock = QElapsedTimer()
+        self.timer = QTimer(interval=5, timerType=Qt.TimerType.PreciseTimer)
+        self.timer.timeout.connect(self._tick)
+        self.gaps: list[tuple[float, str]] = []
+        self.phase = "idle"
+        self._last = 0
+
+    def start(self) -> None:
+        self.clock.start()
+        self._last = self.clock.nsecsElapsed()
+        self.timer.start()
+
+    def _tick(self) -> None:
+        now = self.clock.nsecsElapsed()
+        self.gaps.append(((now - self._last) / 1e6, self.phase))
+        self._last = now
+
+    def take(self) -> list[tuple[float, str]]:
+        out, self.gaps = self.gaps, []
+        return out
+
+
+def wait(app: QApplication, until, timeout: float) -> float:
+    started = time.perf_counter()
+    while not until():
+        if time.perf_counter() - started > timeout:
+            raise TimeoutError("the batch tab did not finish in time")
+        app.processEvents()
+        time.sleep(0.001)
+    return time.perf_counter() - started
+
+
+def report_gaps(label: str, gaps: list[tuple[float, str]]) -> float:
+    values = sorted(g for g, _ in gaps)
+    worst = max(gaps) if gaps else (0.0, "-")
+    over = sum(1 for g in values if g > 50)
+    p99 = values[int(len(values) * 0.99)] if values else 0.0
+    print(f"  {label}: longest event-loop gap {worst[0]:.1f} ms (during {worst[1]}), "
+          f"p99 {p99:.1f} ms, {over} gaps > 50 ms of {len(values)} ticks")
+    top = sorted(gaps, reverse=True)[:4]
+    print("    longest: " + ", ".join(f"{g:.0f} ms ({phase})" for g, phase in top))
+    return worst[0]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    args = parser.parse_args()
+    path = Path(tempfile.gettempdir()) / f"matchlens_bench_batch_{args.rows}.csv"
+    if not path.exists():
+        print(f"writing {args.rows:,} rows to {path} …")
+        make_dataset(path, args.rows)
+    print(f"dataset: {path} ({path.stat().st_size / 1e6:.0f} MB)")
+
+    app = QApplication(sys.argv[:1])
+    from matchlens.ui import pyside_fixes
+    from matchlens.ui.batch import BatchTab
+    from matchlens.ui.config_model import ConfigModel
+
+    pyside_fixes.apply()
+    tab = BatchTab(ConfigModel())
+    tab.resize(1400, 900)
+    tab.show()
+    app.processEvents()
+    meter = GapMeter()
+    finished: list[float] = []
+    tab.sig_finished.connect(lambda: finished.append(time.perf_counter()))
+    marks: dict[str, float] = {}
+    meter.start()
+    t0 = time.perf_counter()
+    meter.phase = "reading"
+    tab.load(path)
+    wait(app, lambda: tab.table is not None or finished, 600)
+    marks["read"] = time.perf_counter()
+    meter.phase = "building plots, resolving columns"
+    wait(app, lambda: tab.result is not None or finished, 600)
+    meter.phase = "first rows"
+    wait(app, lambda: (tab.result is not None and tab.result.done > 0) or finished, 600)
+    meter.phase = "scoring"
+    wait(app, lambda: bool(finished), 1800)
+    meter.phase = "finishing (sort, comparison)"
+    wait(app, lambda: not tab.is_busy(), 600)
+    total = time.perf_counter() - t0
+    read_s = marks["read"] - t0
+    score_s = finished[0] - marks["read"]
+    print(f"load + score {args.rows:,} rows × 2 variants × 5 metrics: {total:.1f} s "
+          f"(read {read_s:.1f} s; resolve + score {score_s:.1f} s = "
+          f"{args.rows / score_s:,.0f} rows/s; then sorts, calibration and the paired test "
+          f"{total - (finished[0] - t0):.1f} s)")
+    load_gap = report_gaps("load and score", meter.take())
+
+    # Sorting by a score column (the model's worker path at this size).
+    model = tab.model
+    keys = [model.column_key(c) for c in range(model.columnCount())]
+    sort_times = {}
+    for key, order in (("score:levenshtein_similarity", Qt.SortOrder.DescendingOrder),
+                       ("score:jaccard", Qt.SortOrder.AscendingOrder),
+                       ("expected", Qt.SortOrder.AscendingOrder)):
+        meter.phase = f"sort {key}"
+        done: list[float] = []
+        model.sig_order_changed.connect(lambda d=done: d.append(time.perf_counter()))
+        start = time.perf_counter()
+        tab.view.sortByColumn(keys.index(key), order)
+        wait(app, lambda d=done: bool(d) and not model.is_busy(), 60)
+        sort_times[key] = done[-1] - start
+        model.sig_order_changed.disconnect()
+        model.sig_order_changed.connect(tab.table_bar._update_count)
+    for key, seconds in sort_times.items():
+        print(f"sort by {key}: {seconds * 1000:.0f} ms")
+    meter.phase = "search"
+    start = time.perf_counter()
+    tab.table_bar.search.setText("lovelace")
+    wait(app, lambda: model.view_spec().search == "lovelace" and not model.is_busy(), 60)
+    print(f"search 'lovelace' (debounce 250 ms included): {(time.perf_counter() - start):.2f} s, "
+          f"{model.rowCount():,} rows")
+    sort_gap = report_gaps("sorting and search", meter.take())
+
+    # Live threshold drag: what one mouse move costs.
+    meter.phase = "drag"
+    panel = tab.histograms.panels["levenshtein_similarity"]
+    timings = []
+    for i in range(200):
+        value = 0.3 + 0.6 * i / 199
+        start = time.perf_counter()
+        panel.line.setValue(value)
+        timings.append((time.perf_counter() - start) * 1000)
+        app.processEvents()
+    start = time.perf_counter()
+    panel.line.sigPositionChangeFinished.emit(panel.line)
+    commit = (time.perf_counter() - start) * 1000
+    wait(app, lambda: not tab.is_busy(), 60)
+    commit_all = (time.perf_counter() - start) * 1000
+    print(f"threshold drag update: mean {statistics.mean(timings):.2f} ms, "
+          f"max {max(timings):.2f} ms over 200 moves; release -> config, table, calibration: "
+          f"{commit:.0f} ms in the GUI thread ({commit_all:.0f} ms until the re-filter settles)")
+    report_gaps("dragging", meter.take())
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak memory (ru_maxrss): {peak:,.0f} MB")
+    tab.shutdown()
+    ok = load_gap <= 50 and sort_times["score:levenshtein_similarity"] <= 1 and \
+        max(timings) <= 16
+    print("targets:", "met" if ok else "NOT met", f"(also sorting gap {sort_gap:.0f} ms)")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
