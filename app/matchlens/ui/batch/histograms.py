@@ -268,20 +268,27 @@ class HistogramGrid(QScrollArea):
 
     def _build_one(self) -> None:
         if self._to_place:
-            self._place(self._to_place.pop(0))
+            spec = self._to_place[0]
+            if spec.id not in self._cache:
+                self._cache_panel(spec)  # this turn builds; the next one places it
+            else:
+                self._place(self._to_place.pop(0))
         if self._to_place:
             self._builder.start()
         elif self._then is not None:
             then, self._then = self._then, None
             then()
 
+    def _cache_panel(self, spec: MetricSpec) -> MetricHistogram:
+        panel = MetricHistogram(spec, self._inner)
+        panel.hide()
+        panel.sig_moving.connect(self._on_moving)
+        panel.sig_committed.connect(self.sig_committed)
+        self._cache[spec.id] = panel
+        return panel
+
     def _place(self, spec: MetricSpec) -> None:
-        panel = self._cache.get(spec.id)
-        if panel is None:
-            panel = MetricHistogram(spec, self._inner)
-            panel.sig_moving.connect(self._on_moving)
-            panel.sig_committed.connect(self.sig_committed)
-            self._cache[spec.id] = panel
+        panel = self._cache.get(spec.id) or self._cache_panel(spec)
         i = len(self.panels)
         panel.set_variants(self._variants)
         panel.reset_y()

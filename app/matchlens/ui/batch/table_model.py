@@ -52,8 +52,8 @@ def elide(text: str | None, limit: int = ELIDE) -> str:
 
 
 def _order_job(data: ViewData, spec: ViewSpec, cancel: Callable[[], bool]) -> np.ndarray | None:
-    """Worker body (a cancelled result is dropped by Task, so there is nothing to poll)."""
-    return compute_order(data, spec)
+    """Worker body; a superseded request stops early (Task drops its result anyway)."""
+    return compute_order(data, spec, cancel)
 
 
 class BatchTableModel(QAbstractTableModel):
@@ -72,6 +72,7 @@ class BatchTableModel(QAbstractTableModel):
         self._columns: list[Column] = []
         self._order: np.ndarray | None = None
         self._spec = ViewSpec()
+        self._order_spec: ViewSpec | None = None  # the spec the current order was made for
         self._task: Task | None = None
         self._colours = verdict_colours()
 
@@ -144,6 +145,8 @@ class BatchTableModel(QAbstractTableModel):
         return self._spec
 
     def set_view(self, spec: ViewSpec) -> None:
+        if spec == self._spec and (self._task is not None or self._order_spec == spec):
+            return  # QTableView.sortByColumn asks twice; a million-row sort is not free
         self._spec = spec
         self._recompute()
 
@@ -165,6 +168,7 @@ class BatchTableModel(QAbstractTableModel):
             specs=self._specs, thresholds=self._thresholds)
 
     def _recompute(self) -> None:
+        self._order_spec = None
         data = self.view_data()
         if data is None:
             return
@@ -194,6 +198,7 @@ class BatchTableModel(QAbstractTableModel):
     def _apply_order(self, order: np.ndarray | None) -> None:
         self.beginResetModel()
         self._order = order
+        self._order_spec = self._spec
         self.endResetModel()
         self.sig_order_changed.emit()
 
