@@ -263,3 +263,23 @@ def test_pyside_leaks_cannot_exhaust_none_or_true() -> None:
     if any(pyside_fixes.leaks().values()):
         assert active
         assert sys.getrefcount(None) > 1 << 39 and sys.getrefcount(True) > 1 << 39
+
+
+def test_batch_screenshot_saves_once_scored_and_drawn(tmp_path: Path) -> None:
+    """`matchlens batch DATA --screenshot` as a user runs it: the window finishes, never times out."""
+    import os
+    import subprocess
+    import sys
+
+    data = tmp_path / "d.csv"
+    data.write_text("expected,actual\nParis,Paris\nRome,Roma\n", encoding="utf-8")
+    png = tmp_path / "batch.png"
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "MATCHLENS_SCREENSHOT_TIMEOUT": "25",
+           "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    done = subprocess.run([sys.executable, "-m", "matchlens", "batch", str(data),
+                           "--screenshot", str(png)], env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "still working" not in done.stderr  # it waited for the work, not for the deadline
+    image = QImage(str(png))
+    assert (image.width(), image.height()) == app_module.SCREENSHOT_SIZE

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 import time
 from pathlib import Path
@@ -21,7 +22,7 @@ from matchlens.ui.compare.pane import FileReadError, read_text_file
 from matchlens.ui.config_model import ConfigModel
 from matchlens.ui.main_window import MainWindow
 
-SCREENSHOT_TIMEOUT_S = 60.0
+SCREENSHOT_TIMEOUT_S = float(os.environ.get("MATCHLENS_SCREENSHOT_TIMEOUT", "60"))
 SCREENSHOT_SIZE = (1440, 900)
 
 # Shown when the shipped sample pair is missing (e.g. a trimmed install).
@@ -73,13 +74,14 @@ class ScreenshotJob(QObject):
     """Waits until the window's work is done, saves it as PNG and ends the event loop."""
 
     def __init__(self, window: MainWindow, path: Path, wait_for_batch: bool,
-                 timeout_s: float = SCREENSHOT_TIMEOUT_S) -> None:
+                 timeout_s: float | None = None) -> None:
         super().__init__(window)
         self.window = window
         self.path = path
         self.exit_code = 0
         self._wait_for_batch = wait_for_batch
-        self._deadline = time.monotonic() + timeout_s
+        self._timeout_s = SCREENSHOT_TIMEOUT_S if timeout_s is None else timeout_s
+        self._deadline = time.monotonic() + self._timeout_s
         self._settled = 0
         self._timer = QTimer(self, interval=100)
         self._timer.timeout.connect(self._check)
@@ -87,6 +89,8 @@ class ScreenshotJob(QObject):
 
     def _compare_done(self) -> bool:
         tab = self.window.compare_tab
+        if not any(tab.texts()):  # `matchlens batch`: nothing to score, the panels stay empty
+            return not tab.is_busy()
         return not tab.is_busy() and all(
             p.result() is not None for p in tab.panels.values() if not p.spec.network)
 
@@ -102,7 +106,7 @@ class ScreenshotJob(QObject):
             return
         self._timer.stop()
         if timed_out and self._settled < 2:
-            print(f"matchlens: the window was still working after {SCREENSHOT_TIMEOUT_S:.0f} s; "
+            print(f"matchlens: the window was still working after {self._timeout_s:.0f} s; "
                   "saving the screenshot as it is", file=sys.stderr)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         if not self.window.grab().save(str(self.path)):
