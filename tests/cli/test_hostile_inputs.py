@@ -139,11 +139,7 @@ CASES = [
     Case(**csv_data("--encoding", "klingon", id="unknown_encoding", code=2,
                     needles=("'klingon'",))),
     Case(**csv_data("--encoding", "utf-16", id="utf16_given_for_utf8_file", code=2,
-                    needles=("UTF-16",),
-                    marks=(pytest.mark.xfail(strict=True, reason=(
-                        "core/datasets/source.py: --encoding utf-16 on a file without a BOM "
-                        "raises UnicodeError('UTF-16 stream does not start with BOM') with a "
-                        "traceback (not mine to fix)")),))),
+                    needles=("UTF-16 byte-order mark", "utf-16-le"))),
     # --- columns and JSONPath ----------------------------------------------------------------
     Case(**csv_data(data=b"expected,output\nParis,Paris\n", id="unknown_column", code=2,
                     needles=("'actual'",))),

@@ -163,6 +163,11 @@ def _choose_encoding(head: bytes, encoding: str | None, name: str) -> tuple[str,
     for bom, codec, reported in _BOMS:
         if reported in family and head.startswith(bom):
             return reported, codec, len(bom)
+    if info.name in ("utf-16", "utf-32"):  # Python's codec needs a BOM to know the byte order
+        label = info.name.upper()
+        raise DatasetError(f"--encoding {encoding} was given but the file does not start with a "
+                           f"{label} byte-order mark; pass --encoding {info.name}-le or "
+                           f"{info.name}-be if it is {label} without one", file=name)
     return info.name, info.name, 0
 
 
