@@ -94,7 +94,7 @@ class BatchResult:
     @classmethod
     def empty(cls, rows: int, variants: Sequence[str], jobs: Sequence[MetricJob]) -> BatchResult:
         result = cls(rows, list(variants), list(jobs))
-        for key in result.keys():
+        for key in result.keys():  # noqa: SIM118 - a method, not a dict
             result.scores[key] = np.full(rows, np.nan)
             result.status[key] = np.full(rows, STATUS_MISSING, dtype=np.int8)
             result.messages[key] = {}

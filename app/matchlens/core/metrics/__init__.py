@@ -1,8 +1,8 @@
 """Metric implementations and their registry."""
 
 from matchlens.core.metrics.registry import (
-    REGISTRY,
     DEFAULT_METRICS,
+    REGISTRY,
     MetricSpec,
     OptionSpec,
     evaluate,

@@ -2,9 +2,9 @@
 
 from matchlens.core.metrics import (  # noqa: F401
     exact,
-    levenshtein,
     jaccard,
     json_distance,
-    sacrebleu_metrics,
+    levenshtein,
     rouge,
+    sacrebleu_metrics,
 )

@@ -95,7 +95,7 @@ class _Walker:
             return sum(self._member(e, a, key, path) for key in _union_keys(e, a)
                        if key not in self.ignore)
         if ke == ka == "array":
-            total = sum(self.walk(x, y, child_path(path, i)) for i, (x, y) in enumerate(zip(e, a)))
+            total = sum(self.walk(x, y, child_path(path, i)) for i, (x, y) in enumerate(zip(e, a, strict=False)))
             longer = e if len(e) > len(a) else a
             for i in range(min(len(e), len(a)), len(longer)):
                 x = e[i] if i < len(e) else _MISSING
