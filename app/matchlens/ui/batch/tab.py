@@ -14,7 +14,15 @@ from pathlib import Path
 import numpy as np
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeySequence, QShortcut
-from PySide6.QtWidgets import QFileDialog, QLabel, QSplitter, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QLabel,
+    QMessageBox,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from matchlens.core.batch import BatchResult, Chunk, MetricJob, Progress
 from matchlens.core.datasets import Cancelled, Table
@@ -25,6 +33,7 @@ from matchlens.ui.batch.calibration_view import CalibrationView
 from matchlens.ui.batch.export import save_plot_png, with_thresholds, write_table
 from matchlens.ui.batch.histograms import HistogramGrid
 from matchlens.ui.batch.mapping_panel import MappingPanel
+from matchlens.ui.batch.network_check import Preflight, preflight
 from matchlens.ui.batch.session import Mapping, Prepared, guess_mapping
 from matchlens.ui.batch.stats import Final
 from matchlens.ui.batch.table_model import BatchTableModel
@@ -43,6 +52,8 @@ from matchlens.ui.batch.worker import (
 from matchlens.ui.config_model import ConfigModel
 
 CHUNK_ROWS = 25_000  # one chunk per metric call: cancel answers within a chunk's metric call
+# A network metric's chunk is a few API requests: small, so Cancel stops the spending quickly.
+NETWORK_CHUNK_ROWS = 1_000
 _VERDICT_WORDS = {ROW_PASS: "pass", ROW_FAIL: "fail", ROW_PROBLEM: "no score"}
 
 
@@ -64,6 +75,9 @@ class BatchTab(QWidget):
         self._score_task: Task | None = None
         self._child = ChildRun()  # the scoring process of the current run (big datasets)
         self._export_task: Task | None = None
+        self._check_task: Task | None = None  # the key check and cost estimate before a network run
+        self._network_note = ""  # "All 120 texts are cached: nothing will be sent."
+        self.network_prompt: QMessageBox | None = None  # the open "no key" / "cost" question
         self._score_after_read = False
         self._scoring_requested = False  # Score pressed; the task starts once plots are built
         self._done_sentence = ""  # set when scores are in, said once the plots are drawn
@@ -191,7 +205,8 @@ class BatchTab(QWidget):
         return int(order[candidates[skip]])
 
     def is_busy(self) -> bool:
-        return any(t is not None for t in (self._read_task, self._score_task, self._export_task)) \
+        return any(t is not None for t in (self._read_task, self._score_task, self._export_task,
+                                           self._check_task)) \
             or self._scoring_requested or bool(self._done_sentence) or self.model.is_busy() \
             or self.variants.is_busy() or self.histograms.is_drawing()
 
@@ -239,8 +254,12 @@ class BatchTab(QWidget):
         return tuple(chosen)
 
     # -- scoring ---------------------------------------------------------------------------------
-    def score(self) -> None:
-        """Score the loaded table with the mapping panel's choices (off the GUI thread)."""
+    def score(self, consented: bool = False) -> None:
+        """Score the loaded table with the mapping panel's choices (off the GUI thread).
+
+        A network metric first gets a key check and a cost estimate the user agrees to, unless
+        `consented` says that was done.
+        """
         if self.table is None:
             self._say("Open a dataset first (Open…, drop a file here, or File ▸ Open dataset).")
             return
@@ -250,6 +269,11 @@ class BatchTab(QWidget):
             self._fail(" ".join(problems))
             return
         self._stop_work()
+        network = {m: dict(self.config_model.settings(m).options) for m in mapping.metrics
+                   if get_metric(m).network}
+        if network and not consented:
+            self._check_network(mapping, network)
+            return
         self.mapping = mapping
         self._started_at = time.perf_counter()
         self.progress.start(f"Scoring {self.table.path.name}…", busy=True)
@@ -269,13 +293,77 @@ class BatchTab(QWidget):
             settings = self.config_model.settings(metric_id)
             jobs.append(MetricJob(get_metric(metric_id), settings.threshold, settings.options))
         self._child = ChildRun()
-        task = Task(score_dataset, self.table, self.mapping, jobs, CHUNK_ROWS, self._child,
-                    owner=self)
+        network = any(job.spec.network for job in jobs)
+        task = Task(score_dataset, self.table, self.mapping, jobs,
+                    NETWORK_CHUNK_ROWS if network else CHUNK_ROWS, self._child, owner=self)
         task.sig_yielded.connect(self._on_item)
         task.sig_returned.connect(self._on_final)
         task.sig_errored.connect(self._on_error)
         task.sig_done.connect(self._on_task_done)
         self._score_task = task.start()
+
+    # -- network metrics: a key, and the user's consent to what it costs -------------------------
+    def _check_network(self, mapping: Mapping, network: dict[str, dict]) -> None:
+        labels = ", ".join(get_metric(m).label for m in network)
+        self.progress.start(f"Checking the API key and what {labels} would send…", busy=True)
+        self._say("")
+        self.mapping_panel.set_busy(True)
+        task = Task(preflight, self.table, mapping, network, owner=self)
+        task.sig_returned.connect(self._on_preflight)
+        task.sig_errored.connect(self._on_error)
+        task.sig_done.connect(self._on_task_done)
+        self._check_task = task.start()
+
+    def _on_preflight(self, check: Preflight) -> None:
+        labels = ", ".join(get_metric(m).label for m in check.metric_ids)
+        if check.no_key is None and not check.needs_consent:
+            self.score(consented=True)
+            if check.estimate is not None:  # said again with the run's result
+                self._network_note = check.estimate.sentence()
+            return
+        self._show_idle()
+        self.mapping_panel.set_busy(True)  # the mapping stays as asked while the question is open
+        box = QMessageBox(self)
+        box.setWindowModality(Qt.WindowModality.WindowModal)
+        if check.no_key is not None:
+            box.setIcon(QMessageBox.Icon.Warning)
+            box.setWindowTitle("No API key")
+            box.setText(f"{labels} calls an embeddings API, and there is no key to call it with.")
+            box.setInformativeText(check.no_key + ".")
+            box.addButton("Set API key…", QMessageBox.ButtonRole.ActionRole).setObjectName("key")
+            if len(check.metric_ids) < len(self.mapping_panel.mapping().metrics):
+                box.addButton(f"Score without {labels}",
+                              QMessageBox.ButtonRole.AcceptRole).setObjectName("without")
+        else:
+            box.setIcon(QMessageBox.Icon.Question)
+            box.setWindowTitle("Send texts to the embeddings API?")
+            box.setText(check.estimate.sentence())
+            box.setInformativeText("Embeddings are cached on disk: a second run of these texts "
+                                   "sends nothing.")
+            box.addButton("Send and score", QMessageBox.ButtonRole.AcceptRole).setObjectName("send")
+        box.addButton(QMessageBox.StandardButton.Cancel).setObjectName("cancel")
+        box.finished.connect(lambda _code: self._on_network_answer(box, check))
+        self.network_prompt = box
+        box.open()
+
+    def _on_network_answer(self, box: QMessageBox, check: Preflight) -> None:
+        self.network_prompt = None
+        box.deleteLater()
+        clicked = box.clickedButton()
+        answer = clicked.objectName() if clicked is not None else "cancel"
+        self.mapping_panel.set_busy(False)
+        if answer == "send":
+            self.score(consented=True)
+        elif answer == "without":
+            local = [m for m in self.mapping_panel.mapping().metrics if m not in check.metric_ids]
+            self.mapping_panel.set_metrics(local)
+            self.score(consented=True)
+        else:
+            if answer == "key":
+                from matchlens.ui.dialogs.settings import show_settings
+
+                show_settings(self.config_model, self)
+            self._after_stop("Nothing was scored and nothing was sent.")
 
     def cancel(self) -> None:
         """Stop reading or scoring; the rows scored so far stay in the table and plots."""
@@ -286,6 +374,10 @@ class BatchTab(QWidget):
             self._read_task.cancel()
             self._read_task = None
             self._after_stop("Reading cancelled.")
+        if self._check_task is not None:
+            self._check_task.cancel()
+            self._check_task = None
+            self._after_stop("Scoring cancelled before anything was sent.")
         if self._score_task is not None:
             self._score_task.cancel()
             self._score_task = None
@@ -346,6 +438,8 @@ class BatchTab(QWidget):
         if variants > 1:
             what += f" × {variants} variants"
         self._done_sentence = f"Scored {what} in {seconds:.1f} s."
+        if self._network_note:
+            self._done_sentence += " " + self._network_note.replace("will be", "was")
         self._show_idle()
         self.progress.finish(self._done_sentence)
         if not self.histograms.is_drawing():
@@ -376,11 +470,12 @@ class BatchTab(QWidget):
         self.sig_finished.emit()
 
     def _on_task_done(self) -> None:
-        for name in ("_read_task", "_score_task", "_export_task"):
+        for name in ("_read_task", "_score_task", "_export_task", "_check_task"):
             task = getattr(self, name)
             if task is not None and not task.running:
                 setattr(self, name, None)
-        if self._read_task is None and self._score_task is None:
+        if self._read_task is None and self._score_task is None and self._check_task is None \
+                and self.network_prompt is None:
             self.mapping_panel.set_busy(False)
             self.mapping_panel.score_button.setEnabled(self.table is not None)
 
@@ -505,10 +600,11 @@ class BatchTab(QWidget):
 
     def _stop_work(self) -> None:
         self._child.kill()
+        self._network_note = ""
         self._done_sentence = ""
         self._scoring_requested = False
         self.histograms.cancel_prepare()
-        for name in ("_read_task", "_score_task"):
+        for name in ("_read_task", "_score_task", "_check_task"):
             task = getattr(self, name)
             if task is not None:
                 task.cancel()

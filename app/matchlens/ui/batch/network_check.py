@@ -1,0 +1,55 @@
+"""Before a batch sends anything to an embeddings API: is there a key, and what would it cost?
+
+No Qt: the batch tab runs `preflight` on a worker (reading the keyring may wait on D-Bus, and
+resolving a million rows' texts and looking them up in the cache takes a while).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from matchlens.core.datasets import Cancelled, Table
+from matchlens.embeddings.cost import CostEstimate, estimate
+from matchlens.embeddings.credentials import resolve_api_key
+from matchlens.ui.batch.session import Mapping as ColumnMapping
+from matchlens.ui.batch.session import prepare
+
+
+@dataclass(frozen=True)
+class Preflight:
+    """What the user must hear before a network metric runs: a missing key, or the cost."""
+
+    metric_ids: tuple[str, ...]
+    no_key: str | None = None  # the sentence to show when there is no key
+    estimate: CostEstimate | None = None
+
+    @property
+    def needs_consent(self) -> bool:
+        return self.no_key is None and self.estimate is not None and not self.estimate.free
+
+
+def preflight(table: Table, mapping: ColumnMapping, network: Mapping[str, Mapping[str, Any]],
+              cancel: Callable[[], bool]) -> Preflight:
+    """Check the key, then count the distinct uncached texts of every network metric's run."""
+    ids = tuple(network)
+    key = resolve_api_key()
+    if key.value is None:
+        return Preflight(ids, no_key=key.note)
+    prepared = prepare(table, mapping)
+    if cancel():
+        raise Cancelled("the cost estimate was cancelled")
+    texts = [t for t in prepared.expected if t]
+    for values in prepared.actuals.values():
+        texts.extend(t for t in values if t)
+    # Every network metric of the registry shares one endpoint and model in the config today;
+    # estimating per metric keeps the sentence right should two ever differ.
+    estimates = [estimate(texts, options) for options in network.values()]
+    uncached = sum(e.uncached for e in estimates)
+    if uncached == 0 or len(estimates) == 1:
+        return Preflight(ids, estimate=estimates[0])
+    first = estimates[0]
+    return Preflight(ids, estimate=CostEstimate(
+        sum(e.distinct for e in estimates), uncached, sum(e.approx_tokens for e in estimates),
+        first.base_url, first.model))
