@@ -421,7 +421,7 @@ def test_missing_file_and_folder(tmp_path):
     with pytest.raises(DatasetError, match=r"nothere\.csv: no such file"):
         read_table(tmp_path / "nothere.csv")
     (tmp_path / "folder.csv").mkdir()
-    with pytest.raises(DatasetError, match=r"folder\.csv: is a folder"):
+    with pytest.raises(DatasetError, match=r"folder\.csv is a folder, not a data file"):
         read_table(tmp_path / "folder.csv")
 
 
@@ -433,5 +433,14 @@ def test_unreadable_file(tmp_path, monkeypatch):
 
     # chmod 000 does not stop root (CI containers), so refuse the open itself
     monkeypatch.setattr(source_module, "open", refuse, raising=False)
-    with pytest.raises(DatasetError, match=r"locked\.csv: cannot be read \(permission denied\)"):
+    with pytest.raises(DatasetError, match=r"locked\.csv cannot be read \(permission denied\)"):
         read_table(path)
+
+
+def test_errors_read_as_sentences(tmp_path):
+    # The place is the subject of a predicate ("line 3 is not valid JSON"), not "line 3: is ...".
+    path = write(tmp_path, "bad.jsonl", '{"a": 1}\n{"a": 2}\n{"a": \n')
+    with pytest.raises(DatasetError) as caught:
+        read_table(path)
+    assert f"{path}, line 3 is not valid JSON" in str(caught.value)
+    assert ": is " not in str(caught.value)

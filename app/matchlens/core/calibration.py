@@ -84,7 +84,8 @@ class Labelled:
     def warning(self) -> str | None:
         """A sentence when the labelled rows are too few (or one-sided) to trust the numbers."""
         if self.n < MIN_LABELLED:
-            return (f"Only {self.n} row{'' if self.n == 1 else 's'} have both a score and a label "
+            rows = "1 row has" if self.n == 1 else f"{self.n} rows have"
+            return (f"Only {rows} both a score and a label "
                     f"(fewer than {MIN_LABELLED}): treat these numbers as rough.")
         if self.positives == 0 or self.negatives == 0:
             which = "pass" if self.negatives == 0 else "fail"

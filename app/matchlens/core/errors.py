@@ -7,6 +7,9 @@ class MatchLensError(Exception):
     """Base of every error we expect a user to see as a sentence, not a traceback."""
 
 
+_PREDICATES = ("is ", "has ", "have ", "does ", "cannot ", "can't ", "holds ", "contains ")
+
+
 class DatasetError(MatchLensError):
     """Bad input data: names the file, and the row (line) and column when known."""
 
@@ -33,7 +36,11 @@ class DatasetError(MatchLensError):
         if self.column is not None:
             where.append(f"column {self.column!r}")
         prefix = ", ".join(where)
-        return f"{prefix}: {self.reason}" if prefix else self.reason
+        if not prefix:
+            return self.reason
+        # "data.csv, line 3 is not valid JSON", not "data.csv, line 3: is not valid JSON".
+        joiner = " " if self.reason.startswith(_PREDICATES) else ": "
+        return f"{prefix}{joiner}{self.reason}"
 
 
 class ConfigError(MatchLensError):

@@ -107,9 +107,11 @@ def prepare(table: Table, mapping: Mapping) -> Prepared:
         unreadable = int(sum(1 for t, code in zip(texts, labels.tolist(), strict=True)
                              if code < 0 and t not in (None, "")))
         if unreadable:
-            notes.append(f"{unreadable} label{'' if unreadable == 1 else 's'} in column "
-                         f"{mapping.label!r} are neither pass nor fail (true/false, 1/0, yes/no "
-                         "are read too); those rows are left out of calibration.")
+            one = unreadable == 1
+            notes.append(f"{unreadable} label{'' if one else 's'} in column {mapping.label!r} "
+                         f"{'is' if one else 'are'} neither pass nor fail (true/false, 1/0, "
+                         f"yes/no are read too); {'that row is' if one else 'those rows are'} "
+                         "left out of calibration.")
     return Prepared(expected.values, actuals, ids, labels, notes)
 
 
