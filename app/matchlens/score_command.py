@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from matchlens.core.batch import BatchResult, MetricJob, run_to_completion
@@ -43,16 +44,23 @@ def build_config(args: argparse.Namespace) -> Config:
 
 
 def choose_metrics(args: argparse.Namespace, config: Config) -> list[str]:
-    """--metrics as given; else the five text metrics plus any local metric the config gates."""
+    """--metrics as given (`all` = every local metric, combinable with more ids); else the
+    metrics a scored table's sidecar names; else the five text metrics plus any local metric
+    the config gates."""
     if args.metrics:
         names = [n.strip() for n in args.metrics.split(",") if n.strip()]
-        if names == ["all"]:
-            return local_metric_ids()
-        for name in names:
-            get_metric(name)  # raises a ConfigError listing the valid ids
         if not names:
             raise ConfigError("--metrics is empty; give metric ids separated by commas")
-        return list(dict.fromkeys(names))
+        expanded: list[str] = []
+        for name in names:
+            if name == "all":
+                expanded.extend(local_metric_ids())
+            else:
+                get_metric(name)  # raises a ConfigError listing the valid ids
+                expanded.append(name)
+        return list(dict.fromkeys(expanded))
+    if config.metrics:
+        return list(config.metrics)
     chosen = list(DEFAULT_METRICS)
     for spec in all_metrics():
         gated = spec.id in config.thresholds and config.thresholds[spec.id] is not None
@@ -84,6 +92,7 @@ def score_command(args: argparse.Namespace) -> int:
     _check_overrides_metrics(config)
     metric_ids = choose_metrics(args, config)
     jobs = make_jobs(metric_ids, config)
+    config = _check_network(jobs, config)
     if args.fail_under is not None and all(job.threshold is None for job in jobs):
         raise ConfigError("--fail-under needs at least one metric with a threshold "
                           "(set one with --set ID.threshold=VALUE or --config)")
@@ -114,8 +123,21 @@ def score_command(args: argparse.Namespace) -> int:
         write_sidecar(args.output, data)
     if not args.quiet:
         reasons = _missing_reasons(expected, actuals)
-        print(format_summary(result, reasons, source=str(args.data)), file=sys.stderr)
+        print(format_summary(result, reasons, source=str(args.data), lines=table.lines),
+              file=sys.stderr)
     return _gate(result, args.fail_under)
+
+
+def _check_network(jobs: list[MetricJob], config: Config) -> Config:
+    """Fail early (exit 2) on a bad endpoint URL, and pin the endpoint and model a network
+    metric will use into the config, so the sidecar records what made the scores."""
+    network = [job for job in jobs if job.spec.network]
+    if not network:
+        return config
+    from matchlens.embeddings.endpoint import resolve_endpoint
+
+    endpoint = resolve_endpoint(network[0].options)  # ConfigError: a sentence, exit 2
+    return replace(config, base_url=endpoint.display_url, model=endpoint.model)
 
 
 def _stdout_as_utf8() -> None:

@@ -92,6 +92,10 @@ def test_code_fences_are_accepted_only_when_asked():
         ("{}", "{'a': 1}", "actual is not valid JSON: Expecting property name enclosed in double "
                            "quotes at line 1 column 2"),
         ("{}", "", "actual is not valid JSON: Expecting value at line 1 column 1"),
+        # Python's json reads these; JSON has no NaN or Infinity (NaN != NaN would score 1).
+        ("NaN", "NaN", "expected is not valid JSON: NaN is not a JSON value at line 1 column 1"),
+        ('{"x": 1}', '{"x": -Infinity}',
+         "actual is not valid JSON: -Infinity is not a JSON value at line 1 column 7"),
     ],
 )
 def test_invalid_json_names_the_side_line_and_column(expected, actual, fragment):
@@ -116,3 +120,10 @@ def test_distance_is_symmetric_and_zero_iff_equal(a, b):
     d_ba, _ = json_distance(b, a)
     assert d_ab == d_ba
     assert (d_ab == 0) == (json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True))
+
+
+def test_numbers_too_big_for_a_float_are_equal_with_a_tolerance_too():
+    # 1e400 parses to inf on both sides; inf - inf is nan, which no tolerance accepts.
+    assert run("1e400", "1e400").score == 0
+    assert run("1e400", "1e400", numeric_tolerance=0.01).score == 0
+    assert run("1e400", "-1e400", numeric_tolerance=0.01).score == 1

@@ -33,6 +33,9 @@ class Config:
     options: dict[str, dict[str, Any]] = field(default_factory=dict)
     base_url: str = ""
     model: str = ""
+    # The metrics a scored table's sidecar says made it ([matchlens] metrics): `score --config
+    # SIDECAR` without --metrics scores these again. The window's thresholds file has none.
+    metrics: tuple[str, ...] = ()
 
     def settings(self, metric_id: str) -> MetricSettings:
         spec = get_metric(metric_id)
@@ -108,7 +111,22 @@ def config_from_dict(data: Mapping[str, Any], source: str = "config") -> Config:
         if not isinstance(table, Mapping):
             raise ConfigError(f"{source}: [metrics.{metric_id}] must be a table")
         config = _apply_table(config, metric_id, table, source)
+    config = _apply_provenance(config, data.get("matchlens", {}), source)
     return _apply_openai(config, data.get("openai", {}), source)
+
+
+def _apply_provenance(config: Config, table: Any, source: str) -> Config:
+    if not isinstance(table, Mapping):
+        raise ConfigError(f"{source}: [matchlens] must be a table")
+    metrics = table.get("metrics", [])
+    if not isinstance(metrics, list) or not all(isinstance(m, str) for m in metrics):
+        raise ConfigError(f"{source}: [matchlens] metrics must be a list of metric ids")
+    try:
+        for metric_id in metrics:
+            get_metric(metric_id)
+    except ConfigError as err:
+        raise ConfigError(f"{source}: [matchlens] metrics: {err}") from None
+    return replace(config, metrics=tuple(dict.fromkeys(metrics)))
 
 
 def _apply_table(config: Config, metric_id: str, table: Mapping[str, Any], source: str) -> Config:

@@ -42,8 +42,15 @@ def strip_fences(text: str) -> str:
 
 
 def parse_side(text: str, side: str, fences: bool) -> Any:
+    source = strip_fences(text) if fences else text
+
+    def no_constants(name: str) -> Any:
+        # Python's json reads NaN and ±Infinity; JSON has no such values (RFC 8259 §6).
+        raise json.JSONDecodeError(f"{name} is not a JSON value", source,
+                                   max(0, source.find(name)))
+
     try:
-        return json.loads(strip_fences(text) if fences else text)
+        return json.loads(source, parse_constant=no_constants)
     except json.JSONDecodeError as err:
         raise InvalidJson(side, err) from None
     except RecursionError:
@@ -111,7 +118,8 @@ class _Walker:
 
     def _leaf_equal(self, kind: str, e: Any, a: Any) -> bool:
         if kind == "number":
-            return abs(e - a) <= self.tolerance if self.tolerance else e == a
+            # e == a first: 1e400 parses to inf on both sides, and inf - inf is nan
+            return e == a or (bool(self.tolerance) and abs(e - a) <= self.tolerance)
         if kind == "string" and self.fold:
             return e.casefold() == a.casefold()
         return e == a
