@@ -34,27 +34,44 @@ def build_parser() -> argparse.ArgumentParser:
     _gui_common(compare)
 
     batch = sub.add_parser("batch", help="open the app on the batch tab with DATA scored")
-    batch.add_argument("data", type=Path)
-    batch.add_argument("--expected", metavar="SPEC")
-    batch.add_argument("--actual", metavar="SPEC", action="append")
-    batch.add_argument("--label", metavar="COLUMN")
+    batch.add_argument("data", type=Path, help=".csv, .tsv, .jsonl or .json (array of objects)")
+    batch.add_argument("--expected", metavar="SPEC", help=f"the reference: {_SPEC}")
+    batch.add_argument("--actual", metavar="SPEC", action="append",
+                       help="an output column or JSONPath; repeat for prompt variants")
+    batch.add_argument("--label", metavar="COLUMN", help="a human pass/fail column (calibration)")
+    batch.add_argument("--encoding", metavar="NAME",
+                       help="the file's encoding when it is not UTF-8 (e.g. cp1252, latin-1)")
     _gui_common(batch)
 
     score = sub.add_parser("score", help="score headless and write a scored table")
-    score.add_argument("data", type=Path)
-    score.add_argument("--expected", metavar="SPEC")
-    score.add_argument("--expected-literal", metavar="TEXT")
-    score.add_argument("--actual", metavar="SPEC", action="append", required=True)
-    score.add_argument("--metrics", metavar="a,b,c")
-    score.add_argument("--config", type=Path, metavar="FILE.toml", dest="score_config")
+    score.add_argument("data", type=Path, help=".csv, .tsv, .jsonl or .json (array of objects)")
+    score.add_argument("--expected", metavar="SPEC", help=f"the reference: {_SPEC}")
+    score.add_argument("--expected-literal", metavar="TEXT",
+                       help="one fixed reference text for every row")
+    score.add_argument("--actual", metavar="SPEC", action="append", required=True,
+                       help="the output under test; repeat to score several variants")
+    score.add_argument("--metrics", metavar="a,b,c",
+                       help="metric ids; 'all' = every metric that needs no network (default: "
+                            "exact_match,contains,levenshtein_distance,levenshtein_similarity,"
+                            "jaccard, plus local metrics the config gives a threshold)")
+    score.add_argument("--config", type=Path, metavar="FILE.toml", dest="score_config",
+                       help="thresholds and options: the file the app saves, or a sidecar")
     score.add_argument("--set", metavar="ID.OPTION=VALUE", action="append", default=[],
-                       dest="overrides")
-    score.add_argument("-o", "--output", type=Path, metavar="OUT")
-    score.add_argument("--fail-under", type=_rate, metavar="RATE")
-    score.add_argument("--encoding", metavar="NAME")
-    score.add_argument("--delimiter", metavar="CHAR")
+                       dest="overrides",
+                       help="one override, repeatable (levenshtein_similarity.threshold=0.8)")
+    score.add_argument("-o", "--output", type=Path, metavar="OUT",
+                       help=".csv or .jsonl (default: CSV on standard output)")
+    score.add_argument("--fail-under", type=_rate, metavar="RATE",
+                       help="exit 1 when the share of rows passing every thresholded metric is "
+                            "below RATE (0-1)")
+    score.add_argument("--encoding", metavar="NAME",
+                       help="the input's encoding when it is not UTF-8 (e.g. cp1252, latin-1)")
+    score.add_argument("--delimiter", metavar="CHAR", help="the CSV delimiter (default: detected)")
     score.add_argument("--quiet", action="store_true", help="no summary on standard error")
     return parser
+
+
+_SPEC = "a column name, or a JSONPath starting with $ (cells holding JSON are parsed)"
 
 
 def _gui_common(parser: argparse.ArgumentParser) -> None:

@@ -79,20 +79,20 @@ def test_dragging_the_threshold_updates_pass_rate_then_config(qtbot, tab, config
     load(qtbot, tab, path)
     core = core_result(path, ["output_a", "output_b"])
     panel = tab.histograms.panels["levenshtein_similarity"]
-    panel.line.setValue(0.8123)  # as a drag does; the value snaps to 3 decimals
-    expected = core.summary("output_a", "levenshtein_similarity", 0.812).pass_rate
-    assert tab.histograms.pass_rate("output_a", "levenshtein_similarity", 0.812) == expected
+    panel.line.setValue(0.8123)  # as a drag does; it snaps to the 2 decimals the app shows
+    expected = core.summary("output_a", "levenshtein_similarity", 0.81).pass_rate
+    assert tab.histograms.pass_rate("output_a", "levenshtein_similarity", 0.81) == expected
     assert f"pass {expected:.1%}" in panel.stats.text()
     assert config.settings("levenshtein_similarity").threshold == 0.7  # not stored while dragging
     with qtbot.waitSignal(config.sig_changed):
         panel.line.sigPositionChangeFinished.emit(panel.line)  # the drag ends
-    assert config.settings("levenshtein_similarity").threshold == 0.812
+    assert config.settings("levenshtein_similarity").threshold == 0.81
     # The table verdicts follow the stored threshold.
     wait_idle(qtbot, tab)
     col = [tab.model.column_key(c) for c in range(tab.model.columnCount())]
     sim = col.index("score:levenshtein_similarity")
     scores = core.scores[("output_a", "levenshtein_similarity")]
-    row = int(np.flatnonzero((scores >= 0.7) & (scores < 0.812))[0])
+    row = int(np.flatnonzero((scores >= 0.7) & (scores < 0.81))[0])
     tip = tab.model.index(row, sim).data(Qt.ItemDataRole.ToolTipRole)
     assert "fails ≥ 0.81" in tip
     # A threshold set elsewhere (compare panels, Best threshold) moves the line.
@@ -231,6 +231,39 @@ def test_cancel_stops_within_a_second(qtbot, tab, tmp_path, monkeypatch):
     qtbot.waitUntil(lambda: not tab.is_busy(), timeout=1000)  # the thread really stopped
     assert time.perf_counter() - clicked[0] < 1.0
     assert "cancelled" in tab.message.text()
+    assert "Scoring big.csv" not in tab.progress.label.text()  # no stale "working" sentence
     assert 0 < tab.result.done < 60_000
     assert tab.model.rowCount() == 60_000  # partial results stay visible
     assert tab.histograms.stats[("output_a", "exact_match")].done == tab.result.done
+
+
+def test_a_file_in_another_encoding_reads_after_choosing_it(qtbot, tab, tmp_path):
+    """The load error names the byte and suggests the encoding; choosing it reads the file."""
+    path = tmp_path / "latin.csv"
+    path.write_bytes("expected,actual\nZoë,Zoe\nCafé,Café\n".encode("latin-1"))
+    load(qtbot, tab, path)
+    message = tab.message.text()
+    assert message.startswith(f"{path}, line 2: byte 0xeb")
+    assert "choose Encoding ▸ latin-1" in message and "--encoding" not in message
+    assert tab.table is None
+    tab.top.encoding.setCurrentText("latin-1")
+    with qtbot.waitSignal(tab.sig_finished, timeout=30_000):
+        tab.top.encoding.lineEdit().returnPressed.emit()
+    wait_idle(qtbot, tab)
+    assert tab.table is not None and tab.table.encoding == "iso8859-1"  # codecs name
+    assert tab.prepared.expected == ["Zoë", "Café"]  # decoded, not mojibake
+    assert tab.result is not None and tab.result.done == 2  # and scored, as the first load would
+
+
+def test_table_verdicts_follow_the_line_while_it_is_dragged(qtbot, tab, config):
+    path = sample_dataset()
+    load(qtbot, tab, path)
+    core = core_result(path, ["output_a", "output_b"])
+    scores = core.scores[("output_a", "levenshtein_similarity")]
+    row = int(np.flatnonzero((scores >= 0.7) & (scores < 0.9))[0])  # passes now, fails at 0.9
+    col = [tab.model.column_key(c) for c in range(tab.model.columnCount())]
+    cell = tab.model.index(row, col.index("score:levenshtein_similarity"))
+    assert "passes" in cell.data(Qt.ItemDataRole.ToolTipRole)
+    tab.histograms.panels["levenshtein_similarity"].line.setValue(0.9)  # mid-drag, not dropped
+    assert "fails ≥ 0.9" in cell.data(Qt.ItemDataRole.ToolTipRole)
+    assert config.settings("levenshtein_similarity").threshold == 0.7  # stored only on drop

@@ -152,7 +152,7 @@ class FakeBatchTab(QWidget):
         self.rows = [("a", "a", "pass"), ("b", "c", "fail"), ("d", "d", "pass"), ("e", "f", "fail")]
         self.loads: list[tuple] = []
 
-    def load(self, path, expected=None, actuals=None, label=None, score=True) -> None:
+    def load(self, path, expected=None, actuals=None, label=None, score=True, encoding=None) -> None:
         self.loads.append((path, expected, actuals, label))
         QTimer.singleShot(300, self.sig_finished.emit)  # scoring and plots take a moment
 

@@ -130,7 +130,8 @@ def build_window(args: argparse.Namespace, screenshot: bool) -> tuple[MainWindow
             window.compare_tab.show_panel("json_distance")
     elif command == "batch":
         wait_for_batch = window.load_dataset(args.data, expected=args.expected,
-                                             actuals=args.actual, label=args.label)
+                                             actuals=args.actual, label=args.label,
+                                             encoding=getattr(args, "encoding", None))
         if not wait_for_batch:
             errors.append("The Batch tab is not available in this build; nothing was scored.")
     else:

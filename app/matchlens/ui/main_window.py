@@ -217,12 +217,14 @@ class MainWindow(QMainWindow):
             self.load_dataset(Path(name))
 
     def load_dataset(self, path: Path, expected: str | None = None,
-                     actuals: list[str] | None = None, label: str | None = None) -> bool:
+                     actuals: list[str] | None = None, label: str | None = None,
+                     encoding: str | None = None) -> bool:
         if self.batch_tab is None:
             return False
         self.tabs.setCurrentWidget(self.batch_tab)
         self.batch_finished = False
-        self.batch_tab.load(path, expected=expected, actuals=actuals, label=label)
+        self.batch_tab.load(path, expected=expected, actuals=actuals, label=label,
+                            encoding=encoding)
         self.add_recent("dataset", path)
         return True
 

@@ -31,6 +31,9 @@ from matchlens.ui.batch.view_order import (
 )
 
 SEARCH_DELAY_MS = 250
+AUTO_ENCODING = "Auto (UTF-8/BOM)"
+ENCODINGS = (AUTO_ENCODING, "utf-8", "cp1252", "latin-1", "utf-16-le", "utf-16-be", "shift_jis",
+             "gb18030")
 
 
 def duration(seconds: float) -> str:
@@ -44,6 +47,7 @@ class TopBar(QWidget):
     sig_export_table = Signal()
     sig_export_thresholds = Signal()
     sig_export_plot = Signal(str)  # plot key
+    sig_encoding = Signal(str)  # "" for auto: the user wants the file read again this way
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -57,6 +61,17 @@ class TopBar(QWidget):
                                  "here.", self)
         self.file_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         row.addWidget(self.file_label, 1)
+        self.encoding = QComboBox(self)
+        self.encoding.setEditable(True)  # any codec Python knows can be typed
+        self.encoding.addItems(ENCODINGS)
+        self.encoding.setToolTip("The file's text encoding. Auto reads UTF-8 (with or without a "
+                                 "BOM) and UTF-16/32 with a BOM; pick another to read it again")
+        self.encoding.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.encoding.activated.connect(lambda _i: self.sig_encoding.emit(self.chosen_encoding()))
+        self.encoding.lineEdit().returnPressed.connect(
+            lambda: self.sig_encoding.emit(self.chosen_encoding()))
+        row.addWidget(QLabel("Encoding", self))
+        row.addWidget(self.encoding)
         self.export_button = QToolButton(self)
         self.export_button.setText("Export")
         self.export_button.setToolTip("Export the scored table, the thresholds, or a plot")
@@ -74,6 +89,13 @@ class TopBar(QWidget):
     def set_file(self, path: Path, details: str) -> None:
         self.file_label.setText(f"<b>{html.escape(Path(path).name)}</b> · {html.escape(details)}")
         self.file_label.setToolTip(str(path))
+
+    def chosen_encoding(self) -> str:
+        text = self.encoding.currentText().strip()
+        return "" if text in ("", AUTO_ENCODING) else text
+
+    def set_encoding(self, encoding: str | None) -> None:
+        self.encoding.setCurrentText(encoding or AUTO_ENCODING)
 
     def set_exports_enabled(self, scored: bool) -> None:
         for action in self.export_button.menu().actions():
@@ -106,9 +128,11 @@ class ProgressRow(QWidget):
         self.cancel_button.setToolTip("Stop; rows already scored stay in the table (Esc)")
         self.cancel_button.setShortcut(Qt.Key.Key_Escape)
         row.addWidget(self.cancel_button)
+        self._working = False
         self.idle()
 
     def start(self, text: str, busy: bool) -> None:
+        self._working = True
         self.label.setText(text)
         self.bar.setRange(0, 0 if busy else 1)
         self.bar.setValue(0)
@@ -131,6 +155,9 @@ class ProgressRow(QWidget):
         self.label.setText(text)
 
     def idle(self) -> None:
+        if getattr(self, "_working", False):  # "Scoring x.csv…" is no longer true
+            self._working = False
+            self.label.setText("")
         for widget in (self.bar, self.rate, self.cancel_button):
             widget.hide()
 

@@ -8,6 +8,7 @@ histograms overlay every variant, and the Variants tab compares two of them row 
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -57,6 +58,13 @@ NETWORK_CHUNK_ROWS = 1_000
 _VERDICT_WORDS = {ROW_PASS: "pass", ROW_FAIL: "fail", ROW_PROBLEM: "no score"}
 
 
+def for_the_window(sentence: str) -> str:
+    """The reader's advice names the CLI's --encoding; here the choice is the Encoding box."""
+    sentence = re.sub(r"--encoding (\S+) was given", r"Encoding \1 was chosen", sentence)
+    return sentence.replace("pass --encoding ", "choose Encoding ▸ ").replace(
+        "given with --encoding", "chosen under Encoding")
+
+
 class BatchTab(QWidget):
     sig_open_row = Signal(int)  # row index double-clicked in the table
     sig_status = Signal(str)  # a sentence for the status bar
@@ -77,6 +85,8 @@ class BatchTab(QWidget):
         self._export_task: Task | None = None
         self._check_task: Task | None = None  # the key check and cost estimate before a network run
         self._network_note = ""  # "All 120 texts are cached: nothing will be sent."
+        self._path: Path | None = None  # the file last asked for (also when it failed to load)
+        self._score_on_load = True
         self.network_prompt: QMessageBox | None = None  # the open "no key" / "cost" question
         self._score_after_read = False
         self._scoring_requested = False  # Score pressed; the task starts once plots are built
@@ -94,6 +104,7 @@ class BatchTab(QWidget):
         self.top.sig_export_table.connect(self.export_table_dialog)
         self.top.sig_export_thresholds.connect(self.export_thresholds_dialog)
         self.top.sig_export_plot.connect(self.export_plot_dialog)
+        self.top.sig_encoding.connect(self._reload_as)
         self.top.plot_names = self._plot_names
         layout.addWidget(self.top)
         self.progress = ProgressRow(self)
@@ -147,18 +158,22 @@ class BatchTab(QWidget):
 
     # -- the agreed interface --------------------------------------------------------------------
     def load(self, path: Path, expected: str | None = None, actuals: list[str] | None = None,
-             label: str | None = None, score: bool = True) -> None:
-        """Read `path` off the GUI thread, map its columns (given names win over guesses), and
-        score it unless `score` is False. Ends with sig_finished whatever happens."""
+             label: str | None = None, score: bool = True, encoding: str | None = None) -> None:
+        """Read `path` off the GUI thread (in `encoding`, else UTF-8 or what its BOM says), map
+        its columns (given names win over guesses), and score it unless `score` is False. Ends
+        with sig_finished whatever happens."""
         path = Path(path)
+        self._path = path
+        self.top.set_encoding(encoding)
         self._stop_work()
         self._clear_session()
         self._score_after_read = score
+        self._score_on_load = score  # kept for a reload in another encoding
         self._pending = (expected, actuals, label)
         self.top.set_file(path, "reading…")
         self.progress.start(f"Reading {path.name}…", busy=True)
         self._say("")
-        task = Task(read_dataset, path, owner=self)
+        task = Task(read_dataset, path, encoding=encoding or None, owner=self)
         task.sig_returned.connect(self._on_table)
         task.sig_errored.connect(self._on_error)
         task.sig_done.connect(self._on_task_done)
@@ -227,6 +242,13 @@ class BatchTab(QWidget):
         if urls and urls[0].isLocalFile():
             event.acceptProposedAction()
             self.load(Path(urls[0].toLocalFile()))
+
+    def _reload_as(self, encoding: str) -> None:
+        """The user chose another encoding: read the same file again with it."""
+        if self._path is not None:
+            expected, actuals, label = self._pending
+            self.load(self._path, expected, actuals, label, score=self._score_on_load,
+                      encoding=encoding)
 
     def _on_table(self, table: Table) -> None:
         self.table = table
@@ -456,7 +478,7 @@ class BatchTab(QWidget):
         if isinstance(error, Cancelled):
             return
         if isinstance(error, MatchLensError):
-            self._fail(str(error))
+            self._fail(for_the_window(str(error)))
         else:  # a bug, not bad input: still a sentence, never a silent hang
             self._fail(f"Unexpected error while working on the dataset: "
                        f"{type(error).__name__}: {error}")
@@ -487,6 +509,7 @@ class BatchTab(QWidget):
 
     def _on_threshold_moving(self, metric_id: str, value: float) -> None:
         self.calibration.set_threshold(metric_id, value)
+        self.model.preview_threshold(metric_id, value)
 
     def _on_config_changed(self, metric_id: str) -> None:
         if self.result is None:

@@ -127,6 +127,14 @@ class BatchTableModel(QAbstractTableModel):
         if self._spec.filter != "all" or self._spec.sort == "verdict":
             self._recompute()
 
+    def preview_threshold(self, metric_id: str, value: float | None) -> None:
+        """While a threshold line is dragged: repaint the verdicts (only the visible cells are
+        asked again), but leave the filter and sort order for the drop (set_thresholds)."""
+        if metric_id in self._thresholds and self._thresholds[metric_id] == value:
+            return
+        self._thresholds = {**self._thresholds, metric_id: value}  # a running sort keeps its own
+        self._refresh_cells()
+
     def rows_scored(self, done: int) -> None:
         """Rows [0, done) now have scores: repaint (the view only paints what is visible)."""
         self._done = done
