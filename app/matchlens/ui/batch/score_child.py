@@ -7,7 +7,7 @@ the window keeps its GIL. The parent sends one chunk of rows at a time and waits
 (strictly request/response: two processes blocked writing big frames to each other would
 deadlock). No Qt here, and no state beyond the metric jobs.
 
-Frames: 8-byte little-endian length, then a pickle.
+Frames (ui.pipe_frames): 8-byte little-endian length, then a pickle.
   parent -> ("jobs", [(metric_id, threshold, options), ...])
   parent -> ("chunk", start, expected_slice, {variant: actual_slice})
   child  -> ("ready",) once, then ("chunk", Chunk) or ("error", sentence) per chunk
@@ -17,40 +17,11 @@ from __future__ import annotations
 
 import contextlib
 import os
-import pickle
-import struct
 import sys
 from collections.abc import Sequence
-from typing import Any, BinaryIO
+from typing import Any
 
-_HEADER = struct.Struct("<Q")
-
-
-def write_frame(stream: BinaryIO, message: Any) -> None:
-    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-    stream.write(_HEADER.pack(len(data)))
-    stream.write(data)
-    stream.flush()
-
-
-def read_frame(stream: BinaryIO) -> Any:
-    """The next message, or None when the other side has gone."""
-    header = _read_exact(stream, _HEADER.size)
-    if header is None:
-        return None
-    body = _read_exact(stream, _HEADER.unpack(header)[0])
-    return None if body is None else pickle.loads(body)
-
-
-def _read_exact(stream: BinaryIO, size: int) -> bytes | None:
-    parts, left = [], size
-    while left:
-        part = stream.read(left)
-        if not part:
-            return None
-        parts.append(part)
-        left -= len(part)
-    return b"".join(parts)
+from matchlens.ui.pipe_frames import read_frame, write_frame
 
 
 def make_jobs(specs: Sequence[tuple[str, float | None, dict]]) -> list:

@@ -29,9 +29,9 @@ from superqt.utils import create_worker
 from matchlens.core.batch import BatchResult, Chunk, MetricJob, Progress, score_pairs
 from matchlens.core.datasets import Table, read_table
 from matchlens.core.errors import MatchLensError
-from matchlens.ui.batch.score_child import read_frame, write_frame
 from matchlens.ui.batch.session import Mapping, Prepared, prepare
 from matchlens.ui.batch.stats import Final, finalize
+from matchlens.ui.pipe_frames import read_frame, write_frame
 
 _RELEASE_SLICE = 16_384
 # From this many rows on, scoring runs in a child process (see score_child for why); below it a

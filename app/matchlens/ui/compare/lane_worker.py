@@ -9,39 +9,9 @@ from __future__ import annotations
 
 import contextlib
 import os
-import pickle
-import struct
 import sys
-from typing import Any, BinaryIO
 
-_HEADER = struct.Struct("<Q")
-
-
-def write_frame(stream: BinaryIO, message: Any) -> None:
-    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-    stream.write(_HEADER.pack(len(data)))
-    stream.write(data)
-    stream.flush()
-
-
-def read_exact(stream: BinaryIO, size: int) -> bytes | None:
-    chunks, remaining = [], size
-    while remaining:
-        chunk = stream.read(remaining)
-        if not chunk:
-            return None
-        chunks.append(chunk)
-        remaining -= len(chunk)
-    return b"".join(chunks)
-
-
-def read_frame(stream: BinaryIO) -> Any:
-    """The next message, or None at end of stream."""
-    header = read_exact(stream, _HEADER.size)
-    if header is None:
-        return None
-    body = read_exact(stream, _HEADER.unpack(header)[0])
-    return None if body is None else pickle.loads(body)
+from matchlens.ui.pipe_frames import read_frame, write_frame
 
 
 def main() -> int:

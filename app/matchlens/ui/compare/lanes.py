@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from matchlens.ui.compare.jobs import timed_task
-from matchlens.ui.compare.lane_worker import read_frame, write_frame
+from matchlens.ui.pipe_frames import read_frame, write_frame
 
 STALE_KILL_S = 1.0
 
