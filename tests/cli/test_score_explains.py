@@ -6,10 +6,9 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
+from matchlens.core.metrics.registry import local_metric_ids
 from tests.cli.conftest import DEFAULT_METRICS, assert_one_line_error, read_csv_file
 from tests.embeddings.openai_server import closed_port_url
-
-from matchlens.core.metrics.registry import local_metric_ids
 
 
 def _data(tmp_path: Path) -> Path:
