@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtWidgets import QFileDialog, QWidget
 
 from matchlens.core.config import Config, MetricSettings, load_config, save_config
 from matchlens.core.errors import MatchLensError
@@ -71,6 +72,15 @@ class ConfigModel(QObject):
     def save_as(self, path: Path) -> None:
         save_config(self._config, path, [spec.id for spec in all_metrics()])
 
+    def save_thresholds(self, path: Path) -> tuple[bool, str]:
+        """File ▸ Save thresholds and the batch tab's export: (saved?, the sentence to show)."""
+        try:
+            self.save_as(path)
+        except (OSError, MatchLensError) as err:
+            return False, f"Could not save the thresholds to {path}: {err}"
+        return True, (f"Saved the thresholds to {path}; `matchlens score --config {path.name}` "
+                      "reads it.")
+
     def _update(self, config: Config, metric_id: str) -> None:
         self._config = config
         self.sig_changed.emit(metric_id)
@@ -89,3 +99,9 @@ class ConfigModel(QObject):
             self.save_as(self._autosave_path)
         except (OSError, MatchLensError) as err:
             self.sig_error.emit(f"Could not save thresholds to {self._autosave_path}: {err}")
+
+
+def ask_thresholds_path(parent: QWidget) -> Path | None:
+    name, _ = QFileDialog.getSaveFileName(parent, "Save thresholds", "matchlens.toml",
+                                          "TOML (*.toml)")
+    return Path(name) if name else None

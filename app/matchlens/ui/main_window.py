@@ -19,9 +19,8 @@ from PySide6.QtWidgets import (
 )
 
 from matchlens import __version__
-from matchlens.core.errors import MatchLensError
 from matchlens.ui.compare.compare_tab import CompareTab
-from matchlens.ui.config_model import ConfigModel
+from matchlens.ui.config_model import ConfigModel, ask_thresholds_path
 
 BATCH_PLACEHOLDER = ("Batch scoring arrives here: load a CSV/JSONL dataset, score every row, "
                      "tune thresholds.")
@@ -229,20 +228,14 @@ class MainWindow(QMainWindow):
         return True
 
     def save_thresholds_dialog(self) -> None:
-        name, _ = QFileDialog.getSaveFileName(self, "Save thresholds", "matchlens.toml",
-                                              "TOML (*.toml)")
-        if name:
-            self.save_thresholds(Path(name))
+        path = ask_thresholds_path(self)
+        if path is not None:
+            self.save_thresholds(path)
 
     def save_thresholds(self, path: Path) -> bool:
-        try:
-            self.config.save_as(path)
-        except (OSError, MatchLensError) as err:
-            self.show_status(f"Could not save the thresholds to {path}: {err}")
-            return False
-        self.show_status(f"Saved the thresholds to {path}; use it with "
-                         f"`matchlens score --config {path.name}`.")
-        return True
+        saved, sentence = self.config.save_thresholds(path)
+        self.show_status(sentence)
+        return saved
 
     # -- recent files ---------------------------------------------------------------------------
     def recent_files(self) -> list[tuple[str, str]]:

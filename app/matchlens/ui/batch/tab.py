@@ -50,7 +50,7 @@ from matchlens.ui.batch.worker import (
     score_dataset,
     stop_tasks,
 )
-from matchlens.ui.config_model import ConfigModel
+from matchlens.ui.config_model import ConfigModel, ask_thresholds_path
 
 CHUNK_ROWS = 25_000  # one chunk per metric call: cancel answers within a chunk's metric call
 # A network metric's chunk is a few API requests: small, so Cancel stops the spending quickly.
@@ -560,20 +560,14 @@ class BatchTab(QWidget):
         self._export_task = task.start()
 
     def export_thresholds_dialog(self) -> None:
-        name, _ = QFileDialog.getSaveFileName(self, "Save thresholds", "matchlens.toml",
-                                              "TOML (*.toml)")
-        if name:
-            self.export_thresholds(Path(name))
+        path = ask_thresholds_path(self)
+        if path is not None:
+            self.export_thresholds(path)
 
     def export_thresholds(self, path: Path) -> bool:
-        try:
-            self.config_model.save_as(path)
-        except (OSError, MatchLensError) as err:
-            self._fail(f"Could not save the thresholds to {path}: {err}")
-            return False
-        self._said(f"Saved the thresholds to {path}; `matchlens score --config {path.name}` "
-                   "reads it.")
-        return True
+        saved, sentence = self.config_model.save_thresholds(path)
+        (self._said if saved else self._fail)(sentence)
+        return saved
 
     def _plot_names(self) -> list[tuple[str, str]]:
         """(key, menu text) of every plot that can be exported now."""
