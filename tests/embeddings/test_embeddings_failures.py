@@ -15,7 +15,7 @@ from matchlens.embeddings.credentials import NO_KEY, save_api_key
 from matchlens.embeddings.embed import embed_texts
 from matchlens.embeddings.metric import SPEC
 from tests.embeddings.conftest import TEST_KEY
-from tests.embeddings.openai_server import closed_port_url
+from tests.embeddings.openai_server import Rule, closed_port_url
 
 # Three rows; with batch_of(2) each row's two texts travel in their own request.
 EXPECTED = ["first good row", "the marked row", "third good row"]
@@ -74,7 +74,52 @@ def test_timeout_says_how_long_it_waited(options, fake_openai, env_key, batch_of
     started = time.perf_counter()
     out = score(options)
     assert time.perf_counter() - started < 3
-    assert_only_middle_row_failed(out, "timed out after 0.3 s")
+    # The rows before the silent batch are scored; the silent one and those after it say why.
+    assert out.status.tolist() == [STATUS_SCORED, STATUS_ERROR, STATUS_ERROR]
+    assert out.messages == {1: "timed out after 0.3 s", 2: "timed out after 0.3 s"}
+    assert fake_openai.request_count == 2  # the third batch was not sent to a hung endpoint
+
+
+def test_a_hung_endpoint_costs_one_batch_of_retries_not_every_batch(options, fake_openai,
+                                                                    env_key, monkeypatch):
+    """600 distinct texts are 3 batches; a server that never answers is waited for once."""
+    monkeypatch.setattr(client_module, "DEFAULT_TIMEOUT", 0.3)  # the client keeps its 2 retries
+    fake_openai.slow_on("", 100.0)  # every request hangs
+    expected = [f"question {i} about topic {i % 7}" for i in range(300)]
+    actual = [f"answer {i} on topic {i % 7}" for i in range(300)]
+    started = time.perf_counter()
+    out = SPEC.many(expected, actual, options)
+    elapsed = time.perf_counter() - started
+    sentence = "timed out after 0.3 s (3 tries)"
+    assert (out.status == STATUS_ERROR).all() and np.isnan(out.scores).all()
+    assert set(out.messages.values()) == {sentence} and len(out.messages) == 300
+    # The first batch's 3 tries only; batches 2 and 3 (256 + 88 texts) never went out.
+    assert fake_openai.request_count == 3
+    assert {len(r.inputs) for r in fake_openai.requests} == {256}
+    assert elapsed < 8, elapsed  # 3 x 0.3 s + backoff; every batch's retries took ~3x that
+    run = embed_texts([*expected, *actual], options)
+    assert (run.sent, run.requests, len(run.errors)) == (256, 3, 600)
+    assert set(run.errors.values()) == {sentence}
+
+
+def test_a_timeout_inside_a_bisection_sends_nothing_more(options, fake_openai, env_key,
+                                                         monkeypatch):
+    monkeypatch.setattr(client_module, "DEFAULT_TIMEOUT", 0.3)
+    monkeypatch.setattr(client_module, "MAX_RETRIES", 0)
+    fake_openai.fail_on("toolong", 400)
+    fake_openai.rules.append(HalvesOnly("slow", delay=100.0))
+    texts = ["t0 slow", "t1", "t2", "t3 toolong"]
+    run = embed_texts(texts, options)
+    # the batch (400), then its left half hangs: its right half is not sent
+    assert [len(r.inputs) for r in fake_openai.requests] == [4, 2]
+    assert run.errors == dict.fromkeys(texts, "timed out after 0.3 s")
+
+
+class HalvesOnly(Rule):
+    """A rule for the halves of a 4-text batch, not for the batch itself."""
+
+    def matches(self, inputs: list[str]) -> bool:
+        return len(inputs) <= 2 and super().matches(inputs)
 
 
 def test_connection_refused_names_the_url_and_skips_later_batches(env_key, batch_of):
@@ -121,6 +166,15 @@ def test_no_key_for_a_local_server_sends_a_placeholder(options, fake_openai):
     out = SPEC.many(["a"], ["a b"], options)
     assert out.status.tolist() == [STATUS_SCORED]
     assert fake_openai.requests[0].authorization == "Bearer not-needed"
+
+
+def test_a_401_for_the_placeholder_names_it_as_it_is(options, fake_openai, batch_of):
+    """The placeholder is no secret: masking it ('…') only hides what was sent."""
+    batch_of(2)
+    fake_openai.fail_on("marked", 401)
+    out = score(options)
+    assert_only_middle_row_failed(out, "401: the API key was rejected (no key is set, so the "
+                                       "placeholder key 'not-needed' was sent)")
 
 
 def test_the_keyring_key_is_sent(options, fake_openai, monkeypatch):

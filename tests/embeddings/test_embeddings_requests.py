@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
+import shutil
 import sqlite3
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,6 +19,8 @@ from matchlens.embeddings.cost import estimate
 from matchlens.embeddings.embed import embed_texts
 from matchlens.embeddings.metric import SPEC
 from tests.embeddings.openai_server import FakeOpenAI
+
+LOCAL_MODEL = "nomic-embed-text"  # an Ollama model: no tiktoken encoding
 
 
 def distinct_rows(n: int) -> tuple[list[str], list[str]]:
@@ -43,7 +48,8 @@ def test_openai_endpoint_batches_up_to_2048_inputs():
 def test_token_budget_splits_batches(options, fake_openai, batch_of):
     batch_of(1000, max_tokens=50)
     texts = [f"{i:02d} " + "x" * 37 for i in range(20)]  # 40 chars -> ceil(40/4) = 10 tokens
-    out = SPEC.many(texts[:10], texts[10:], options)
+    # A local server's own model: tiktoken does not know it, so the estimate plans the batches.
+    out = SPEC.many(texts[:10], texts[10:], {**options, "model": LOCAL_MODEL})
     assert (out.status == STATUS_SCORED).all()
     assert [len(r.inputs) for r in fake_openai.requests] == [5, 5, 5, 5]  # 5 x 10 = 50 tokens
 
@@ -117,12 +123,13 @@ def test_an_unusable_cache_file_does_not_stop_scoring(options, fake_openai, monk
 
 
 def test_estimate_counts_distinct_uncached_and_tokens(options, fake_openai):
+    options = {**options, "model": LOCAL_MODEL}  # not an OpenAI model: the len/4 estimate
     texts = ["a" * 10, "b" * 8, "a" * 10, "", "日本語"]
     est = estimate(texts, options)
     # 3 distinct non-empty; tokens: ceil(10/4)=3 + ceil(8/4)=2 + 3 non-ASCII chars = 8
     assert (est.distinct, est.uncached, est.approx_tokens) == (3, 3, 8)
     assert est.sentence() == (f"About to send 3 texts (~8 tokens) to {fake_openai.base_url} "
-                              "for text-embedding-3-small. Continue?")
+                              f"for {LOCAL_MODEL}. Continue?")
     assert fake_openai.request_count == 0  # estimating sends nothing
     embed_texts(["a" * 10], options)
     est = estimate(texts, options)
@@ -137,20 +144,79 @@ def test_approx_tokens():
     assert tokens.approx_tokens("héllo") == 2  # ceil(4/4) + 1 non-ASCII
 
 
-def test_tiktoken_is_never_asked_to_download(monkeypatch, tmp_path):
-    tiktoken_load = pytest.importorskip("tiktoken.load")
+SAMPLES = ["tiktoken is great!", "hello world", "naïve café — 日本語のテキスト",
+           "  two spaces\n\nand lines  ", "<|endoftext|> is plain text here", "x" * 1000,
+           "def f(x):\n    return x ** 2  # 12345678901"]
 
-    def no_network(*args, **kwargs):
-        raise AssertionError("tiktoken tried to fetch a file")
 
-    monkeypatch.setattr(tiktoken_load, "read_file", no_network)
-    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path))  # empty: encoding not cached
+@pytest.fixture
+def no_download(monkeypatch):
+    """tiktoken may read local files only; a fresh tiktoken cache that holds nothing."""
+    import tiktoken.load
+
+    real_read = tiktoken.load.read_file
+
+    def local_only(blobpath: str) -> bytes:
+        if "://" in blobpath:
+            raise AssertionError(f"tiktoken tried to fetch {blobpath}")
+        return real_read(blobpath)
+
+    monkeypatch.setattr(tiktoken.load, "read_file", local_only)
     tokens._offline_encoding.cache_clear()
+    yield
+    tokens._offline_encoding.cache_clear()
+
+
+def tiktoken_reference(tmp_path: Path, monkeypatch):
+    """tiktoken's own cl100k_base, as if it had downloaded the file into its cache before."""
+    import tiktoken
+
+    url, _sha = tokens._BLOBS["cl100k_base"]
+    cache = tmp_path / "tiktoken-cache"
+    cache.mkdir()
+    shutil.copy(tokens._bundled_path("cl100k_base"), cache / hashlib.sha1(url.encode()).hexdigest())
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(cache))
+    return tiktoken.get_encoding("cl100k_base")
+
+
+def test_openai_models_count_exactly_as_tiktoken_offline(no_download, monkeypatch, tmp_path):
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path))  # empty: nothing downloaded, ever
+    count = tokens.token_counter("text-embedding-3-small")
+    assert count is not tokens.approx_tokens
+    assert count("tiktoken is great!") == 6  # OpenAI cookbook's cl100k_base example
+    assert count("hello world") == 2
+    for model in ("text-embedding-3-large", "text-embedding-ada-002"):
+        assert tokens.token_counter(model) is not tokens.approx_tokens
+    reference = tiktoken_reference(tmp_path, monkeypatch)
+    assert [count(t) for t in SAMPLES] == [len(reference.encode_ordinary(t)) for t in SAMPLES]
+
+
+def test_the_cost_estimate_counts_with_tiktoken_for_openai_models(options, fake_openai,
+                                                                  no_download, monkeypatch,
+                                                                  tmp_path):
+    reference = tiktoken_reference(tmp_path, monkeypatch)
+    est = estimate(SAMPLES, options)  # text-embedding-3-small, whatever the endpoint
+    assert est.approx_tokens == sum(len(reference.encode_ordinary(t)) for t in SAMPLES)
+    assert est.approx_tokens != sum(tokens.approx_tokens(t) for t in SAMPLES)
+
+
+def test_without_a_verified_encoding_file_the_estimate_is_used(no_download, monkeypatch,
+                                                               tmp_path):
+    monkeypatch.setattr(tokens, "BUNDLE_DISTRIBUTION", "no-such-distribution")
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path))  # empty: encoding not cached
     assert tokens.token_counter("text-embedding-3-small") is tokens.approx_tokens
     monkeypatch.setenv("TIKTOKEN_CACHE_DIR", "")  # "" means "never cache" -> would download
     assert tokens.token_counter("text-embedding-3-small") is tokens.approx_tokens
-    assert tokens.token_counter("nomic-embed-text") is tokens.approx_tokens  # unknown model
+    # A cached file with the wrong hash is not used (tiktoken would fetch it again).
+    url, _sha = tokens._BLOBS["cl100k_base"]
+    (tmp_path / hashlib.sha1(url.encode()).hexdigest()).write_bytes(b"dGVzdA== 0\n")
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path))
     tokens._offline_encoding.cache_clear()
+    assert tokens.token_counter("text-embedding-3-small") is tokens.approx_tokens
+
+
+def test_other_models_use_the_estimate():
+    assert tokens.token_counter(LOCAL_MODEL) is tokens.approx_tokens
 
 
 def test_cache_table_layout(options, fake_openai):

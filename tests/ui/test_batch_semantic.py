@@ -62,7 +62,13 @@ def distinct_texts(path: Path) -> set[str]:
     return {r[c] for r in rows for c in ("expected", "output_a", "output_b") if r[c]}
 
 
-def test_no_key_asks_for_one_and_sends_nothing(qtbot, tab, server, tmp_path) -> None:
+def use_openai(config) -> None:
+    """No base URL in the settings (and none in the environment): OpenAI's own endpoint."""
+    config.replace(dataclasses.replace(config.config(), base_url=""))
+
+
+def test_no_key_asks_for_one_and_sends_nothing(qtbot, tab, config, server, tmp_path) -> None:
+    use_openai(config)  # only OpenAI's endpoint demands a key
     loaded(qtbot, tab, tmp_path)
     tab.mapping_panel.score_button.click()
     box = prompt(qtbot, tab)
@@ -74,6 +80,23 @@ def test_no_key_asks_for_one_and_sends_nothing(qtbot, tab, server, tmp_path) -> 
     assert [job.id for job in tab.result.jobs] == ["exact_match"]
     assert SEMANTIC not in tab.mapping_panel.mapping().metrics
     assert server.request_count == 0
+
+
+def test_no_key_for_a_local_server_asks_about_the_cost_not_the_key(qtbot, tab, server,
+                                                                   tmp_path) -> None:
+    """As in the CLI and the Compare panel: a local server gets the placeholder key."""
+    path = loaded(qtbot, tab, tmp_path)  # base_url: the loopback server; no key anywhere
+    tab.mapping_panel.score_button.click()
+    box = prompt(qtbot, tab)
+    assert box.text().startswith(f"About to send {len(distinct_texts(path)):,} texts (~")
+    assert server.base_url in box.text()
+    assert {b.objectName() for b in box.buttons()} == {"send", "cancel"}
+    assert server.request_count == 0
+    answer(qtbot, tab, box, "send")
+    assert server.request_count >= 1
+    assert {r.authorization for r in server.requests} == {"Bearer not-needed"}
+    scores = tab.result.scores[("output_a", SEMANTIC)]
+    assert scores[0] == pytest.approx(1.0)  # "Paris" vs "Paris"
 
 
 def test_cost_prompt_then_scores_and_the_second_run_is_free(qtbot, tab, server, tmp_path,

@@ -3,6 +3,11 @@
 `openai` is imported on first use (it costs ~0.7 s). Each batch that fails costs only its own
 texts: they get a sentence in `EmbedResult.errors` and the next batch goes out anyway. A 400
 for a batch is bisected so that one over-long text does not take its 255 neighbours with it.
+
+The exception is an endpoint that is down: refused, unresolvable, or silent until the timeout
+even after the client's retries. Every later batch would only wait the same way (a hung server
+cost 3 tries x 30 s per batch), so the rest of the run is not sent and its texts get that
+same sentence. 429 and 5xx stay per batch: the server answered, and may answer the next one.
 """
 
 from __future__ import annotations
@@ -86,6 +91,7 @@ class EmbeddingClient:
         self._key = api_key
         self._key_hint = key_hint or "check the key in Settings or OPENAI_API_KEY"
         self._attempts = 0
+        self._down: str | None = None  # the sentence once the endpoint proved unreachable
         http = openai.DefaultHttpxClient(event_hooks={"request": [self._count_attempt]})
         self._client = openai.OpenAI(api_key=api_key, base_url=endpoint.base_url,
                                      timeout=self.timeout, max_retries=self.max_retries,
@@ -102,19 +108,17 @@ class EmbeddingClient:
         result = EmbedResult()
         batches = plan_batches(texts, count, limits or limits_for(self.endpoint))
         queue: list[list[str]] = list(reversed(batches))
-        unreachable: str | None = None
+        self._down = None
         while queue:
             batch = queue.pop()
             if cancel is not None and cancel():
                 break
-            if unreachable is not None:  # the endpoint is down: every later batch would wait too
-                result.errors.update(dict.fromkeys(batch, unreachable))
+            if self._down is not None:  # the endpoint is down: every later batch would wait too
+                result.errors.update(dict.fromkeys(batch, self._down))
                 continue
             for part, outcome in self._send_bisecting(batch, result):
                 if isinstance(outcome, str):
                     result.errors.update(dict.fromkeys(part, outcome))
-                    if outcome.startswith("cannot reach "):
-                        unreachable = outcome
                 else:
                     result.vectors.update(outcome)
                     if on_batch is not None:
@@ -147,9 +151,14 @@ class EmbeddingClient:
 
     def _send(self, batch: list[str], result: EmbedResult
               ) -> tuple[dict[str, np.ndarray] | str, bool]:
-        """(vectors by text, or an error sentence; True when the server answered 400)."""
+        """(vectors by text, or an error sentence; True when the server answered 400).
+
+        Once the endpoint is down nothing more is sent (a bisection's other half included).
+        """
         import openai
 
+        if self._down is not None:
+            return self._down, False
         before = self._attempts
         try:
             # base64 is what the client asks for by default anyway; saying so explicitly makes it
@@ -159,10 +168,14 @@ class EmbeddingClient:
             vectors = _vectors(response, batch)
         except Exception as exc:  # every failure becomes a sentence for these rows only
             result.requests += self._attempts - before
+            # The placeholder is no secret: a 401 names it as it is ('not-needed').
+            secret = None if self._key == PLACEHOLDER_KEY else self._key
             ctx = Context(self.endpoint.display_url, self.endpoint.model, self.timeout,
-                          max(1, self._attempts - before), self._key_hint, self._key)
+                          max(1, self._attempts - before), self._key_hint, secret)
             sentence = describe(exc, ctx)
             log.info("embeddings request failed: %s", sentence)
+            if isinstance(exc, openai.APIConnectionError):  # refused, DNS, TLS, or timed out
+                self._down = sentence
             return sentence, isinstance(exc, openai.BadRequestError)
         result.requests += self._attempts - before
         return vectors, False

@@ -90,8 +90,9 @@ def _fetch(run: Embeddings, endpoint: Endpoint, missing: list[str],
             result = client.embed(missing, count=token_counter(endpoint.model),
                                   on_batch=store, cancel=cancel)
     except Exception as err:  # the client could not even start: a sentence, not a crash
+        secret = None if api_key == client_module.PLACEHOLDER_KEY else api_key
         sentence = scrub(f"the openai client could not start: {type(err).__name__}: {err}",
-                         api_key)
+                         secret)
         run.errors.update(dict.fromkeys(missing, sentence))
         return
     run.vectors.update(result.vectors)

@@ -18,7 +18,7 @@ class Context:
     timeout: float
     tries: int  # HTTP attempts the client made, retries included
     key_hint: str  # "the key from the system keyring", "no key was set; a placeholder was sent"
-    secret: str | None  # the key, to scrub from server text
+    secret: str | None  # the real key, to scrub from server text (None for the placeholder)
 
 
 def describe(exc: BaseException, ctx: Context) -> str:

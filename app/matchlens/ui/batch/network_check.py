@@ -13,6 +13,7 @@ from typing import Any
 from matchlens.core.datasets import Cancelled, Table
 from matchlens.embeddings.cost import CostEstimate, estimate
 from matchlens.embeddings.credentials import resolve_api_key
+from matchlens.embeddings.endpoint import resolve_endpoint
 from matchlens.ui.batch.session import Mapping as ColumnMapping
 from matchlens.ui.batch.session import prepare
 
@@ -32,11 +33,17 @@ class Preflight:
 
 def preflight(table: Table, mapping: ColumnMapping, network: Mapping[str, Mapping[str, Any]],
               cancel: Callable[[], bool]) -> Preflight:
-    """Check the key, then count the distinct uncached texts of every network metric's run."""
+    """Check the key, then count the distinct uncached texts of every network metric's run.
+
+    No key stops the run only where one is required: OpenAI's own endpoint. A local server
+    (Ollama, vLLM) gets the placeholder key, as in the CLI and the Compare panel, so it goes
+    on to the cost prompt. A malformed base URL raises ConfigError (a sentence) here.
+    """
     ids = tuple(network)
-    key = resolve_api_key()
-    if key.value is None:
-        return Preflight(ids, no_key=key.note)
+    if any(resolve_endpoint(options).is_openai for options in network.values()):
+        key = resolve_api_key()
+        if key.value is None:
+            return Preflight(ids, no_key=key.note)
     prepared = prepare(table, mapping)
     if cancel():
         raise Cancelled("the cost estimate was cancelled")
