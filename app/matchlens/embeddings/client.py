@@ -4,10 +4,12 @@
 texts: they get a sentence in `EmbedResult.errors` and the next batch goes out anyway. A 400
 for a batch is bisected so that one over-long text does not take its 255 neighbours with it.
 
-The exception is an endpoint that is down: refused, unresolvable, or silent until the timeout
-even after the client's retries. Every later batch would only wait the same way (a hung server
-cost 3 tries x 30 s per batch), so the rest of the run is not sent and its texts get that
-same sentence. 429 and 5xx stay per batch: the server answered, and may answer the next one.
+The exception is an endpoint that is down: refused or unresolvable, or silent until the
+timeout even after the client's retries *and* silent to a one-word probe right after. Every
+later batch would only wait the same way (a hung server cost 3 tries x 30 s per batch), so the
+rest of the run is not sent and its texts get that same sentence. A batch that timed out while
+the probe is answered was only slow: it fails alone and the run goes on. 429 and 5xx stay per
+batch: the server answered, and may answer the next one.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ log = logging.getLogger(__name__)
 DEFAULT_TIMEOUT = 30.0  # seconds per HTTP attempt (openai's own default is 600 s)
 MAX_RETRIES = 2  # openai retries 408/409/429/5xx and connection errors, honouring Retry-After
 PLACEHOLDER_KEY = "not-needed"
+PROBE_TIMEOUT = 10.0  # after a timeout: is the endpoint alive at all? (one try, one word)
 
 
 @dataclass(frozen=True)
@@ -174,11 +177,32 @@ class EmbeddingClient:
                           max(1, self._attempts - before), self._key_hint, secret)
             sentence = describe(exc, ctx)
             log.info("embeddings request failed: %s", sentence)
-            if isinstance(exc, openai.APIConnectionError):  # refused, DNS, TLS, or timed out
+            if isinstance(exc, openai.APITimeoutError):
+                if not self._answers_a_probe(result):
+                    self._down = sentence
+            elif isinstance(exc, openai.APIConnectionError):  # refused, DNS, TLS
                 self._down = sentence
             return sentence, isinstance(exc, openai.BadRequestError)
         result.requests += self._attempts - before
         return vectors, False
+
+    def _answers_a_probe(self, result: EmbedResult) -> bool:
+        """After a timeout: does the endpoint answer a one-word request at all? Any answer,
+        even an HTTP error, means it is alive and the timed-out batch was only slow."""
+        import openai
+
+        before = self._attempts
+        try:
+            self._client.with_options(timeout=min(self.timeout, PROBE_TIMEOUT), max_retries=0
+                                      ).embeddings.create(model=self.endpoint.model, input=["ok"],
+                                                          encoding_format="base64")
+        except openai.APIConnectionError:  # timed out again, or gone
+            return False
+        except Exception:
+            return True
+        finally:
+            result.requests += self._attempts - before
+        return True
 
     def close(self) -> None:
         self._client.close()
