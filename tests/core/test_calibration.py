@@ -74,6 +74,63 @@ def test_ties_pick_the_strictest():
     assert "1 other threshold: 0.6" in best.sentence(MAX)
 
 
+def test_best_says_how_many_rows_pass_and_beats_passing_everything():
+    # SCORES / LABELS: best F1 6/7 at >= 0.6 (derived above), where 0.9, 0.8, 0.7, 0.6 pass:
+    # 4 of the 6 rows. Passing every row: TP 3, FP 3, FN 0 -> F1 = 6 / (6 + 3) = 2/3.
+    best = sweep(labelled(SCORES, LABELS), MAX).best()
+    assert best.passing == 4
+    assert best.baseline_f1 == pytest.approx(2 / 3)
+    assert best.useful  # 6/7 > 2/3
+    text = best.sentence(MAX, "Jaccard")
+    assert text.startswith("Best F1 0.857 at ≥ 0.6: 4 of 6 labelled rows pass there")
+    assert "passing every row would give F1 0.667" in text
+
+
+def test_a_best_that_passes_everything_is_no_suggestion():
+    # Scores 1, 0, 1, 0 labelled T, T, F, F: the metric says nothing about the labels.
+    # >= 1 passes rows 0 and 2: TP 1, FP 1, FN 1 -> F1 2/4 = 0.5.
+    # >= 0 passes all four: TP 2, FP 2, FN 0 -> F1 4/6 = 0.667, the same as passing everything.
+    best = sweep(labelled(np.array([1.0, 0.0, 1.0, 0.0]), [True, True, False, False]),
+                 MAX).best()
+    assert best.threshold == 0.0 and best.passing == 4 and not best.useful
+    text = best.sentence(MAX, "Exact match")
+    assert text.startswith("No useful threshold: the best F1, 0.667 at ≥ 0 "
+                           "(all 4 labelled rows pass there)")
+    assert "no better than passing every row (F1 0.667)" in text
+    assert "By F1, Exact match does not separate the human labels." in text
+
+
+def test_a_strict_tie_with_passing_everything_is_no_suggestion_either():
+    # 0.9 T, 0.5 F, 0.4 F, 0.1 T (P 2, N 2): >= 0.9 -> TP 1, FP 0, FN 1 -> 2/3;
+    # >= 0.5 -> 2/4; >= 0.4 -> 2/5; >= 0.1 -> TP 2, FP 2 -> 4/6 = 2/3 = passing everything.
+    # The strictest tie (0.9, one row passes) is suggested, and the text says it is no use.
+    best = sweep(labelled(np.array([0.9, 0.5, 0.4, 0.1]), [True, False, False, True]),
+                 MAX).best()
+    assert best.threshold == 0.9 and best.passing == 1 and not best.useful
+    text = best.sentence(MAX)
+    assert "at ≥ 0.9 (1 of 4 labelled rows pass there)" in text
+    assert "this metric does not separate the human labels" in text
+    assert "(the same F1 at 1 other threshold: 0.1; the strictest is suggested)" in text
+
+
+def test_best_is_stated_at_the_precision_the_window_shows():
+    # 0.6667 T, 0.6 F, 0.3 F: >= 0.6667 alone separates them (F1 1). Rounded to 2 decimals,
+    # 0.67 would fail the 0.6667 row; 0.66 lets exactly the same row pass (0.6 < 0.66).
+    s = sweep(labelled(np.array([0.6667, 0.6, 0.3]), [True, False, False]), MAX)
+    assert s.best().threshold == 0.6667
+    assert s.best(decimals=2).threshold == 0.66
+    assert s.at(0.66) == s.at(0.6667)
+    # 0.6667 T, 0.665 F: 0.66 would let 0.665 pass too, and 0.67 fails both: stays 0.6667.
+    s = sweep(labelled(np.array([0.6667, 0.665]), [True, False]), MAX)
+    assert s.best(decimals=2).threshold == 0.6667
+    # Lower is better: 0.3333 T, 0.4 F; <= 0.33 fails both, <= 0.34 passes only 0.3333.
+    s = sweep(labelled(np.array([0.3333, 0.4]), [True, False]), MIN)
+    assert s.best(decimals=2).threshold == 0.34
+    # Already round (an edit distance): unchanged.
+    s = sweep(labelled(np.array([0.0, 1.0, 2.0, 3.0]), [True, True, False, False]), MIN)
+    assert s.best(decimals=0).threshold == 1.0
+
+
 def test_min_direction_distance_like():
     # Edit distances: 0 and 1 labelled pass, 2 and 3 fail; a MIN metric passes score <= t.
     s = sweep(labelled(np.array([0.0, 1.0, 2.0, 3.0]), [True, True, False, False]), MIN)

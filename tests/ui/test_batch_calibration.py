@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from PySide6.QtCore import QPointF, QRectF
 from tests.ui.batch_support import load, make_tab, wait_idle
 
 from matchlens.core.calibration import labelled, sweep
@@ -11,6 +12,7 @@ from matchlens.core.datasets import parse_label, read_table
 from matchlens.core.paths import sample_dataset
 from matchlens.core.results import Direction
 from matchlens.core.variants import paired_comparison
+from matchlens.ui.batch.calibration_view import MARKER_PEN, MARKER_SIZE
 
 
 @pytest.fixture
@@ -53,15 +55,67 @@ def test_numbers_at_the_threshold_match_core(qtbot, tab):
 
 def test_best_threshold_button_moves_the_line_and_the_config(qtbot, tab, config):
     view = tab.calibration
-    view.metric.setCurrentIndex(view.metric.findData("jaccard"))
-    scores = tab.result.scores[("output_a", "jaccard")]
-    best = sweep(labelled(scores, human_labels()), Direction.MAX).best()
-    assert best.sentence(Direction.MAX).startswith("Best F1") and \
-        best.sentence(Direction.MAX) in view.numbers.text().replace("&lt;", "<")
+    view.metric.setCurrentIndex(view.metric.findData("levenshtein_similarity"))
+    scores = tab.result.scores[("output_a", "levenshtein_similarity")]
+    best = sweep(labelled(scores, human_labels()), Direction.MAX).best(decimals=2)
+    # The sample's labels: 129 pass, 71 fail. Passing every row: F1 = 2*129 / (2*129 + 71)
+    # = 258/329 = 0.784; the best threshold beats it, and says how many rows it lets through.
+    assert best.useful and best.baseline_f1 == pytest.approx(258 / 329)
+    sentence = best.sentence(Direction.MAX, "Levenshtein similarity")
+    assert sentence.startswith(f"Best F1 {best.f1:.3f} at ≥ {best.threshold:g}: "
+                               f"{best.passing} of 200 labelled rows pass there; passing every "
+                               f"row would give F1 0.784")
+    assert sentence in view.numbers.text().replace("&lt;", "<")
     with qtbot.waitSignal(config.sig_changed):
         view.best_button.click()
-    assert config.settings("jaccard").threshold == best.threshold
-    assert tab.histograms.panels["jaccard"].line.value() == pytest.approx(best.threshold)
+    assert config.settings("levenshtein_similarity").threshold == best.threshold
+    assert tab.histograms.panels["levenshtein_similarity"].line.value() == \
+        pytest.approx(best.threshold)
+    wait_idle(qtbot, tab)
+
+
+def test_a_metric_that_does_not_separate_the_labels_is_said_so(qtbot, tab, config):
+    view = tab.calibration
+    view.metric.setCurrentIndex(view.metric.findData("exact_match"))
+    # Exact match on output_a: the best F1 is at >= 0, where all 200 labelled rows pass; that
+    # is F1 2*129 / (2*129 + 71) = 0.784, exactly what passing every row gives.
+    text = view.numbers.text()
+    assert ("<b>No useful threshold:</b> the best F1, 0.784 at ≥ 0 (all 200 labelled rows "
+            "pass there), is no better than passing every row (F1 0.784). By F1, Exact match "
+            "does not separate the human labels.") in text
+    assert "Best F1" not in text  # not dressed up as a suggestion
+    assert "no useful gate" in view.best_button.toolTip()
+    assert view.best_button.isEnabled()  # it still moves the line if asked to
+    with qtbot.waitSignal(config.sig_changed):
+        view.best_button.click()
+    assert config.settings("exact_match").threshold == 0.0
+    wait_idle(qtbot, tab)
+
+
+def test_the_roc_marker_is_whole_when_every_row_passes(qtbot, tab, config):
+    view = tab.calibration
+    tab.tabs.setCurrentWidget(view)
+    view.metric.setCurrentIndex(view.metric.findData("exact_match"))
+    with qtbot.waitSignal(config.sig_changed):
+        config.set_threshold("exact_match", 0.0)
+    # >= 0 passes every row: TP = all 129 human passes, FP = all 71 fails, so the point is
+    # (FPR, TPR) = (71/71, 129/129) = (1, 1), the top right corner of the plot.
+    px, py = view.point.getData()
+    assert (px[0], py[0]) == (1.0, 1.0)
+    box = view.plot.getPlotItem().getViewBox()
+    # The circle reaches size/2 + pen/2 pixels from its centre (11/2 + 2/2 = 6.5 px).
+    reach = MARKER_SIZE / 2 + MARKER_PEN / 2
+    for height in (850, 600, 440):
+        tab.resize(1300, height)
+        qtbot.waitUntil(lambda h=height: tab.height() == max(h, tab.minimumSizeHint().height()))
+        qtbot.wait(50)  # the layout settles
+        centre = box.mapViewToScene(QPointF(1.0, 1.0))
+        marker = QRectF(centre.x() - reach, centre.y() - reach, 2 * reach, 2 * reach)
+        assert box.sceneBoundingRect().contains(marker), (height, marker,
+                                                          box.sceneBoundingRect())
+        origin = box.mapViewToScene(QPointF(0.0, 0.0))  # the other corner the point can take
+        assert box.sceneBoundingRect().contains(
+            QRectF(origin.x() - reach, origin.y() - reach, 2 * reach, 2 * reach))
     wait_idle(qtbot, tab)
 
 

@@ -11,10 +11,18 @@ Best threshold: the maximal F1 is often reached by several thresholds. `Sweep.be
 all of them and suggests the *strictest* (the one that lets the fewest rows pass): when two
 thresholds agree with the labels equally well, a quality gate should rather flag a row for
 review than wave it through. The choice is the same for every metric and direction.
+
+A best F1 means little on its own: the most lenient candidate lets every row pass, so the best
+F1 is never below the "pass everything" F1, 2P / (2P + N). `Best` carries that baseline and how
+many rows pass at the suggestion, and says plainly when the metric does no better than it.
+
+`Sweep.best(decimals=2)` states thresholds at the precision the window shows them (0.67, not
+0.6667) whenever a rounded value lets exactly the same rows pass.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -150,22 +158,40 @@ def count_passing(sorted_scores: np.ndarray, threshold: float, direction: Direct
 
 @dataclass(frozen=True)
 class Best:
-    """The suggested threshold (the strictest with the maximal F1) and every tie."""
+    """The suggested threshold (the strictest with the maximal F1), every tie, and the
+    "pass everything" baseline it has to beat."""
 
     threshold: float
     f1: float
     ties: np.ndarray  # every threshold reaching the same F1, strictest first
     confusion: Confusion
+    baseline_f1: float  # F1 when every labelled row passes: 2P / (2P + N)
+    useful: bool  # the best F1 is strictly above the baseline
 
-    def sentence(self, direction: Direction) -> str:
+    @property
+    def passing(self) -> int:
+        """Labelled rows that pass at the suggested threshold."""
+        return self.confusion.tp + self.confusion.fp
+
+    def sentence(self, direction: Direction, metric: str = "this metric") -> str:
         sign = "≥" if direction is Direction.MAX else "≤"
-        text = f"Best F1 {self.f1:.3f} at {sign} {_num(self.threshold)}"
+        n = self.confusion.n
+        where = f"{sign} {_num(self.threshold)}"
+        rows = (f"all {n:,} labelled rows pass there" if self.passing == n
+                else f"{self.passing:,} of {n:,} labelled rows pass there")
+        if self.useful:
+            text = (f"Best F1 {self.f1:.3f} at {where}: {rows}; passing every row would give "
+                    f"F1 {self.baseline_f1:.3f}")
+        else:
+            text = (f"No useful threshold: the best F1, {self.f1:.3f} at {where} ({rows}), is no "
+                    f"better than passing every row (F1 {self.baseline_f1:.3f}). By F1, {metric} "
+                    f"does not separate the human labels")
         others = [t for t in self.ties.tolist() if t != self.threshold]
         if others:
             shown = ", ".join(_num(t) for t in others[:4]) + (" …" if len(others) > 4 else "")
             text += (f" (the same F1 at {len(others)} other threshold"
                      f"{'' if len(others) == 1 else 's'}: {shown}; the strictest is suggested)")
-        return text
+        return text + "."
 
 
 def _num(x: float) -> str:
@@ -237,8 +263,12 @@ class Sweep:
         """(recall, precision) at every candidate threshold, strictest first."""
         return self.recall(), self.precision()
 
-    def best(self) -> Best | None:
-        """The strictest threshold with the maximal F1; None without a positive label."""
+    def best(self, decimals: int | None = None) -> Best | None:
+        """The strictest threshold with the maximal F1; None without a positive label.
+
+        With `decimals`, each threshold is stated rounded to that many decimals when the
+        rounded value lets exactly the same rows pass (else it stays the score itself).
+        """
         if self.thresholds.size == 0 or self.positives == 0:
             return None
         num = 2 * self.tp
@@ -247,8 +277,28 @@ class Sweep:
         # Ties compared exactly on the integer fractions, not on rounded floats.
         ties = np.flatnonzero(num * den[k] == num[k] * den)
         k = int(ties[0])  # the strictest: thresholds are ordered strictest first
-        return Best(float(self.thresholds[k]), float(num[k] / den[k]),
-                    self.thresholds[ties], self.confusion(k))
+        # Passing every row: TP = P, FP = N, FN = 0, so F1 = 2P / (2P + N).
+        base_num, base_den = 2 * self.positives, 2 * self.positives + self.negatives
+        useful = bool(num[k] * base_den > base_num * den[k])
+        stated = np.array([self.stated(int(i), decimals) for i in ties])
+        return Best(float(stated[0]), float(num[k] / den[k]), stated, self.confusion(k),
+                    base_num / base_den, useful)
+
+    def stated(self, k: int, decimals: int | None) -> float:
+        """Candidate k's threshold at `decimals` precision if that lets the same rows pass."""
+        exact = float(self.thresholds[k])
+        if decimals is None:
+            return exact
+        scale = 10.0 ** decimals
+        # The rows passing at candidate k also pass at any threshold down to (MAX) or up to
+        # (MIN) the next candidate: try the nearest round value, then the one on the lenient side.
+        lenient = math.floor(exact * scale) if self.direction is Direction.MAX \
+            else math.ceil(exact * scale)
+        same = self.confusion(k)
+        for value in (round(exact, decimals), lenient / scale):
+            if self.at(value) == same:
+                return float(value) + 0.0
+        return exact
 
 
 def sweep(data: Labelled, direction: Direction) -> Sweep:

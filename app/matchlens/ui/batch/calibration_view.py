@@ -14,8 +14,17 @@ from matchlens.core.calibration import Confusion, Labelled, Sweep
 from matchlens.core.metrics.registry import MetricSpec
 from matchlens.core.results import threshold_text
 from matchlens.ui.batch.colours import variant_colour
-from matchlens.ui.batch.histograms import style_plot
+from matchlens.ui.batch.export import Figure, Swatch
+from matchlens.ui.batch.histograms import decimals, style_plot
 from matchlens.ui.batch.stats import Final
+
+MARKER_SIZE = 11  # px, the current point's circle
+MARKER_PEN = 2
+ROC_PADDING = 0.02
+
+BEST_TIP = "Move the threshold to the one with the highest F1 (the strictest of ties)"
+NO_USE_TIP = ("No threshold on this metric beats passing every row (by F1): the button still "
+              "moves the line there, but it is no useful gate")
 
 NO_LABELS = ("Map a label column (a human's pass/fail per row) to see precision, recall and F1 "
              "at each threshold, the ROC curve, and a suggested threshold.")
@@ -45,8 +54,7 @@ class CalibrationView(QWidget):
         top.addWidget(self.metric)
         top.addStretch(1)
         self.best_button = QPushButton("Best threshold", self)
-        self.best_button.setToolTip("Move the threshold to the one with the highest F1 (the "
-                                    "strictest of ties)")
+        self.best_button.setToolTip(BEST_TIP)
         self.best_button.clicked.connect(self._apply_best)
         top.addWidget(self.best_button)
         layout.addLayout(top)
@@ -60,16 +68,19 @@ class CalibrationView(QWidget):
         item = self.plot.getPlotItem()
         item.setLabel("bottom", "false positive rate (human fail, predicted pass)")
         item.setLabel("left", "true positive rate")
-        item.setXRange(0, 1, padding=0.02)
-        item.setYRange(0, 1, padding=0.02)
         item.setAspectLocked(False)
+        # The range leaves room for the whole marker at the corners (TPR or FPR 0 or 1); a
+        # padding in data units clipped half of it, so it is set in pixels on every resize.
+        item.getViewBox().sigResized.connect(self._fit_range)
+        self._fit_range()
         mid = self.palette().color(QPalette.ColorRole.Mid)
         item.addItem(pg.PlotDataItem([0, 1], [0, 1], pen=pg.mkPen(mid, style=Qt.PenStyle.DashLine)))
         self.curve = pg.PlotDataItem([], [], pen=pg.mkPen(variant_colour(0, self.palette()),
                                                           width=2))
         item.addItem(self.curve)
         text = self.palette().color(QPalette.ColorRole.Text)
-        self.point = pg.ScatterPlotItem(size=11, pen=pg.mkPen(text, width=2), brush=None)
+        self.point = pg.ScatterPlotItem(size=MARKER_SIZE, pen=pg.mkPen(text, width=MARKER_PEN),
+                                        brush=None)
         item.addItem(self.point)
         layout.addWidget(self.plot, 1)
         self._specs: dict[str, MetricSpec] = {}
@@ -78,6 +89,17 @@ class CalibrationView(QWidget):
         self._thresholds: dict[str, float | None] = {}
         self._has_labels = False
         self.refresh()
+
+    def _fit_range(self) -> None:
+        """0..1 on both axes plus the marker's radius (and a pixel) in pixels."""
+        box = self.plot.getPlotItem().getViewBox()
+        width, height = box.width(), box.height()
+        margin = MARKER_SIZE / 2 + MARKER_PEN + 1
+        # pixels -> data units on a span of 1 + 2m shown over `size` pixels: m = p / (size - 2p);
+        # never under 2 % (the tick label at 1 needs room too).
+        mx = max(ROC_PADDING, margin / max(width - 2 * margin, 1.0))
+        my = max(ROC_PADDING, margin / max(height - 2 * margin, 1.0))
+        box.setRange(xRange=(-mx, 1 + mx), yRange=(-my, 1 + my), padding=0)
 
     def reset(self, specs: dict[str, MetricSpec], variant: str, has_labels: bool,
               thresholds: dict[str, float | None]) -> None:
@@ -148,9 +170,15 @@ class CalibrationView(QWidget):
         auc = sw.auc()
         if auc is not None:
             lines.append(f"ROC AUC {auc:.3f} (0.5 = no better than chance)")
-        best = sw.best()
+        best = sw.best(decimals(spec))
+        self.best_button.setToolTip(BEST_TIP)
         if best is not None:
-            lines.append(html.escape(best.sentence(spec.direction)))
+            sentence = html.escape(best.sentence(spec.direction, spec.label))
+            if not best.useful:  # "No useful threshold: …" in bold
+                head, _, rest = sentence.partition(":")
+                sentence = f"<b>{head}:</b>{rest}"
+                self.best_button.setToolTip(NO_USE_TIP)
+            lines.append(sentence)
             self.best_button.setEnabled(True)
         warning = labelled.warning()
         if warning:
@@ -162,11 +190,50 @@ class CalibrationView(QWidget):
         else:
             self.point.setData([], [])
 
+    def export_figure(self) -> Figure:
+        """What an exported PNG of the ROC curve says around the plot (export.save_plot_png)."""
+        palette = self.palette()
+        text = palette.color(QPalette.ColorRole.Text)
+        chance = Swatch(palette.color(QPalette.ColorRole.Mid), "dash",
+                        "the diagonal: a metric no better than chance (AUC 0.5)")
+        data, metric_id = self.current(), self.metric_id()
+        if data is None or metric_id is None:
+            return Figure(title="ROC curve", legend=(chance,), x_label=self._axis("bottom"),
+                          y_label=self._axis("left"))
+        labelled, sw = data
+        spec = self._specs[metric_id]
+        lines = [f"{labelled.n:,} labelled rows (a human passed {labelled.positives:,} and "
+                 f"failed {labelled.negatives:,}); {labelled.excluded_text()}. A row is a true "
+                 "positive when a human passed it and the metric passes it too."]
+        best = sw.best(decimals(spec))
+        if best is not None:
+            lines.append(best.sentence(spec.direction, spec.label))
+        auc = sw.auc()
+        legend = [Swatch(variant_colour(0, palette), "line",
+                         "ROC curve: every threshold" + ("" if auc is None
+                                                         else f", AUC {auc:.3f}"))]
+        threshold = self._thresholds.get(metric_id)
+        if threshold is not None and sw.negatives and sw.positives:
+            at = sw.at(threshold)
+            legend.append(Swatch(text, "circle",
+                                 f"the current threshold {threshold_text(spec.direction, threshold)}"
+                                 f": true positive rate {at.tp / sw.positives:.3f}, false "
+                                 f"positive rate {at.fp / sw.negatives:.3f}, F1 {_num(at.f1)}"))
+        legend.append(chance)
+        room = (-0.025, 1.025)  # the whole marker at a corner, at the figure's size
+        return Figure(title=f"ROC curve: {spec.label} on {self._variant} against the human labels",
+                      lines=tuple(lines), legend=tuple(legend), x_label=self._axis("bottom"),
+                      y_label=self._axis("left"), view_range=(room, room))
+
+    def _axis(self, name: str) -> str:
+        return self.plot.getPlotItem().getAxis(name).labelText
+
     def best_threshold(self) -> float | None:
         data = self.current()
         if data is None:
             return None
-        best = data[1].best()
+        metric_id = self.metric_id()
+        best = data[1].best(decimals(self._specs[metric_id]))
         return None if best is None else best.threshold
 
     def _apply_best(self) -> None:

@@ -8,29 +8,73 @@ label; letting go (`sigPositionChangeFinished`) is what pushes the threshold int
 from __future__ import annotations
 
 import html
+import math
 from collections.abc import Callable
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QPalette
+from PySide6.QtGui import QFontMetricsF, QPalette
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from matchlens.core.batch import BatchResult, Chunk
 from matchlens.core.metrics.registry import MetricSpec
 from matchlens.core.results import Direction, threshold_text
 from matchlens.ui.batch.colours import variant_colour, with_alpha
+from matchlens.ui.batch.export import Figure, Swatch
 from matchlens.ui.batch.stats import Final, KeyStats
 
 REDRAW_MS = 400  # while rows arrive, plots are redrawn at most this often
 
 
+def decimals(spec: MetricSpec) -> int:
+    """How many decimals the app shows a threshold of this metric with (`threshold_text`, the
+    compare tab's number box): none for integer metrics (edit distances), else 2."""
+    return 0 if spec.integer else 2
+
+
 def snap(spec: MetricSpec, value: float) -> float:
-    """The threshold a dragged line stands for: whole numbers for integer metrics, else 3
-    decimals (the same value is shown while dragging and stored on release)."""
+    """The threshold a dragged line stands for, at the precision it is shown with: what the
+    label says while dragging is exactly what is stored on release."""
     lo, hi = spec.score_range
     value = max(lo, value if hi is None else min(hi, value))
-    return float(round(value)) if spec.integer else round(value, 3)
+    return float(round(value, decimals(spec))) + 0.0  # + 0.0: no -0.0
+
+
+def count_text(value: float) -> str:
+    """A row count as a tick label: 950, 12.5k, 1M (3 significant digits at most)."""
+    value = float(f"{value:.3g}")  # rounded first: 999,999 reads 1M, not 1e+03k
+    for scale, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if abs(value) >= scale:
+            return f"{value / scale:.3g}{suffix}"
+    return f"{value:g}"
+
+
+# The widest tick labels count_text writes, for an axis width that never changes.
+_WIDEST_COUNTS = ("888", "8.88k", "88.8k", "888k", "8.88M", "88.8M", "888M", "8.88G")
+
+
+class CountAxis(pg.AxisItem):
+    """A row-count axis: whole-number ticks with SI suffixes (10k, 1M), so the labels stay
+    short at any dataset size, and a width fixed once from the widest possible label (a
+    width that followed the labels relaid out every plot while rows arrived)."""
+
+    def tickSpacing(self, minVal: float, maxVal: float, size: float):  # noqa: N802, N803
+        levels = [(spacing, offset) for spacing, offset in super().tickSpacing(minVal, maxVal, size)
+                  if spacing >= 1]  # no 0.5 rows
+        return levels or [(1.0, 0.0)]
+
+    def tickStrings(self, values, scale, spacing):  # noqa: N802
+        return [count_text(v * scale) for v in values]
+
+    def fit_width(self) -> None:
+        font = self.style["tickFont"]
+        metrics = QFontMetricsF(font)
+        widest = max(metrics.horizontalAdvance(text) for text in _WIDEST_COUNTS)
+        width = widest + self.style["tickTextOffset"][0] + max(0, self.style["tickLength"])
+        if self.label.isVisible():
+            width += self.label.boundingRect().height() * 0.8  # as AxisItem counts it
+        self.setWidth(math.ceil(width) + 2)
 
 
 def style_plot(widget: pg.PlotWidget) -> None:
@@ -46,6 +90,16 @@ def style_plot(widget: pg.PlotWidget) -> None:
     item.setMenuEnabled(False)
     item.hideButtons()
     item.setMouseEnabled(x=False, y=False)
+
+
+def _keep(text: str) -> str:
+    """HTML-escaped text that a word-wrapping label never breaks."""
+    return html.escape(text).replace(" ", "&nbsp;")
+
+
+def _nowrap(text: str) -> str:
+    """The same, keeping plain spaces in the label's text (Qt lays them out unbreakable)."""
+    return f"<span style='white-space:nowrap'>{html.escape(text)}</span>"
 
 
 class MetricHistogram(QFrame):
@@ -68,14 +122,16 @@ class MetricHistogram(QFrame):
         small = self.stats.font()
         small.setPointSizeF(small.pointSizeF() * 0.9)
         self.stats.setFont(small)
-        self.plot = pg.PlotWidget(self)
+        self.plot = pg.PlotWidget(self, axisItems={"left": CountAxis("left")})
         self.plot.setMinimumHeight(150)
         style_plot(self.plot)
         item = self.plot.getPlotItem()
         item.setLabel("left", "rows")
         # Fixed axis width and a y range that only grows in steps: auto-ranging every redraw
         # changed the tick labels' width, and each change relaid out every plot (~100 ms).
-        item.getAxis("left").setWidth(52)
+        axis = item.getAxis("left")
+        axis.setStyle(tickFont=self.plot.font())
+        axis.fit_width()
         item.enableAutoRange(x=False, y=False)
         self._y_top = 0.0
         self._x_range: tuple[float, float] | None = None
@@ -83,10 +139,13 @@ class MetricHistogram(QFrame):
         layout.addWidget(self.plot, 1)
         layout.addWidget(self.stats)
         text = self.palette().color(QPalette.ColorRole.Text)
+        # The label has the plot's background behind it: dashed mean lines pass under it.
+        behind = with_alpha(self.palette().color(QPalette.ColorRole.Base), 235)
         self.line = pg.InfiniteLine(
             angle=90, movable=True, pen=pg.mkPen(text, width=2),
             hoverPen=pg.mkPen(self.palette().color(QPalette.ColorRole.Highlight), width=3),
-            label="", labelOpts={"position": 0.92, "color": text, "movable": False})
+            label="", labelOpts={"position": 0.92, "color": text, "movable": False,
+                                 "fill": behind})
         self.line.setZValue(10)
         self.line.setToolTip("Drag to change the threshold; the counts update as you drag")
         self.plot.addItem(self.line)
@@ -97,6 +156,7 @@ class MetricHistogram(QFrame):
         self._means: dict[str, pg.InfiniteLine] = {}  # dashed, in the variant's colour
         self._mean_values: dict[str, float | None] = {}
         self._threshold: float | None = None
+        self.summaries: list[str] = []  # each variant's counts line, as written under the plot
         self._placed: tuple[float | None, float] | None = None
         self._setting = False
 
@@ -168,38 +228,77 @@ class MetricHistogram(QFrame):
             self._setting = False
         text = self.palette().color(QPalette.ColorRole.Text)
         if value is None:
+            # "drag to set" is said in the header, where no mean line can cross it.
             self.line.setPen(pg.mkPen(text, width=1.5, style=Qt.PenStyle.DashLine))
-            self.line.label.setFormat("no threshold: drag to set")
+            self.line.label.setVisible(False)
+            self.line.label.setFormat("")
         else:
             self.line.setPen(pg.mkPen(text, width=2))
             self.line.label.setFormat(threshold_text(self.spec.direction, value))
+            self.line.label.setVisible(True)
         self._update_title(value)
 
     def _update_title(self, value: float | None) -> None:
         """Name, threshold, and the legend: each variant's colour, name and mean (dashed line).
 
         The legend lives in this header rather than inside the plot, where it would cover bars
-        at either end of the range or the threshold's label.
+        at either end of the range or the threshold's label; it also says how to set a
+        missing threshold (on the plot, the dashed mean lines crossed that text). Each legend
+        entry (and each phrase) is held together by non-breaking spaces: a long header wraps
+        between entries, never between a colour square and its variant.
         """
-        better = "higher is better" if self.spec.direction is Direction.MAX else "lower is better"
         legend = []
         for i, variant in enumerate(self._variants):
             colour = variant_colour(i, self.palette()).name()
-            mean = self._mean_values.get(variant)
-            number = "–" if mean is None else f"{mean:.2f}" if self.spec.integer else f"{mean:.3f}"
-            legend.append(f"<span style='color:{colour}'>■</span> {html.escape(variant)} "
-                          f"mean {number}")
-        text = (f"<b>{html.escape(self.spec.label)}</b> · "
-                f"{threshold_text(self.spec.direction, value)} · {better}"
-                f"&nbsp;&nbsp;&nbsp;{'&nbsp;&nbsp;'.join(legend)}")
+            legend.append(f"<span style='color:{colour}'>■</span>&nbsp;"
+                          f"{_keep(variant)}&nbsp;mean&nbsp;{self._mean_text(variant)}")
+        where = (f"{_keep('no threshold:')} drag the line to set one" if value is None
+                 else _keep(threshold_text(self.spec.direction, value)))
+        # The legend starts its own line: panels side by side keep their plots level.
+        text = (f"<b>{_keep(self.spec.label)}</b> · {where} · {_keep(self._better())}"
+                f"<br>{'&nbsp;&nbsp; '.join(legend)}")
         if text != self.title.text():  # every setText asks the whole grid to re-layout
             self.title.setText(text)
+
+    def _better(self) -> str:
+        return "higher is better" if self.spec.direction is Direction.MAX else "lower is better"
+
+    def _mean_text(self, variant: str) -> str:
+        mean = self._mean_values.get(variant)
+        return "–" if mean is None else f"{mean:.2f}" if self.spec.integer else f"{mean:.3f}"
+
+    def export_figure(self) -> Figure:
+        """What an exported PNG of this histogram says around the plot (export.save_plot_png)."""
+        spec, value = self.spec, self._threshold
+        text = self.palette().color(QPalette.ColorRole.Text)
+        if value is None:
+            rule = f"No threshold set ({self._better()}): rows are scored, not judged."
+        else:
+            rule = (f"Threshold {threshold_text(spec.direction, value)} (solid line), "
+                    f"{self._better()}: a row passes when its score is "
+                    f"{threshold_text(spec.direction, value)}.")
+        legend = [Swatch(variant_colour(i, self.palette()), "box",
+                         f"{variant}: mean {self._mean_text(variant)}"
+                         + (f" · {self.summaries[i]}" if i < len(self.summaries) else ""))
+                  for i, variant in enumerate(self._variants)]
+        legend.append(Swatch(text, "dash", "dashed lines: each variant's mean, in its colour"))
+        if value is not None:
+            legend.append(Swatch(text, "line",
+                                 f"threshold {threshold_text(spec.direction, value)}"))
+        lo, hi = spec.score_range
+        span = f"{lo:g}–{hi:g}" if hi is not None else f"{lo:g} and up"
+        return Figure(title=f"{spec.label}: distribution of scores", lines=(rule,),
+                      legend=tuple(legend),
+                      x_label=f"{spec.label} score ({span}, {self._better()})", y_label="rows",
+                      omit=(self.line,) if value is None else ())  # unset: only a drag handle
 
     def _on_moving(self) -> None:
         if self._setting:
             return
         value = snap(self.spec, self.line.value())
         self.line.label.setFormat(threshold_text(self.spec.direction, value))
+        if not self.line.label.isVisible():  # the first drag of a line that had no threshold
+            self.line.label.setVisible(True)
         self.sig_moving.emit(self.spec.id, value)
 
     def _on_finished(self) -> None:
@@ -395,11 +494,14 @@ class HistogramGrid(QScrollArea):
         panel = self.panels[metric_id]
         lines = []
         several = len(self._variants) > 1
-        for i, variant in enumerate(self._variants):
-            text = html.escape(self.stats[(variant, metric_id)].summary_text(threshold))
+        panel.summaries = [self.stats[(variant, metric_id)].summary_text(threshold)
+                           for variant in self._variants]
+        for i, summary in enumerate(panel.summaries):
+            # "invalid 0" stays on one line: the counts wrap only between " · " parts.
+            text = " · ".join(_nowrap(part) for part in summary.split(" · "))
             if several:
                 colour = variant_colour(i, panel.palette()).name()
-                text = f"<span style='color:{colour}'>■</span> {text}"
+                text = f"<span style='color:{colour}'>■</span>&nbsp;{text}"
             lines.append(text)
         text = "<br>".join(lines)
         if text != panel.stats.text():
