@@ -264,6 +264,9 @@ def test_table_verdicts_follow_the_line_while_it_is_dragged(qtbot, tab, config):
     col = [tab.model.column_key(c) for c in range(tab.model.columnCount())]
     cell = tab.model.index(row, col.index("score:levenshtein_similarity"))
     assert "passes" in cell.data(Qt.ItemDataRole.ToolTipRole)
-    tab.histograms.panels["levenshtein_similarity"].line.setValue(0.9)  # mid-drag, not dropped
+    panel = tab.histograms.panels["levenshtein_similarity"]
+    panel.line.setValue(0.9)  # mid-drag, not dropped
     assert "fails ≥ 0.9" in cell.data(Qt.ItemDataRole.ToolTipRole)
+    title = panel.title.text().replace("&nbsp;", " ")
+    assert "≥ 0.90" in title and "≥ 0.70" not in title
     assert config.settings("levenshtein_similarity").threshold == 0.7  # stored only on drop

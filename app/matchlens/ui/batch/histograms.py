@@ -194,6 +194,7 @@ class MetricHistogram(QFrame):
 
     def reset_y(self) -> None:
         self._y_top = 0.0
+
     def set_mean(self, variant: str, mean: float | None) -> None:
         line = self._means[variant]
         line.setVisible(mean is not None)
@@ -299,6 +300,7 @@ class MetricHistogram(QFrame):
         self.line.label.setFormat(threshold_text(self.spec.direction, value))
         if not self.line.label.isVisible():  # the first drag of a line that had no threshold
             self.line.label.setVisible(True)
+        self._update_title(value)  # the header's "≥ 0.70" follows the line too
         self.sig_moving.emit(self.spec.id, value)
 
     def _on_finished(self) -> None:
