@@ -14,6 +14,11 @@ event loop, and waits until every local metric and the highlight have answered b
 
 Targets (issue "The compare window"): 10k median GUI block <= 16 ms; at 100k the GUI thread is
 never blocked > 16 ms and results arrive within 250 ms.
+
+Then, for each --one-line size, loading a pair (`set_texts`) and one keystroke, with the whole
+text on ONE line (minified JSON, a one-line model answer) and, for comparison, the same
+characters in lines. Here "GUI block" includes the `set_texts` call itself, and
+"first paint" is when both editors have painted the highlight after the answer arrived.
 """
 
 from __future__ import annotations
@@ -43,10 +48,16 @@ def make_pair(size: int, seed: int = 1) -> tuple[str, str]:
     return expected, "".join(chars)
 
 
+def one_line(text: str) -> str:
+    return text.replace("\n", " ")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--keys", type=int, default=25, help="keystrokes per size")
     parser.add_argument("--sizes", default="1000,10000,100000")
+    parser.add_argument("--one-line", default="1000000",
+                        help="sizes for the load + one keystroke case ('' to skip)")
     args = parser.parse_args()
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -89,7 +100,7 @@ def main() -> int:
             time.sleep(0.001)
 
     wait_idle()
-    for size in (int(s) for s in args.sizes.split(",")):
+    for size in (int(s) for s in args.sizes.split(",") if s):
         expected, actual = make_pair(size)
         tab.set_texts(expected, actual)
         wait_idle()
@@ -127,6 +138,63 @@ def main() -> int:
         state["rows"].append((size, statistics.median(blocks) * ms, max(blocks) * ms,
                               statistics.median(highlights) * ms, max(highlights) * ms,
                               statistics.median(totals) * ms, max(totals) * ms))
+    # -- load + one keystroke, one line vs lines ---------------------------------------------------
+    painted: dict[str, float] = {}
+    for side in ("expected", "actual"):
+        pane = tab.panes[side]
+        original = pane.editor.paintEvent
+
+        def paint_event(event, original=original, side=side) -> None:  # noqa: ANN001
+            original(event)
+            if ALIGN_TASK in arrivals and side not in painted:  # the first with the highlight
+                painted[side] = time.perf_counter()
+
+        pane.editor.paintEvent = paint_event
+
+    def measure(action) -> tuple[float, float, float, float]:  # noqa: ANN001
+        """(longest GUI block, highlight, first paint after it, all results) in seconds."""
+        arrivals.clear()
+        painted.clear()
+        state["gaps"] = []
+        done = {"flag": False}
+
+        def finished() -> None:
+            done["flag"] = True
+
+        tab.sig_finished.connect(finished)
+        ticker.start()
+        state["last"] = start = time.perf_counter()
+        action()
+        deadline = time.perf_counter() + 120
+        while not done["flag"] and time.perf_counter() < deadline:
+            app.processEvents()
+            time.sleep(0.0002)
+        settle = time.perf_counter() + 0.3  # the repaint after the last answer
+        while time.perf_counter() < settle:
+            app.processEvents()
+            time.sleep(0.0002)
+        tab.sig_finished.disconnect(finished)
+        ticker.stop()
+        highlight = arrivals.get(ALIGN_TASK, start)
+        shown = max(painted.get("expected", highlight), painted.get("actual", highlight))
+        return (max(0.0, max(state["gaps"], default=0.0) - 0.001), highlight - start,
+                max(shown, highlight) - start, max(arrivals.values(), default=start) - start)
+
+    load_rows = []
+    for size in (int(s) for s in args.one_line.split(",") if s):
+        pair = make_pair(size, seed=2)
+        for shape, (expected, actual) in (("one line", tuple(map(one_line, pair))),
+                                          ("in lines", pair)):
+            tab.set_texts("", "")
+            wait_idle()
+            load = measure(lambda e=expected, a=actual: tab.set_texts(e, a))
+            wait_idle()
+            editor.moveCursor(editor.textCursor().MoveOperation.End)
+            time.sleep(0.05)
+            key = measure(lambda: QTest.keyClick(editor, "z"))
+            wait_idle()
+            load_rows.append((size, shape, "load", *load))
+            load_rows.append((size, shape, "keystroke", *key))
     tab.shutdown()
 
     print(f"\nkeystroke -> results, {args.keys} keystrokes per size, every local metric "
@@ -138,6 +206,13 @@ def main() -> int:
     for size, b_med, b_max, h_med, h_max, t_med, t_max in state["rows"]:
         print(f"{size:>10,} | {b_med:7.1f} {b_max:7.1f} | {h_med:7.1f} {h_max:7.1f} | "
               f"{t_med:7.1f} {t_max:7.1f}")
+    if load_rows:
+        print("\nload (set_texts) and one keystroke, whole text on one line vs in lines; ms")
+        print(f"{'chars/side':>10} | {'shape':<8} | {'action':<9} | {'GUI block':>9} | "
+              f"{'highlight':>9} | {'1st paint':>9} | {'all results':>11}")
+        for size, shape, action, block, high, paint, total in load_rows:
+            print(f"{size:>10,} | {shape:<8} | {action:<9} | {block * 1e3:9.0f} | "
+                  f"{high * 1e3:9.0f} | {paint * 1e3:9.0f} | {total * 1e3:11.0f}")
     app.quit()
     return 0
 

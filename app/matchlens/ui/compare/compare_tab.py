@@ -36,6 +36,10 @@ from matchlens.ui.palette import diff_colours
 HIGHLIGHT_METRIC = "levenshtein_distance"
 SIDES = ("expected", "actual")
 _AUTO_NETWORK_MS = 1000
+# From this many characters a side, setting both texts at once would stall the window in one
+# piece (~40 ms a side for a million characters in lines, ~0.1 s in one line, which Qt lays out
+# at once): the actual side then follows on the next event-loop turn.
+_STAGGER_CHARS = 250_000
 
 
 def debounce_ms(total_chars: int) -> int:
@@ -83,6 +87,7 @@ class CompareTab(QWidget):
             pane.editor.textChanged.connect(self._on_text_changed)
             pane.editor.sig_file_dropped.connect(lambda path, s=side: self.load_file(s, path))
             pane.editor.cursorPositionChanged.connect(lambda s=side: self._remember_side(s))
+            pane.editor.sig_wrap_forced.connect(lambda n, s=side: self._wrap_forced(s, n))
         self.scheduler.sig_result.connect(self._on_result)
         self.scheduler.sig_busy.connect(self._show_busy)
         self.scheduler.sig_idle.connect(self._on_idle)
@@ -207,8 +212,9 @@ class CompareTab(QWidget):
     def set_texts(self, expected: str, actual: str, *, context: str = "",
                   sources: tuple[str, str] = ("", "")) -> None:
         self.context_label.setText(context)
+        later = min(len(expected), len(actual)) >= _STAGGER_CHARS
         self.panes["expected"].set_text(expected, sources[0])
-        self.panes["actual"].set_text(actual, sources[1])
+        self.panes["actual"].set_text(actual, sources[1], later=later)
 
     def texts(self) -> tuple[str, str]:
         return self.editor("expected").text(), self.editor("actual").text()
@@ -246,6 +252,11 @@ class CompareTab(QWidget):
     def set_monospace(self, mono: bool) -> None:
         for pane in self.panes.values():
             pane.editor.set_monospace(mono)
+
+    def _wrap_forced(self, side: str, longest: int) -> None:
+        self.sig_status.emit(
+            f"Wrapping the {side} text anyway: a line of {longest:,} characters would be redrawn "
+            "whole at every repaint without wrapping.")
 
     def set_whitespace_markers(self, show: bool) -> None:
         for pane in self.panes.values():

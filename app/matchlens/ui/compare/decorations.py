@@ -4,6 +4,9 @@ A million-character pair can have tens of thousands of spans; building an ExtraS
 each would take seconds and make every repaint slow. So the decorator bisects the span columns
 for the visible range (padded by a screen on each side, so small scrolls need no rebuild to look
 right), merges touching spans of one style, and rebuilds on scroll/resize after a short debounce.
+The visible range comes from the viewport's corners, never from whole lines: in a one-line text
+of a million characters "the visible lines" would be all of it. Inside such long lines the
+editor paints the spans itself, row by row (see `editors.py`).
 """
 
 from __future__ import annotations

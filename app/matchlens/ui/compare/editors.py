@@ -2,28 +2,64 @@
 
 Extra selections come in named layers (the diff highlight, the navigation flash), so the
 decorators can each replace their own without knowing about the others.
+
+Long lines (a minified JSON, a one-line model answer: one QTextBlock of up to millions of
+characters) need care, because Qt does some work per block that is cheap for ordinary lines:
+
+- A block's layout normally throws its shaping data away after every use, so each paint, caret
+  move or `cursorForPosition` in a long line re-analyses the whole line (~60 ms at 1M chars).
+  Long lines keep it (`QTextLayout.setCacheEnabled`, ~17 bytes a character).
+- Qt paints each extra selection by walking every visible row of its block, and measures it
+  over every row of the block, so a few dozen highlight spans in one long line cost tens of
+  milliseconds a repaint. The diff layer inside long lines is painted here instead, row by
+  row, for the rows on screen only.
+- A scroll bar that appears or disappears changes the wrap width and so re-wraps the line: the
+  vertical scroll bar is always shown (the two sides then also wrap at the same width).
+- Without wrapping, Qt draws the whole line at every repaint (~50 ms at 1M characters, even for
+  the caret's blink), so lines over `LONG_LINE_NO_WRAP` are wrapped anyway, and the status bar
+  says so (`sig_wrap_forced`).
 """
 
 from __future__ import annotations
 
+import bisect
+import math
+import re
 from pathlib import Path
 
-from PySide6.QtCore import QPoint, QRect, QSize, Qt, Signal
+from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
     QDragEnterEvent,
     QDropEvent,
     QFont,
     QFontDatabase,
+    QFontMetricsF,
     QPainter,
     QPaintEvent,
     QPalette,
     QResizeEvent,
+    QTextBlock,
+    QTextCharFormat,
+    QTextLayout,
+    QTextLine,
     QTextOption,
 )
 from PySide6.QtWidgets import QApplication, QPlainTextEdit, QTextEdit, QWidget
 
 from matchlens.ui.palette import blend
+
+LONG_LINE = 10_000  # characters in one line (QTextBlock) from which the editor takes over
+LONG_LINE_NO_WRAP = 100_000  # longer lines are wrapped even when wrapping is off
+_ROW_TAIL = 4_096  # how far past the bottom-right corner an unwrapped bottom row still counts
+_LATER_MS = 5  # `set_text(later=True)` waits this long (a timer lets input and paints in first)
+# A line of LONG_LINE characters or more; the look-behind anchors it at a line start, so the
+# search stays linear however many short lines the text has.
+_LONG_RUN = re.compile(f"(?<![^\n\u2029])[^\n\u2029]{{{LONG_LINE},}}")
+# Right-to-left scripts: Hebrew, Arabic, Syriac, Thaana, NKo, Samaritan, ... and their
+# presentation forms. Spans in such text are painted character by character (bidi-correct).
+_RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc"
+                  "\U00010800-\U00010fff\U0001e800-\U0001efff]")
 
 
 class _Gutter(QWidget):
@@ -43,43 +79,139 @@ class DiffEditor(QPlainTextEdit):
 
     sig_file_dropped = Signal(Path)
     sig_viewport_changed = Signal()
+    sig_wrap_forced = Signal(int)  # the longest line, when it made the editor wrap anyway
 
     def __init__(self, side: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.side = side
         self._layers: dict[str, list[QTextEdit.ExtraSelection]] = {}
         self._marks: dict[int, QColor] = {}  # block number -> gutter mark colour
+        # The diff layer's selections inside long lines, painted by `_paint_long_spans`, and
+        # their (start, end, format) in ascending order; their cursors follow edits, so the
+        # ranges are read again after each change.
+        self._painted: list[QTextEdit.ExtraSelection] = []
+        self._ranges: list[tuple[int, int, QTextCharFormat]] | None = []
+        self._range_ends: list[int] = []
+        self._qt_diff: list[QTextEdit.ExtraSelection] = []
+        self._rtl: bool | None = False  # has right-to-left characters (None: not known yet)
+        self._wrap = True  # what the user asked for; long lines may force wrapping anyway
+        self._wrap_forced = False
+        self._pending: str | None = None  # text to show on the next event-loop turn
         self._gutter = _Gutter(self)
         self.setAcceptDrops(True)
         self.setTabChangesFocus(False)
         self.setCenterOnScroll(False)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         self.blockCountChanged.connect(self._update_gutter_width)
         self.updateRequest.connect(self._on_update_request)
+        self.document().contentsChange.connect(self._on_contents_change)
         self.verticalScrollBar().valueChanged.connect(self.sig_viewport_changed)
         self.horizontalScrollBar().valueChanged.connect(self.sig_viewport_changed)
         self.set_monospace(True)
         self._update_gutter_width()
 
     # -- content --------------------------------------------------------------------------------
+    def set_text(self, text: str, later: bool = False) -> None:
+        """Replace the text; with `later`, on the next event-loop turn.
+
+        Qt lays a single-line document out at once, ~0.1 s for a million characters, so two
+        such texts set together would stall the window twice as long in one piece. `text()`
+        and `char_count()` answer with the new text from the start.
+        """
+        if later:
+            self._pending = text
+            QTimer.singleShot(_LATER_MS, self._apply_pending)
+            return
+        self._pending = None
+        self.setPlainText(text)
+
+    def _apply_pending(self) -> None:
+        if self._pending is not None:
+            text, self._pending = self._pending, None
+            self.setPlainText(text)
+
     def text(self) -> str:
         """The document as scored: raw text, so non-breaking spaces etc. stay what they are.
 
         (`toPlainText()` turns U+00A0 into a space, which would hide a real difference.)
         """
+        if self._pending is not None:
+            return self._pending
         return self.document().toRawText().replace("\u2029", "\n")
 
+    def _on_contents_change(self, position: int, _removed: int, added: int) -> None:
+        """Before Qt lays the change out: long lines keep their layout data (see the module)."""
+        self._ranges = None  # the painted selections' cursors may have moved
+        doc = self.document()
+        starts = {position, position + added}
+        whole = position == 0 and added >= doc.characterCount() - 1
+        if added > 256:
+            text = doc.toRawText()[position:position + added]
+            if longest_line(text, "\u2029") >= LONG_LINE:
+                starts.update(position + m.start() for m in _LONG_RUN.finditer(text))
+            # Only painting in long lines needs to know: found out then (`_bidi`).
+            self._rtl = True if self._rtl and not whole else None
+        elif self._rtl is False:
+            self._rtl = any(_RTL.match(doc.characterAt(p))
+                            for p in range(position, position + added))
+        longest = 0
+        for start in starts:
+            block = doc.findBlock(start)
+            if block.isValid() and block.length() > LONG_LINE:
+                block.layout().setCacheEnabled(True)
+                longest = max(longest, block.length() - 1)
+        if self._wrap:
+            return
+        # Set the wrap mode now, before Qt lays the new text out (not once more after).
+        forced = self._wrap_forced
+        if whole:
+            self._wrap_forced = False
+        if longest > LONG_LINE_NO_WRAP:
+            self._wrap_forced = True
+        if self._wrap_forced != forced:
+            self._apply_wrap(notify=False)
+            QTimer.singleShot(0, self.sig_viewport_changed.emit)
+        if self._wrap_forced and not forced:
+            self.sig_wrap_forced.emit(longest)
+
     def char_count(self) -> int:
+        if self._pending is not None:
+            return len(self._pending.encode("utf-16-le")) // 2
         return self.document().characterCount() - 1
 
     # -- view options ---------------------------------------------------------------------------
     def set_wrap(self, wrap: bool) -> None:
-        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth if wrap
-                             else QPlainTextEdit.LineWrapMode.NoWrap)
-        self.sig_viewport_changed.emit()
+        self._wrap = wrap
+        if not wrap:
+            longest = self._longest_line()
+            self._wrap_forced = longest > LONG_LINE_NO_WRAP
+            if self._wrap_forced:
+                self.sig_wrap_forced.emit(longest)
+        self._apply_wrap()
+
+    def is_wrap_forced(self) -> bool:
+        """Wrapping although the user turned it off, because of a line over LONG_LINE_NO_WRAP."""
+        return self._wrap_forced and not self._wrap
+
+    def _apply_wrap(self, notify: bool = True) -> None:
+        wrap = self._wrap or self._wrap_forced
+        mode = (QPlainTextEdit.LineWrapMode.WidgetWidth if wrap
+                else QPlainTextEdit.LineWrapMode.NoWrap)
+        if mode != self.lineWrapMode():
+            self.setLineWrapMode(mode)
+        if notify:
+            self.sig_viewport_changed.emit()
+
+    def _longest_line(self) -> int:
+        return longest_line(self.document().toRawText(), "\u2029")
 
     def set_monospace(self, mono: bool) -> None:
         font = (QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont) if mono
                 else QFont(QApplication.font()))
+        if mono:
+            # Monospace text gains nothing from shaping (no kerning; ligatures would even hide
+            # which characters differ), and laying out a long line is ~25% faster without it.
+            font.setStyleStrategy(QFont.StyleStrategy.PreferNoShaping)
         self.setFont(font)
         self.setTabStopDistance(4 * self.fontMetrics().horizontalAdvance(" "))
         self._update_gutter_width()
@@ -99,11 +231,136 @@ class DiffEditor(QPlainTextEdit):
         if not selections and not self._layers.get(name):
             return
         self._layers[name] = selections
-        ordered = [s for key in ("diff", "json", "flash") for s in self._layers.get(key, [])]
+        if name == "diff":
+            self._split_diff_layer(selections)
+        ordered = [*self._qt_diff, *(s for key in ("json", "flash")
+                                     for s in self._layers.get(key, []))]
         self.setExtraSelections(ordered)
+
+    def _split_diff_layer(self, selections: list[QTextEdit.ExtraSelection]) -> None:
+        """Spans touching a long line are painted here; Qt paints the others."""
+        doc = self.document()
+        had_painted = bool(self._painted)
+        painted: list[QTextEdit.ExtraSelection] = []
+        qt: list[QTextEdit.ExtraSelection] = []
+        for selection in selections:
+            cursor = selection.cursor
+            start, end = cursor.selectionStart(), cursor.selectionEnd()
+            if (doc.findBlock(start).length() > LONG_LINE
+                    or doc.findBlock(max(start, end - 1)).length() > LONG_LINE):
+                painted.append(selection)
+            else:
+                qt.append(selection)
+        self._painted, self._ranges, self._qt_diff = painted, None, qt
+        if painted or had_painted:
+            self.viewport().update()
+
+    def _painted_ranges(self) -> tuple[list[tuple[int, int, QTextCharFormat]], list[int]]:
+        if self._ranges is None:
+            ranges = sorted(((s.cursor.selectionStart(), s.cursor.selectionEnd(), s.format)
+                             for s in self._painted if s.cursor.hasSelection()),
+                            key=lambda item: item[0])
+            self._ranges, self._range_ends = ranges, [end for _start, end, _fmt in ranges]
+        return self._ranges, self._range_ends
 
     def layer(self, name: str) -> list[QTextEdit.ExtraSelection]:
         return list(self._layers.get(name, []))
+
+    def self_painted_spans(self) -> list[tuple[int, int]]:
+        """The diff layer's ranges this editor paints itself (those in long lines)."""
+        return [(start, end) for start, end, _fmt in self._painted_ranges()[0]]
+
+    # -- painting the diff layer inside long lines ----------------------------------------------
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
+        if self._painted:
+            painter = QPainter(self.viewport())
+            try:
+                self._paint_long_spans(painter, QRectF(event.rect()))
+            finally:
+                painter.end()
+        super().paintEvent(event)  # the text, the other layers and the selection on top
+
+    def _paint_long_spans(self, painter: QPainter, clip: QRectF) -> None:
+        painter.setClipRect(clip)
+        offset = self.contentOffset()
+        metrics = QFontMetricsF(self.font())
+        newline = metrics.horizontalAdvance(" ")  # what a selected line break looks like
+        # Where Qt itself puts an underline: ceil(offset) + 0.5 below the baseline, within the
+        # descent.
+        underline = min(math.ceil(metrics.underlinePos()) + 0.5, metrics.descent() - 0.5)
+        block = self.firstVisibleBlock()
+        while block.isValid():
+            geometry = self.blockBoundingGeometry(block).translated(offset)
+            if geometry.top() > clip.bottom():
+                break
+            if block.isVisible() and geometry.bottom() >= clip.top():
+                self._paint_block(painter, block, geometry.topLeft(), clip, newline, underline)
+            block = block.next()
+
+    def _paint_block(self, painter: QPainter, block: QTextBlock, origin: QPointF, clip: QRectF,
+                     newline: float, underline: float) -> None:
+        spans, ends = self._painted_ranges()
+        base, length = block.position(), block.length()  # length includes the line break
+        index = bisect.bisect_right(ends, base)
+        if index >= len(spans) or spans[index][0] >= base + length:
+            return
+        layout = block.layout()
+        count = layout.lineCount()
+        for number in range(_first_row_below(layout, clip.top() - origin.y()), count):
+            line = layout.lineAt(number)
+            top = origin.y() + line.y()
+            if top > clip.bottom():
+                break
+            row_start = base + line.textStart()
+            row_end = row_start + line.textLength()
+            last_row = number == count - 1
+            limit = base + length if last_row else row_end  # the break belongs to the last row
+            index = bisect.bisect_right(ends, row_start)
+            while index < len(spans) and spans[index][0] < limit:
+                start, end, fmt = spans[index]
+                index += 1
+                a, b = max(start, row_start) - base, min(end, row_end) - base
+                tail = newline if last_row and end > row_end else 0.0
+                left = origin.x() + line.x()  # where Qt starts the underline's dot pattern
+                for x1, x2 in self._row_boxes(line, a, b):
+                    self._fill(painter, fmt, origin.x() + x1, top, x2 - x1, line, underline, left)
+                if tail:
+                    x = origin.x() + line.cursorToX(b)[0]
+                    self._fill(painter, fmt, x, top, tail, line, underline, left)
+
+    def _row_boxes(self, line: QTextLine, a: int, b: int) -> list[tuple[float, float]]:
+        """Horizontal extents of characters a..b (block offsets) of one row."""
+        if b <= a:
+            return []
+        if not self._bidi():
+            return [(line.cursorToX(a)[0], line.cursorToX(b)[0])]
+        boxes: list[tuple[float, float]] = []  # bidi text: each character's own box
+        for k in range(a, b):
+            x1 = line.cursorToX(k)[0]
+            x2 = line.cursorToX(k, QTextLine.Edge.Trailing)[0]
+            boxes.append((min(x1, x2), max(x1, x2)))
+        return boxes
+
+    def _bidi(self) -> bool:
+        if self._rtl is None:
+            self._rtl = _RTL.search(self.document().toRawText()) is not None
+        return self._rtl
+
+    @staticmethod
+    def _fill(painter: QPainter, fmt: QTextCharFormat, x: float, top: float, width: float,
+              line: QTextLine, underline: float, row_left: float) -> None:
+        if width <= 0:
+            return
+        # Whole pixels, widened outwards, as Qt paints its selections.
+        left, right = math.floor(x), math.ceil(x + width)
+        painter.fillRect(QRectF(left, top, right - left, line.height()), fmt.background())
+        if fmt.underlineStyle() != QTextCharFormat.UnderlineStyle.NoUnderline:
+            # Qt's dotted underline: one pixel in three, counted from the row's start.
+            y = math.floor(top + line.ascent() + underline)
+            anchor = math.floor(row_left)
+            colour = fmt.underlineColor()
+            for dot in range(left + (anchor - left) % 3, right, 3):
+                painter.fillRect(dot, y, 1, 1, colour)
 
     def set_gutter_marks(self, marks: dict[int, QColor]) -> None:
         self._marks = marks
@@ -119,8 +376,14 @@ class DiffEditor(QPlainTextEdit):
         viewport = self.viewport()
         first = self.cursorForPosition(QPoint(0, 0)).position()
         last = self.cursorForPosition(QPoint(viewport.width(), viewport.height())).position()
-        block = self.cursorForPosition(QPoint(0, viewport.height())).block()
-        last = max(last, block.position() + block.length() - 1)
+        # Without wrapping the bottom row runs on past the right edge: include the rest of that
+        # row (its gutter mark), but never the whole of a long line.
+        bottom = self.cursorForPosition(QPoint(0, viewport.height()))
+        block = bottom.block()
+        line = block.layout().lineForTextPosition(bottom.position() - block.position())
+        if line.isValid():
+            row_end = block.position() + line.textStart() + line.textLength()
+            last = max(last, min(row_end, last + _ROW_TAIL))
         return first, max(first, last)
 
     def top_line(self) -> float:
@@ -206,6 +469,24 @@ class DiffEditor(QPlainTextEdit):
             self.sig_file_dropped.emit(path)
             return
         super().dropEvent(event)
+
+
+def longest_line(text: str, separator: str = "\n") -> int:
+    """Characters in the longest line of `text` (2 ms for a million characters)."""
+    return max(map(len, text.split(separator)), default=0)
+
+
+def _first_row_below(layout: QTextLayout, y: float) -> int:
+    """The first row of a laid-out block whose bottom is below y (block coordinates)."""
+    lo, hi = 0, layout.lineCount()
+    while lo < hi:
+        mid = (lo + hi) // 2
+        line = layout.lineAt(mid)
+        if line.y() + line.height() < y:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
 
 
 def _local_file(event: QDragEnterEvent | QDropEvent) -> Path | None:

@@ -59,9 +59,9 @@ class EditorPane(QWidget):
         self.editor.textChanged.connect(self.update_header)
         self.update_header()
 
-    def set_text(self, text: str, source: str = "") -> None:
+    def set_text(self, text: str, source: str = "", later: bool = False) -> None:
         self.source = source
-        self.editor.setPlainText(text)
+        self.editor.set_text(text, later=later)
         self.update_header()
 
     def update_header(self) -> None:
