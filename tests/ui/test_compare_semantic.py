@@ -13,7 +13,7 @@ import pytest
 from PySide6.QtGui import QPalette
 from tests.embeddings.openai_server import FakeOpenAI, closed_port_url, vector_for
 from tests.ui.conftest import set_pair, wait_done
-from tests.ui.test_settings_dialog import assert_key_hidden, working_event_loop  # noqa: F401
+from tests.ui.test_settings_dialog import assert_key_hidden
 
 from matchlens.core.metrics.registry import evaluate
 from matchlens.core.results import Label

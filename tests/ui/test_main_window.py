@@ -184,7 +184,14 @@ def test_rows_from_the_batch_tab(qtbot, fake_batch) -> None:
     try:
         assert isinstance(window.batch_tab, FakeBatchTab)
         assert not window.action_next_row.isEnabled()
+        buttons = {b.text(): b for b in window.compare_tab.toolbar.actions()
+                   if b.text() in ("◀ Row", "Row ▶", "Next failing ▶")}
+        assert len(buttons) == 3 and not any(b.isVisible() for b in buttons.values())
         window.batch_tab.sig_open_row.emit(0)  # the user double-clicked row 1
+        assert all(b.isVisible() for b in buttons.values())  # row stepping on the toolbar
+        buttons["Row ▶"].trigger()
+        assert window.compare_tab.texts() == ("b", "c")
+        window.action_previous_row.trigger()
         assert window.tabs.currentWidget() is window.compare_tab
         assert window.compare_tab.context_label.text() == "row 1 of 4 · output_a · pass"
         assert window.action_next_row.isEnabled()

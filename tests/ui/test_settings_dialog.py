@@ -15,7 +15,7 @@ import keyring
 import pytest
 from keyring.backends import fail
 from keyring.errors import PasswordSetError
-from PySide6.QtCore import QEventLoop, Qt, QTimer
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QAbstractButton, QLabel, QLineEdit, QWidget
 from tests.conftest import MemoryKeyring
@@ -29,23 +29,6 @@ from matchlens.ui.main_window import MainWindow
 
 TEST_KEY = "sk-test-9f8e7d6c5b4a3210SECRET"
 ENV_KEY = "sk-env-0123456789abcdefENVKEY"
-
-
-@pytest.fixture(autouse=True)
-def working_event_loop(qapp):
-    """Nested event loops (qtbot.wait, waitSignal, waitUntil) must really wait.
-
-    `run_app()` (test_main_window's --screenshot tests) closes the last window inside
-    `app.exec()`, which posts a Quit event that outlives the loop; once it is processed,
-    QCoreApplication's quit flag stays set and every later QEventLoop.exec() returns at once
-    (qtbot.wait(300) then takes 0.2 ms). One real `exec()` clears the flag.
-    """
-    probe = QEventLoop()
-    QTimer.singleShot(0, lambda: probe.exit(7))
-    if probe.exec() != 7:  # returned at once: the flag is stuck
-        QTimer.singleShot(0, lambda: qapp.exit(0))
-        qapp.exec()
-    yield
 
 
 @pytest.fixture

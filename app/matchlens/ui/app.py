@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QTimer
+from PySide6.QtCore import QEventLoop, QObject, QTimer, Signal
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
@@ -71,7 +71,14 @@ def sample_texts() -> tuple[str, str, tuple[str, str]]:
 
 
 class ScreenshotJob(QObject):
-    """Waits until the window's work is done, saves it as PNG and ends the event loop."""
+    """Waits until the window's work is done, saves it as PNG, then says sig_done.
+
+    It hides the window rather than closing it and ends only its own event loop: closing the
+    last window, or QApplication.exit(), would make every later event loop in this process
+    return at once (so a test that ran a screenshot left no timer working after it).
+    """
+
+    sig_done = Signal()
 
     def __init__(self, window: MainWindow, path: Path, wait_for_batch: bool,
                  timeout_s: float | None = None) -> None:
@@ -112,8 +119,8 @@ class ScreenshotJob(QObject):
         if not self.window.grab().save(str(self.path)):
             print(f"matchlens: could not write the screenshot to {self.path}", file=sys.stderr)
             self.exit_code = 1
-        self.window.close()
-        QApplication.instance().exit(self.exit_code)
+        self.window.hide()
+        self.sig_done.emit()
 
 
 def build_window(args: argparse.Namespace, screenshot: bool) -> tuple[MainWindow, list[str], bool]:
@@ -162,8 +169,10 @@ def run_app(args: argparse.Namespace) -> int:
             return 2
         window.resize(*SCREENSHOT_SIZE)
         job = ScreenshotJob(window, screenshot, wait_for_batch)
+        loop = QEventLoop()
+        job.sig_done.connect(loop.quit)
         window.show()
-        app.exec()
+        loop.exec()
         window.shutdown()
         return job.exit_code
     window.show()

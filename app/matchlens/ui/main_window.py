@@ -143,6 +143,7 @@ class MainWindow(QMainWindow):
         self.action_next_failing = self._action(
             nav, "Next &failing row", lambda: self.step_row(1, failing_only=True), "Ctrl+F7",
             "Open the next row that fails a threshold")
+        self._row_buttons = self._add_row_buttons()
         self._update_row_actions()
 
         tools = bar.addMenu("&Tools")
@@ -302,10 +303,22 @@ class MainWindow(QMainWindow):
             return
         self.open_batch_row(row)
 
+    def _add_row_buttons(self) -> list[QAction]:
+        """Row stepping on the compare toolbar, shown while a dataset row is open there."""
+        buttons = []
+        for text, action in (("◀ Row", self.action_previous_row), ("Row ▶", self.action_next_row),
+                             ("Next failing ▶", self.action_next_failing)):
+            button = self.compare_tab.toolbar.addAction(text, action.trigger)
+            button.setToolTip(f"{action.toolTip()} ({action.shortcut().toString()})")
+            buttons.append(button)
+        return buttons
+
     def _update_row_actions(self) -> None:
         enabled = self.batch_tab is not None and self._batch_row is not None
         for action in (self.action_next_row, self.action_previous_row, self.action_next_failing):
             action.setEnabled(enabled)
+        for button in self._row_buttons:
+            button.setVisible(enabled)
 
     # -- persistence ----------------------------------------------------------------------------
     def _view_value(self, key: str) -> Any:

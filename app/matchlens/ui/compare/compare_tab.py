@@ -474,6 +474,12 @@ class CompareTab(QWidget):
         else:
             text = f"difference {self._hunk + 1} of {count}"
         self.difference_label.setText(f" {text} ")
+        edits = self.highlighted_edits() if self._table is not None else 0
+        self.difference_label.setToolTip(
+            f"A difference is a run of neighbouring edits. The highlight is the edit script "
+            f"Levenshtein distance counts: {edits} edit{'' if edits == 1 else 's'}"
+            + (" of whole words here (Word view); the distance panels count characters"
+               if self.granularity == "word" else "") + ".")
         self.action_next.setEnabled(count > 0)
         self.action_previous.setEnabled(count > 0)
         self.sig_difference_changed.emit(text)
