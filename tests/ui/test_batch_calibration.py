@@ -61,6 +61,9 @@ def test_best_threshold_button_moves_the_line_and_the_config(qtbot, tab, config)
     # The sample's labels: 129 pass, 71 fail. Passing every row: F1 = 2*129 / (2*129 + 71)
     # = 258/329 = 0.784; the best threshold beats it, and says how many rows it lets through.
     assert best.useful and best.baseline_f1 == pytest.approx(258 / 329)
+    # The rows it lets through, counted from the scores themselves (every sample row has a
+    # label and a score), not taken from the object under test.
+    assert best.passing == int((scores >= best.threshold).sum())
     sentence = best.sentence(Direction.MAX, "Levenshtein similarity")
     assert sentence.startswith(f"Best F1 {best.f1:.3f} at ≥ {best.threshold:g}: "
                                f"{best.passing} of 200 labelled rows pass there; passing every "

@@ -161,3 +161,16 @@ def test_order_with_many_equal_scores_is_stable(n):
                     {"exact_match": spec}, {"exact_match": 0.5})
     ordered = sort_rows(data, np.arange(n), "score:exact_match", True)
     assert ordered.tolist() == list(range(n))
+
+
+def test_a_new_session_sorts_again_when_asked_for_the_same_order():
+    """The 'same request twice' shortcut must not survive a new session's unsorted order."""
+    model = make()
+    key = column(model, "score:jaccard")
+    model.sort(key, Qt.SortOrder.DescendingOrder)
+    assert rows(model) == [0, 5, 3, 2, 1, 4]
+    fresh = make()  # the same data in a new session: file order until sorted
+    model.set_session(fresh._prepared, fresh._result, fresh._specs, fresh._thresholds)
+    model.rows_scored(6)
+    model.sort(key, Qt.SortOrder.DescendingOrder)  # the user clicks the same header again
+    assert rows(model) == [0, 5, 3, 2, 1, 4]

@@ -130,7 +130,7 @@ def test_cost_prompt_then_scores_and_the_second_run_is_free(qtbot, tab, server, 
     wait_idle(qtbot, tab)
     assert tab.network_prompt is None
     assert server.request_count == sent
-    assert tab.progress.label.text().endswith(f"All {len(texts)} texts are cached: nothing was sent.")
+    assert tab.progress.label.text().endswith(f"All {len(texts)} texts were cached: nothing was sent.")
     np.testing.assert_array_equal(tab.result.scores[("output_a", SEMANTIC)], scores)
 
 

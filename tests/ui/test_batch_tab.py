@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
+from PySide6.QtTest import QTest
 from tests.ui.batch_support import load, make_tab, small_dataset, wait_idle, write_csv
 
 from matchlens.core.batch import Chunk, MetricJob, run_to_completion
@@ -246,10 +247,15 @@ def test_a_file_in_another_encoding_reads_after_choosing_it(qtbot, tab, tmp_path
     assert message.startswith(f"{path}, line 2: byte 0xeb")
     assert "choose Encoding ▸ latin-1" in message and "--encoding" not in message
     assert tab.table is None
+    loads = []
+    original = tab.load
+    tab.load = lambda *args, **kwargs: (loads.append(kwargs.get("encoding")),
+                                        original(*args, **kwargs))
     tab.top.encoding.setCurrentText("latin-1")
     with qtbot.waitSignal(tab.sig_finished, timeout=30_000):
-        tab.top.encoding.lineEdit().returnPressed.emit()
+        QTest.keyClick(tab.top.encoding.lineEdit(), Qt.Key.Key_Return)  # as the user does
     wait_idle(qtbot, tab)
+    assert loads == ["iso8859-1"]  # one read for one Return, in the codec's own name
     assert tab.table is not None and tab.table.encoding == "iso8859-1"  # codecs name
     assert tab.prepared.expected == ["Zoë", "Café"]  # decoded, not mojibake
     assert tab.result is not None and tab.result.done == 2  # and scored, as the first load would

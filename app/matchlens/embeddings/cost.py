@@ -21,6 +21,10 @@ class CostEstimate:
     base_url: str = ""
     model: str = ""
 
+    def cached_sentence(self) -> str:
+        """Said after a run that needed nothing from the network."""
+        return f"All {self.distinct:,} texts were cached: nothing was sent."
+
     @property
     def free(self) -> bool:
         """Nothing would be sent."""

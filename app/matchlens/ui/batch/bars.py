@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import html
 from collections.abc import Callable
 from dataclasses import replace
@@ -91,8 +92,14 @@ class TopBar(QWidget):
         self.file_label.setToolTip(str(path))
 
     def chosen_encoding(self) -> str:
+        """"" for auto; else the codec's own name when Python knows it ('UTF 16' -> 'utf-16')."""
         text = self.encoding.currentText().strip()
-        return "" if text in ("", AUTO_ENCODING) else text
+        if text in ("", AUTO_ENCODING):
+            return ""
+        try:
+            return codecs.lookup(text).name
+        except LookupError:
+            return text  # the reader says it is unknown, naming it
 
     def set_encoding(self, encoding: str | None) -> None:
         self.encoding.setCurrentText(encoding or AUTO_ENCODING)
@@ -155,7 +162,7 @@ class ProgressRow(QWidget):
         self.label.setText(text)
 
     def idle(self) -> None:
-        if getattr(self, "_working", False):  # "Scoring x.csv…" is no longer true
+        if self._working:  # "Scoring x.csv…" is no longer true
             self._working = False
             self.label.setText("")
         for widget in (self.bar, self.rate, self.cancel_button):

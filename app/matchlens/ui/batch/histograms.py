@@ -92,13 +92,8 @@ def style_plot(widget: pg.PlotWidget) -> None:
     item.setMouseEnabled(x=False, y=False)
 
 
-def _keep(text: str) -> str:
-    """HTML-escaped text that a word-wrapping label never breaks."""
-    return html.escape(text).replace(" ", "&nbsp;")
-
-
 def _nowrap(text: str) -> str:
-    """The same, keeping plain spaces in the label's text (Qt lays them out unbreakable)."""
+    """HTML-escaped text that a word-wrapping label never breaks (its spaces stay plain)."""
     return f"<span style='white-space:nowrap'>{html.escape(text)}</span>"
 
 
@@ -252,11 +247,11 @@ class MetricHistogram(QFrame):
         for i, variant in enumerate(self._variants):
             colour = variant_colour(i, self.palette()).name()
             legend.append(f"<span style='color:{colour}'>■</span>&nbsp;"
-                          f"{_keep(variant)}&nbsp;mean&nbsp;{self._mean_text(variant)}")
-        where = (f"{_keep('no threshold:')} drag the line to set one" if value is None
-                 else _keep(threshold_text(self.spec.direction, value)))
+                          f"{_nowrap(variant)}&nbsp;mean&nbsp;{self._mean_text(variant)}")
+        where = (f"{_nowrap('no threshold:')} drag the line to set one" if value is None
+                 else _nowrap(threshold_text(self.spec.direction, value)))
         # The legend starts its own line: panels side by side keep their plots level.
-        text = (f"<b>{_keep(self.spec.label)}</b> · {where} · {_keep(self._better())}"
+        text = (f"<b>{_nowrap(self.spec.label)}</b> · {where} · {_nowrap(self._better())}"
                 f"<br>{'&nbsp;&nbsp; '.join(legend)}")
         if text != self.title.text():  # every setText asks the whole grid to re-layout
             self.title.setText(text)

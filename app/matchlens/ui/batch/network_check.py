@@ -15,7 +15,7 @@ from matchlens.embeddings.cost import CostEstimate, estimate
 from matchlens.embeddings.credentials import resolve_api_key
 from matchlens.embeddings.endpoint import resolve_endpoint
 from matchlens.ui.batch.session import Mapping as ColumnMapping
-from matchlens.ui.batch.session import prepare
+from matchlens.ui.batch.session import Prepared, prepare
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,7 @@ class Preflight:
     metric_ids: tuple[str, ...]
     no_key: str | None = None  # the sentence to show when there is no key
     estimate: CostEstimate | None = None
+    prepared: Prepared | None = None  # the resolved columns, so the run need not redo them
 
     @property
     def needs_consent(self) -> bool:
@@ -50,13 +51,7 @@ def preflight(table: Table, mapping: ColumnMapping, network: Mapping[str, Mappin
     texts = [t for t in prepared.expected if t]
     for values in prepared.actuals.values():
         texts.extend(t for t in values if t)
-    # Every network metric of the registry shares one endpoint and model in the config today;
-    # estimating per metric keeps the sentence right should two ever differ.
-    estimates = [estimate(texts, options) for options in network.values()]
-    uncached = sum(e.uncached for e in estimates)
-    if uncached == 0 or len(estimates) == 1:
-        return Preflight(ids, estimate=estimates[0])
-    first = estimates[0]
-    return Preflight(ids, estimate=CostEstimate(
-        sum(e.distinct for e in estimates), uncached, sum(e.approx_tokens for e in estimates),
-        first.base_url, first.model))
+    # Network metrics take their endpoint and model from the config's one [openai] table, and
+    # share the embedding cache: what one sends, the others find. So one estimate covers all.
+    options = next(iter(network.values()))
+    return Preflight(ids, estimate=estimate(texts, options), prepared=prepared)

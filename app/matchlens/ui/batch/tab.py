@@ -87,6 +87,9 @@ class BatchTab(QWidget):
         self._network_note = ""  # "All 120 texts are cached: nothing will be sent."
         self._path: Path | None = None  # the file last asked for (also when it failed to load)
         self._score_on_load = True
+        self._loading_encoding = ""
+        self._prepared_run: Prepared | None = None  # columns resolved by the network check
+        self._asked_mapping: Mapping | None = None  # the mapping the network check resolved
         self.network_prompt: QMessageBox | None = None  # the open "no key" / "cost" question
         self._score_after_read = False
         self._scoring_requested = False  # Score pressed; the task starts once plots are built
@@ -164,6 +167,7 @@ class BatchTab(QWidget):
         with sig_finished whatever happens."""
         path = Path(path)
         self._path = path
+        self._loading_encoding = encoding or ""
         self.top.set_encoding(encoding)
         self._stop_work()
         self._clear_session()
@@ -244,7 +248,13 @@ class BatchTab(QWidget):
             self.load(Path(urls[0].toLocalFile()))
 
     def _reload_as(self, encoding: str) -> None:
-        """The user chose another encoding: read the same file again with it."""
+        """The user chose another encoding: read the same file again with it (once: an
+        editable combo box reports one Return through several signals)."""
+        current = self.table.encoding if self.table is not None else None
+        if self._read_task is not None and encoding == self._loading_encoding:
+            return
+        if self._read_task is None and current is not None and encoding == current:
+            return
         if self._path is not None:
             expected, actuals, label = self._pending
             self.load(self._path, expected, actuals, label, score=self._score_on_load,
@@ -276,11 +286,11 @@ class BatchTab(QWidget):
         return tuple(chosen)
 
     # -- scoring ---------------------------------------------------------------------------------
-    def score(self, consented: bool = False) -> None:
+    def score(self, consented: bool = False, prepared: Prepared | None = None) -> None:
         """Score the loaded table with the mapping panel's choices (off the GUI thread).
 
         A network metric first gets a key check and a cost estimate the user agrees to, unless
-        `consented` says that was done.
+        `consented` says that was done; `prepared` is what that check resolved for `mapping`.
         """
         if self.table is None:
             self._say("Open a dataset first (Open…, drop a file here, or File ▸ Open dataset).")
@@ -297,6 +307,7 @@ class BatchTab(QWidget):
             self._check_network(mapping, network)
             return
         self.mapping = mapping
+        self._prepared_run = prepared
         self._started_at = time.perf_counter()
         self.progress.start(f"Scoring {self.table.path.name}…", busy=True)
         self._say("")
@@ -317,7 +328,9 @@ class BatchTab(QWidget):
         self._child = ChildRun()
         network = any(job.spec.network for job in jobs)
         task = Task(score_dataset, self.table, self.mapping, jobs,
-                    NETWORK_CHUNK_ROWS if network else CHUNK_ROWS, self._child, owner=self)
+                    NETWORK_CHUNK_ROWS if network else CHUNK_ROWS, self._child,
+                    prepared=self._prepared_run, owner=self)
+        self._prepared_run = None
         task.sig_yielded.connect(self._on_item)
         task.sig_returned.connect(self._on_final)
         task.sig_errored.connect(self._on_error)
@@ -326,6 +339,7 @@ class BatchTab(QWidget):
 
     # -- network metrics: a key, and the user's consent to what it costs -------------------------
     def _check_network(self, mapping: Mapping, network: dict[str, dict]) -> None:
+        self._asked_mapping = mapping
         labels = ", ".join(get_metric(m).label for m in network)
         self.progress.start(f"Checking the API key and what {labels} would send…", busy=True)
         self._say("")
@@ -339,9 +353,9 @@ class BatchTab(QWidget):
     def _on_preflight(self, check: Preflight) -> None:
         labels = ", ".join(get_metric(m).label for m in check.metric_ids)
         if check.no_key is None and not check.needs_consent:
-            self.score(consented=True)
+            self.score(consented=True, prepared=check.prepared)
             if check.estimate is not None:  # said again with the run's result
-                self._network_note = check.estimate.sentence()
+                self._network_note = check.estimate.cached_sentence()
             return
         self._show_idle()
         self.mapping_panel.set_busy(True)  # the mapping stays as asked while the question is open
@@ -375,7 +389,8 @@ class BatchTab(QWidget):
         answer = clicked.objectName() if clicked is not None else "cancel"
         self.mapping_panel.set_busy(False)
         if answer == "send":
-            self.score(consented=True)
+            same = self.mapping_panel.mapping() == self._asked_mapping
+            self.score(consented=True, prepared=check.prepared if same else None)
         elif answer == "without":
             local = [m for m in self.mapping_panel.mapping().metrics if m not in check.metric_ids]
             self.mapping_panel.set_metrics(local)
@@ -461,7 +476,7 @@ class BatchTab(QWidget):
             what += f" × {variants} variants"
         self._done_sentence = f"Scored {what} in {seconds:.1f} s."
         if self._network_note:
-            self._done_sentence += " " + self._network_note.replace("will be", "was")
+            self._done_sentence += " " + self._network_note
         self._show_idle()
         self.progress.finish(self._done_sentence)
         if not self.histograms.is_drawing():

@@ -85,7 +85,7 @@ class BatchTableModel(QAbstractTableModel):
         self._specs, self._thresholds = dict(specs), dict(thresholds)
         self._variant = result.variants[0]
         self._done = 0
-        self._order = None
+        self._order = self._order_spec = None
         self._columns = self._make_columns()
         self._colours = verdict_colours()
         self.endResetModel()
@@ -96,6 +96,7 @@ class BatchTableModel(QAbstractTableModel):
         self.beginResetModel()
         self._prepared = self._result = None
         self._columns, self._order, self._done = [], None, 0
+        self._order_spec = None
         self.endResetModel()
 
     def _make_columns(self) -> list[Column]:

@@ -230,14 +230,15 @@ class ChildRun:
 
 
 def score_dataset(table: Table, mapping: Mapping, jobs: list[MetricJob], chunk_size: int,
-                  child: ChildRun | None, cancel: Callable[[], bool]
-                  ) -> Generator[object, None, Final | None]:
+                  child: ChildRun | None, cancel: Callable[[], bool],
+                  prepared: Prepared | None = None) -> Generator[object, None, Final | None]:
     """Resolve the columns, then score chunk by chunk; returns the sorted/swept arrays.
 
     The result arrays are filled here, in the worker thread; the GUI only reads them, and only
     up to the rows it has been told about (each Chunk arrives after its rows are written).
     """
-    prepared = prepare(table, mapping)
+    if prepared is None:  # else resolved already (by the network cost check)
+        prepared = prepare(table, mapping)
     gc.freeze()  # the resolved value lists: a million-item list each
     result = BatchResult.empty(prepared.rows, list(prepared.actuals), jobs)
     yield Started(prepared, result)
