@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Iterable
+from itertools import compress
+
 
 def fold_case(text: str) -> str:
     """Lower-case `text` code point by code point, keeping its length.
@@ -21,3 +25,18 @@ def fold_case(text: str) -> str:
 def _fold_char(ch: str) -> str:
     low = ch.lower()
     return low if len(low) == 1 else ch
+
+
+def fold_many(texts: Iterable[str]) -> list[str]:
+    """`fold_case` of every text, with the common case (ASCII) done in C.
+
+    An ASCII text folds with `str.lower()` (same length, no Σ), and `str.isascii()` is O(1) in
+    CPython, so only the non-ASCII texts go through `fold_case`.
+    """
+    texts = texts if isinstance(texts, list) else list(texts)
+    lowered = list(map(str.lower, texts))
+    # a joined text is ASCII iff every part is (the join is a copy; each isascii() is a call)
+    if not "".join(texts).isascii():
+        for i in compress(range(len(texts)), map(operator.not_, map(str.isascii, texts))):
+            lowered[i] = fold_case(texts[i])
+    return lowered

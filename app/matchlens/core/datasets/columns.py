@@ -12,6 +12,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 from matchlens.core.datasets.jsonfiles import describe
@@ -67,8 +68,7 @@ def _by_name(table: Table, name: str) -> ColumnValues:
     if name not in table.column_index:
         raise unknown_column(table, name)
     if table.is_delimited:
-        at = table.column_index[name]
-        return ColumnValues([row[at] for row in table.rows])
+        return ColumnValues(list(map(itemgetter(table.column_index[name]), table.rows)))
     values: list[str | None] = []
     reasons: dict[int, str] = {}
     for i, row in enumerate(table.rows):

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from matchlens.core.datasets.source import Source, gc_paused
+from matchlens.core.datasets.source import Source, gc_paused, settle
 
 _CANCEL_EVERY = 4096
 _DECODER = json.JSONDecoder()
@@ -39,7 +39,9 @@ def describe(value: Any) -> str:
 def read_jsonl(source: Source) -> Parsed:
     source.check_cancel()
     with source.open_text() as handle:
-        return _parse_lines(source, handle)
+        parsed = _parse_lines(source, handle)
+        settle(parsed[1])
+    return parsed
 
 
 def _parse_lines(source: Source, lines_of_text: Iterable[str]) -> Parsed:
@@ -89,6 +91,7 @@ def read_json(source: Source) -> tuple[str, list[str], list[dict[str, Any]], lis
         if text[pos:pos + 1] != "[":
             return _not_an_array(source, text, pos)
         columns, rows, lines = _walk_array(source, text, pos)
+        settle(rows)
     return "json", columns, rows, lines
 
 

@@ -14,7 +14,10 @@ from matchlens.core.metrics.registry import (
     ManyOutcome,
     MetricSpec,
     OptionSpec,
+    folded_texts,
+    metric_threads,
     register,
+    shared,
 )
 from matchlens.core.results import Direction, Outcome
 
@@ -86,14 +89,22 @@ def _similarity_outcome(expected: str, actual: str, options: Mapping[str, Any]) 
 
 def many_distances(expected: Sequence[str], actual: Sequence[str], case_sensitive: bool
                    ) -> np.ndarray:
-    """Edit distances of aligned pairs, in C++ on every core."""
+    """Edit distances of aligned pairs, in C++ on every core. Inside a batch chunk they are
+    computed once for both levenshtein metrics when their case options agree."""
+    return shared(("levenshtein", case_sensitive), (expected, actual),
+                  lambda: _many_distances(expected, actual, case_sensitive))
+
+
+def _many_distances(expected: Sequence[str], actual: Sequence[str], case_sensitive: bool
+                    ) -> np.ndarray:
     if not case_sensitive:
-        expected = [fold_case(t) for t in expected]
-        actual = [fold_case(t) for t in actual]
+        expected, actual = folded_texts(expected), folded_texts(actual)
+    if len(expected) != len(actual):
+        raise ValueError("expected and actual must have the same length")
     if len(expected) == 0:
         return np.zeros(0, dtype=np.int64)
-    return process.cpdist(expected, actual, scorer=Levenshtein.distance, workers=-1,
-                          dtype=np.int64)
+    return process.cpdist(expected, actual, scorer=Levenshtein.distance,
+                          workers=metric_threads(), dtype=np.int64)
 
 
 def _lengths(texts: Sequence[str]) -> np.ndarray:
@@ -106,14 +117,26 @@ def _many_distance(expected: Sequence[str], actual: Sequence[str],
     return ManyOutcome(dist, np.zeros(len(dist), dtype=np.int8))
 
 
+def round2(values: np.ndarray) -> np.ndarray:
+    """Python's round(x, 2) of every value, to the bit (numpy's rounding differs in the last
+    place for some values); each distinct value is rounded once, and a batch has few of them
+    (distance / length ratios repeat)."""
+    if values.size == 0:
+        return values.astype(np.float64)
+    distinct, where = np.unique(values, return_inverse=True)
+    rounded = np.fromiter((round(x, 2) for x in distinct.tolist()), dtype=np.float64,
+                          count=len(distinct))
+    return rounded[where.reshape(values.shape)]
+
+
 def _many_similarity(expected: Sequence[str], actual: Sequence[str],
                      options: Mapping[str, Any]) -> ManyOutcome:
     dist = many_distances(expected, actual, options["case_sensitive"])
     e_len, a_len = _lengths(expected), _lengths(actual)
     longest = np.maximum(np.maximum(e_len, a_len), 1)
-    raw = 1.0 - dist / longest
-    # Python's round() on each value, so the batch agrees with the single-pair path to the bit.
-    scores = np.fromiter((round(x, 2) for x in raw.tolist()), dtype=np.float64, count=len(raw))
+    # 1 - d / L exactly as Python computes it: both ints are < 2**53, so each is converted to
+    # a double and divided once, like int / int.
+    scores = round2(1.0 - dist / longest)
     scores[e_len == 0] = 0.0
     return ManyOutcome(scores, np.zeros(len(scores), dtype=np.int8))
 
