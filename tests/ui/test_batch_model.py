@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PySide6.QtCore import Qt
 
 from matchlens.core.batch import BatchResult, MetricJob
@@ -174,3 +176,39 @@ def test_a_new_session_sorts_again_when_asked_for_the_same_order():
     model.rows_scored(6)
     model.sort(key, Qt.SortOrder.DescendingOrder)  # the user clicks the same header again
     assert rows(model) == [0, 5, 3, 2, 1, 4]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.none() | st.sampled_from(["", "a", "b", "ab", "B", "é", "a b"]), max_size=30),
+       st.booleans())
+def test_sorting_by_text_ranks_equals_sorting_the_texts(column, descending):
+    from matchlens.ui.batch.view_order import ViewData, sort_rows, text_ranks
+
+    n = len(column)
+    data = ViewData(n, None, column, ["x"] * n, {}, {}, {}, {})
+    rows = np.arange(n)[::2]  # a filtered subset
+    plain = sort_rows(data, rows, "expected", descending)
+    data.ranks = {"expected": text_ranks(column)}
+    assert sort_rows(data, rows, "expected", descending).tolist() == plain.tolist()
+    # Python's own order, ties in file order either way
+    key = [column[i] or "" for i in rows.tolist()]
+    want = sorted(range(len(rows)), key=lambda j: key[j], reverse=False)
+    if descending:
+        want = sorted(range(len(rows)), key=lambda j: key[j], reverse=True)
+    assert plain.tolist() == [int(rows[j]) for j in want]
+
+
+def test_big_tables_rank_their_text_columns_once_scored(qtbot, monkeypatch):
+    monkeypatch.setattr(table_model, "SYNC_ROWS", 3)
+    model = make()
+    model.scoring_finished()  # the order job, then the ranking of every text column
+    qtbot.waitUntil(lambda: not model.is_busy(), timeout=5000)
+    assert set(model._ranks) == {"expected", "actual:a", "id"}
+    # Paris Rome Oslo Bern Kyiv None: "" (None) < Bern < Kyiv < Oslo < Paris < Rome
+    assert model.view_data().ranks["expected"].tolist() == [4, 5, 3, 1, 2, 0]
+    for order, want in ((Qt.SortOrder.AscendingOrder, [5, 3, 4, 2, 0, 1]),
+                        (Qt.SortOrder.DescendingOrder, [1, 0, 2, 4, 3, 5])):
+        with qtbot.waitSignal(model.sig_order_changed, timeout=5000):
+            model.sort(column(model, "expected"), order)
+        qtbot.waitUntil(lambda: not model.is_busy(), timeout=5000)
+        assert rows(model) == want

@@ -9,7 +9,7 @@ worker, while the view keeps showing the previous order.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -25,9 +25,11 @@ from matchlens.ui.batch.view_order import (
     ROW_NONE,
     ROW_PASS,
     ROW_PROBLEM,
+    Superseded,
     ViewData,
     ViewSpec,
     compute_order,
+    text_ranks,
 )
 from matchlens.ui.batch.worker import Task
 
@@ -49,6 +51,17 @@ def elide(text: str | None, limit: int = ELIDE) -> str:
         return ""
     short = text[: limit + 1].replace("\r\n", "⏎").replace("\n", "⏎").replace("\t", "⇥")
     return short[:limit] + "…" if len(short) > limit or len(text) > limit + 1 else short
+
+
+def _ranks_job(columns: dict[str, Sequence[str | None]], cancel: Callable[[], bool]
+               ) -> Iterator[tuple[str, np.ndarray]]:
+    for key, column in columns.items():
+        if cancel():
+            return
+        try:
+            yield key, text_ranks(column, cancel)
+        except Superseded:
+            return
 
 
 def _order_job(data: ViewData, spec: ViewSpec, cancel: Callable[[], bool]) -> np.ndarray | None:
@@ -73,6 +86,9 @@ class BatchTableModel(QAbstractTableModel):
         self._order: np.ndarray | None = None
         self._spec = ViewSpec()
         self._order_spec: ViewSpec | None = None  # the spec the current order was made for
+        self._ranks: dict[str, np.ndarray] = {}  # "expected", "id", "actual:<variant>"
+        self._rank_task: Task | None = None
+        self._ranks_wanted = False
         self._task: Task | None = None
         self._colours = verdict_colours()
 
@@ -86,6 +102,8 @@ class BatchTableModel(QAbstractTableModel):
         self._variant = result.variants[0]
         self._done = 0
         self._order = self._order_spec = None
+        self._cancel_ranks()
+        self._ranks = {}
         self._columns = self._make_columns()
         self._colours = verdict_colours()
         self.endResetModel()
@@ -97,6 +115,8 @@ class BatchTableModel(QAbstractTableModel):
         self._prepared = self._result = None
         self._columns, self._order, self._done = [], None, 0
         self._order_spec = None
+        self._cancel_ranks()
+        self._ranks = {}
         self.endResetModel()
 
     def _make_columns(self) -> list[Column]:
@@ -143,6 +163,36 @@ class BatchTableModel(QAbstractTableModel):
 
     def scoring_finished(self) -> None:
         self._recompute()
+        # Ranked once the order the user sees is in: a third thread wanting the GIL while the
+        # sort, the calibration and the variant test finish would make the window wait.
+        self._ranks_wanted = True
+        if self._task is None:
+            self._start_ranks()
+
+    def _start_ranks(self) -> None:
+        """Rank every text column off the GUI thread once, so text sorts are instant after."""
+        p = self._prepared
+        self._ranks_wanted = False
+        if p is None or p.rows <= SYNC_ROWS or self._rank_task is not None:
+            return
+        columns = {"expected": p.expected, **{f"actual:{v}": values
+                                                for v, values in p.actuals.items()}}
+        if p.ids is not None:
+            columns["id"] = p.ids
+        todo = {k: c for k, c in columns.items() if k not in self._ranks}
+        if not todo:
+            return
+        self._rank_task = Task(_ranks_job, todo, owner=self)
+        self._rank_task.sig_yielded.connect(self._store_ranks)
+        self._rank_task.sig_done.connect(self._ranks_done)
+        self._rank_task.start()
+
+    def _store_ranks(self, item: tuple[str, np.ndarray]) -> None:
+        self._ranks[item[0]] = item[1]
+
+    def _ranks_done(self) -> None:
+        if self._rank_task is not None and not self._rank_task.running:
+            self._rank_task = None
 
     def _refresh_cells(self) -> None:
         if self.rowCount() and self._columns:
@@ -174,7 +224,11 @@ class BatchTableModel(QAbstractTableModel):
             actual=self._prepared.actuals[self._variant],
             scores={m: self._result.scores[k] for m, k in keys.items()},
             status={m: self._result.status[k] for m, k in keys.items()},
-            specs=self._specs, thresholds=self._thresholds)
+            specs=self._specs, thresholds=self._thresholds,
+            ranks={k: v for k, v in (("expected", self._ranks.get("expected")),
+                                     ("id", self._ranks.get("id")),
+                                     ("actual", self._ranks.get(f"actual:{self._variant}")))
+                   if v is not None})
 
     def _recompute(self) -> None:
         self._order_spec = None
@@ -197,6 +251,8 @@ class BatchTableModel(QAbstractTableModel):
         if self._task is not None and not self._task.running:
             self._task = None
             self.sig_busy.emit(False)
+            if self._ranks_wanted:
+                self._start_ranks()
 
     def _cancel_task(self) -> None:
         if self._task is not None:
@@ -212,13 +268,20 @@ class BatchTableModel(QAbstractTableModel):
         self.sig_order_changed.emit()
 
     def is_busy(self) -> bool:
-        return self._task is not None
+        return self._task is not None or self._rank_task is not None
 
     def shutdown(self) -> None:
-        task = self._task
+        task, ranks = self._task, self._rank_task
         self._cancel_task()
-        if task is not None:
-            task.wait()
+        self._cancel_ranks()
+        for running in (task, ranks):
+            if running is not None:
+                running.wait()
+
+    def _cancel_ranks(self) -> None:
+        if self._rank_task is not None:
+            self._rank_task.cancel()
+            self._rank_task = None
 
     def order(self) -> np.ndarray:
         """Source rows in view order."""

@@ -7,8 +7,9 @@ with a numpy argsort (~0.1 s at a million rows); text columns and search are Pyt
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -47,6 +48,9 @@ class ViewData:
     status: Mapping[str, np.ndarray]
     specs: Mapping[str, MetricSpec]
     thresholds: Mapping[str, float | None]
+    # "id" / "expected" / "actual" -> each row's rank in its column's text order (equal texts
+    # share a rank), when computed: a text sort is then an integer argsort (~40 ms a million).
+    ranks: Mapping[str, np.ndarray] = field(default_factory=dict)
 
     @property
     def rows(self) -> int:
@@ -133,6 +137,10 @@ def sort_rows(data: ViewData, rows: np.ndarray, key: str, descending: bool,
     column = {"id": data.ids, "expected": data.expected, "actual": data.actual}[key]
     if column is None:
         return rows
+    ranks = data.ranks.get(key)
+    if ranks is not None:  # dense ranks: negated, a stable sort keeps equal texts in file order
+        picked = ranks[rows]
+        return rows[np.argsort(-picked if descending else picked, kind="stable")]
     texts = text_array(column, rows, cancel)
     if not descending:
         return rows[np.argsort(texts, kind="stable")]
@@ -156,6 +164,33 @@ def text_array(column: Sequence[str | None], rows: np.ndarray,
             raise Superseded
         out[k:k + step] = [column[i] or "" for i in rows[k:k + step].tolist()]
     return out
+
+
+def text_ranks(column: Sequence[str | None], cancel: Callable[[], bool] | None = None
+               ) -> np.ndarray:
+    """Each row's rank in the column's text order (None as ""), equal texts sharing a rank.
+
+    numpy sorts without the GIL; gathering the sorted texts (`texts[order]`) and comparing
+    neighbours as StringDType hold it for ~1 s a million rows, so that part walks Python
+    strings in slices instead (each a ~1 ms hold).
+    """
+    n = len(column)
+    order = np.argsort(text_array(column, np.arange(n), cancel), kind="stable")
+    new = np.empty(n, dtype=bool)
+    previous: str | None = None
+    in_order = order.tolist()
+    step = 4096
+    for k in range(0, n, step):
+        if cancel is not None and cancel():
+            raise Superseded
+        texts = [column[i] or "" for i in in_order[k:k + step]]
+        new[k:k + len(texts)] = [t != p for t, p in zip(texts, [previous, *texts[:-1]],
+                                                         strict=True)]
+        previous = texts[-1]
+        time.sleep(0)  # background work: let the window have the GIL between slices
+    ranks = np.empty(n, dtype=np.int64)
+    ranks[order] = np.cumsum(new) - 1
+    return ranks
 
 
 class Superseded(Exception):
