@@ -82,3 +82,22 @@ def test_rouge_lcs_matches_the_slow_reference(ref, hyp):
     r, h = rouge_tokens(ref), rouge_tokens(hyp)
     _, lcs, _, _ = rouge_l(ref, hyp)
     assert lcs == (lcs_reference(r, h) if r and h else 0)
+
+
+TEXT = st.text(alphabet=st.sampled_from("ab c.,é\n!"), max_size=40)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(TEXT, TEXT), min_size=1, max_size=6))
+def test_cached_references_score_exactly_as_sacrebleu(pairs):
+    """sentence_score keeps each reference's statistics; a run of pairs sharing references
+    (as keystrokes in the compare tab do) still scores exactly as sacrebleu's own call."""
+    from sacrebleu.metrics import BLEU, CHRF
+
+    from matchlens.core.metrics.sacrebleu_metrics import _bleu, _chrf, sentence_score
+
+    for hypothesis, reference in pairs + [(h + "x", r) for h, r in pairs]:
+        for ours, theirs in ((_bleu(), BLEU(effective_order=True)), (_chrf(), CHRF())):
+            got = sentence_score(ours, hypothesis, reference)
+            want = theirs.sentence_score(hypothesis, [reference])
+            assert got.score == want.score
