@@ -276,3 +276,17 @@ def test_table_verdicts_follow_the_line_while_it_is_dragged(qtbot, tab, config):
     title = panel.title.text().replace("&nbsp;", " ")
     assert "≥ 0.90" in title and "≥ 0.70" not in title
     assert config.settings("levenshtein_similarity").threshold == 0.7  # stored only on drop
+
+
+def test_text_columns_are_ranked_once_the_run_is_done(qtbot, tab, tmp_path, monkeypatch):
+    from matchlens.ui.batch import table_model
+
+    monkeypatch.setattr(table_model, "SYNC_ROWS", 3)  # the small dataset counts as big
+    load(qtbot, tab, small_dataset(tmp_path / "small.csv"))  # waits until the tab is idle
+    assert set(tab.model._ranks) == {"expected", "actual:output_a", "actual:output_b", "id"}
+    col = [tab.model.column_key(c) for c in range(tab.model.columnCount())]
+    with qtbot.waitSignal(tab.model.sig_order_changed, timeout=5000):
+        tab.model.sort(col.index("expected"), Qt.SortOrder.AscendingOrder)
+    wait_idle(qtbot, tab)
+    shown = [tab.prepared.expected[tab.model.source_row(r)] for r in range(8)]
+    assert shown == sorted(tab.prepared.expected)  # Canberra, Everest, Mars, … Venus

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -87,6 +87,7 @@ class BatchTab(QWidget):
         self._network_note = ""  # "All 120 texts are cached: nothing will be sent."
         self._path: Path | None = None  # the file last asked for (also when it failed to load)
         self._score_on_load = True
+        self._rank_pending = False  # text columns to rank once the run's other work is done
         self._loading_encoding = ""
         self._prepared_run: Prepared | None = None  # columns resolved by the network check
         self._asked_mapping: Mapping | None = None  # the mapping the network check resolved
@@ -227,6 +228,7 @@ class BatchTab(QWidget):
         return any(t is not None for t in (self._read_task, self._score_task, self._export_task,
                                            self._check_task)) \
             or self._scoring_requested or bool(self._done_sentence) or self.model.is_busy() \
+            or self._rank_pending \
             or self.variants.is_busy() or self.histograms.is_drawing()
 
     # -- reading ---------------------------------------------------------------------------------
@@ -488,6 +490,19 @@ class BatchTab(QWidget):
             sentence, self._done_sentence = self._done_sentence, ""
             self.sig_status.emit(sentence)
             self.sig_finished.emit()
+            self._rank_pending = True
+            self._rank_when_idle()
+
+    def _rank_when_idle(self) -> None:
+        """Text-column ranks (instant text sorts) are background work: started once the rest
+        of the run (sorting, calibration, the variant test, plots) is done."""
+        if not self._rank_pending:
+            return
+        if self.model.ordering() or self.variants.is_busy() or self.histograms.is_drawing():
+            QTimer.singleShot(100, self._rank_when_idle)
+            return
+        self._rank_pending = False
+        self.model.rank_text_columns()
 
     def _on_error(self, error: object) -> None:
         if isinstance(error, Cancelled):
@@ -631,6 +646,7 @@ class BatchTab(QWidget):
         self.top.set_exports_enabled(self.result is not None)
 
     def _stop_work(self) -> None:
+        self._rank_pending = False
         self._child.kill()
         self._network_note = ""
         self._done_sentence = ""

@@ -88,7 +88,6 @@ class BatchTableModel(QAbstractTableModel):
         self._order_spec: ViewSpec | None = None  # the spec the current order was made for
         self._ranks: dict[str, np.ndarray] = {}  # "expected", "id", "actual:<variant>"
         self._rank_task: Task | None = None
-        self._ranks_wanted = False
         self._task: Task | None = None
         self._colours = verdict_colours()
 
@@ -163,16 +162,18 @@ class BatchTableModel(QAbstractTableModel):
 
     def scoring_finished(self) -> None:
         self._recompute()
-        # Ranked once the order the user sees is in: a third thread wanting the GIL while the
-        # sort, the calibration and the variant test finish would make the window wait.
-        self._ranks_wanted = True
-        if self._task is None:
-            self._start_ranks()
 
-    def _start_ranks(self) -> None:
-        """Rank every text column off the GUI thread once, so text sorts are instant after."""
+    def ordering(self) -> bool:
+        """A sort/filter job is running."""
+        return self._task is not None
+
+    def rank_text_columns(self) -> None:
+        """Rank every text column off the GUI thread once, so text sorts are instant after.
+
+        Background work: started by the tab when nothing else of the run wants the GIL (a
+        third thread then makes the window wait ~0.1 s at a time).
+        """
         p = self._prepared
-        self._ranks_wanted = False
         if p is None or p.rows <= SYNC_ROWS or self._rank_task is not None:
             return
         columns = {"expected": p.expected, **{f"actual:{v}": values
@@ -251,8 +252,6 @@ class BatchTableModel(QAbstractTableModel):
         if self._task is not None and not self._task.running:
             self._task = None
             self.sig_busy.emit(False)
-            if self._ranks_wanted:
-                self._start_ranks()
 
     def _cancel_task(self) -> None:
         if self._task is not None:

@@ -178,12 +178,13 @@ def text_ranks(column: Sequence[str | None], cancel: Callable[[], bool] | None =
     order = np.argsort(text_array(column, np.arange(n), cancel), kind="stable")
     new = np.empty(n, dtype=bool)
     previous: str | None = None
-    in_order = order.tolist()
     step = 4096
     for k in range(0, n, step):
         if cancel is not None and cancel():
             raise Superseded
-        texts = [column[i] or "" for i in in_order[k:k + step]]
+        # slice by slice: a million Python ints at once would wake the cyclic collector, whose
+        # full passes hold the GIL for 0.1 s and more
+        texts = [column[i] or "" for i in order[k:k + step].tolist()]
         new[k:k + len(texts)] = [t != p for t, p in zip(texts, [previous, *texts[:-1]],
                                                          strict=True)]
         previous = texts[-1]
