@@ -247,6 +247,8 @@ def test_a_file_in_another_encoding_reads_after_choosing_it(qtbot, tab, tmp_path
     assert message.startswith(f"{path}, line 2: byte 0xeb")
     assert "choose Encoding ▸ latin-1" in message and "--encoding" not in message
     assert tab.table is None
+    assert "reading…" not in tab.top.file_label.text()  # the file line says it did not load
+    assert "not loaded" in tab.top.file_label.text()
     loads = []
     original = tab.load
     tab.load = lambda *args, **kwargs: (loads.append(kwargs.get("encoding")),

@@ -515,6 +515,8 @@ class BatchTab(QWidget):
 
     def _fail(self, sentence: str) -> None:
         self._score_after_read = False
+        if self.table is None and self._path is not None:  # "reading…" is no longer true
+            self.top.set_file(self._path, "not loaded (see below)")
         self._show_idle()
         self.progress.finish("")
         self._say(sentence, error=True)
