@@ -226,10 +226,9 @@ class BatchTableModel(QAbstractTableModel):
             scores={m: self._result.scores[k] for m, k in keys.items()},
             status={m: self._result.status[k] for m, k in keys.items()},
             specs=self._specs, thresholds=self._thresholds,
-            ranks={k: v for k, v in (("expected", self._ranks.get("expected")),
-                                     ("id", self._ranks.get("id")),
-                                     ("actual", self._ranks.get(f"actual:{self._variant}")))
-                   if v is not None})
+            ranks={column: self._ranks[kept] for column, kept in (
+                ("expected", "expected"), ("id", "id"), ("actual", f"actual:{self._variant}"))
+                if kept in self._ranks})
 
     def _recompute(self) -> None:
         self._order_spec = None
