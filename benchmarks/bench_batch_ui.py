@@ -9,12 +9,17 @@ Targets (issue: the batch tab):
   * one threshold-drag update (line moved -> counts and pass rates rewritten) <= 16 ms;
   * peak memory (ru_maxrss) reported.
 The dataset is generated once (seeded) and kept in the temp folder.
+
+`--trace-gaps FILE`: whenever the GUI thread misses a tick for 40 ms, faulthandler's watchdog
+(a C thread: it needs no GIL) writes every thread's Python stack to FILE, so a freeze can be
+pinned on the thread and the line that held the window.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import faulthandler
 import os
 import random
 import resource
@@ -64,7 +69,8 @@ def make_dataset(path: Path, rows: int, seed: int = 7) -> None:
 class GapMeter:
     """Ticks every 5 ms on the GUI thread; a long gap means the window froze."""
 
-    def __init__(self) -> None:
+    def __init__(self, trace: Path | None = None) -> None:
+        self.trace = trace.open("w") if trace else None
         self.clock = QElapsedTimer()
         self.timer = QTimer(interval=5, timerType=Qt.TimerType.PreciseTimer)
         self.timer.timeout.connect(self._tick)
@@ -81,6 +87,8 @@ class GapMeter:
         now = self.clock.nsecsElapsed()
         self.gaps.append(((now - self._last) / 1e6, self.phase))
         self._last = now
+        if self.trace is not None:
+            faulthandler.dump_traceback_later(0.040, file=self.trace)
 
     def take(self) -> list[tuple[float, str]]:
         out, self.gaps = self.gaps, []
@@ -112,6 +120,8 @@ def report_gaps(label: str, gaps: list[tuple[float, str]]) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--trace-gaps", type=Path, metavar="FILE",
+                        help="write every thread's stack to FILE when the window misses 40 ms")
     args = parser.parse_args()
     path = Path(tempfile.gettempdir()) / f"matchlens_bench_batch_{args.rows}.csv"
     if not path.exists():
@@ -129,7 +139,7 @@ def main() -> int:
     tab.resize(1400, 900)
     tab.show()
     app.processEvents()
-    meter = GapMeter()
+    meter = GapMeter(args.trace_gaps)
     finished: list[float] = []
     tab.sig_finished.connect(lambda: finished.append(time.perf_counter()))
     marks: dict[str, float] = {}
@@ -203,6 +213,7 @@ def main() -> int:
     report_gaps("dragging", meter.take())
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory (ru_maxrss): {peak:,.0f} MB")
+    faulthandler.cancel_dump_traceback_later()
     tab.shutdown()
     ok = load_gap <= 50 and sort_times["score:levenshtein_similarity"] <= 1 and \
         max(timings) <= 16

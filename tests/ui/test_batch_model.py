@@ -179,7 +179,8 @@ def test_a_new_session_sorts_again_when_asked_for_the_same_order():
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.none() | st.sampled_from(["", "a", "b", "ab", "B", "é", "a b"]), max_size=30),
+@given(st.lists(st.none() | st.sampled_from(["", "a", "b", "ab", "B", "é", "a b", "\ud800"]),
+                max_size=30),
        st.booleans())
 def test_sorting_by_text_ranks_equals_sorting_the_texts(column, descending):
     from matchlens.ui.batch.view_order import ViewData, sort_rows, text_ranks
@@ -198,8 +199,17 @@ def test_sorting_by_text_ranks_equals_sorting_the_texts(column, descending):
     assert plain.tolist() == [int(rows[j]) for j in want]
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.none() | st.text(max_size=4) | st.just("\udfff"), max_size=40))
+def test_the_scoring_process_ranks_as_the_window_does(column):
+    from matchlens.ui.batch.view_order import dense_ranks, text_ranks
+
+    assert dense_ranks(column).tolist() == text_ranks(column).tolist()
+
+
 def test_big_tables_rank_their_text_columns_once_scored(qtbot, monkeypatch):
     monkeypatch.setattr(table_model, "SYNC_ROWS", 3)
+    monkeypatch.setattr(table_model, "RANK_ROWS", 4)
     model = make()
     model.scoring_finished()  # the order job; ranking waits to be asked
     qtbot.waitUntil(lambda: not model.ordering(), timeout=5000)

@@ -17,7 +17,7 @@ from matchlens.core.datasets import read_table, resolve_column
 from matchlens.core.metrics.registry import DEFAULT_METRICS, STATUS_SCORED, get_metric
 from matchlens.core.paths import sample_dataset
 from matchlens.ui.batch import tab as tab_module
-from matchlens.ui.batch.view_order import FILTER_FAILING
+from matchlens.ui.batch.view_order import FILTER_FAILING, text_ranks
 
 
 @pytest.fixture
@@ -280,12 +280,27 @@ def test_table_verdicts_follow_the_line_while_it_is_dragged(qtbot, tab, config):
     assert config.settings("levenshtein_similarity").threshold == 0.7  # stored only on drop
 
 
-def test_text_columns_are_ranked_once_the_run_is_done(qtbot, tab, tmp_path, monkeypatch):
-    from matchlens.ui.batch import table_model
+@pytest.mark.parametrize("where", ["scoring process", "window's worker thread"])
+def test_text_columns_are_ranked_once_the_run_is_done(qtbot, tab, tmp_path, monkeypatch, where):
+    from matchlens.ui.batch import table_model, worker
 
     monkeypatch.setattr(table_model, "SYNC_ROWS", 3)  # the small dataset counts as big
+    monkeypatch.setattr(table_model, "RANK_ROWS", 4)
+    if where == "scoring process":
+        monkeypatch.setattr(worker, "PROCESS_ROWS", 1)
+
+        def not_here(*args, **kwargs):
+            raise AssertionError("ranked in the window's process")
+            yield
+
+        monkeypatch.setattr(table_model, "_ranks_job", not_here)
     load(qtbot, tab, small_dataset(tmp_path / "small.csv"))  # waits until the tab is idle
     assert set(tab.model._ranks) == {"expected", "actual:output_a", "actual:output_b", "id"}
+    for key, column in (("expected", tab.prepared.expected), ("id", tab.prepared.ids),
+                        ("actual:output_a", tab.prepared.actuals["output_a"])):
+        np.testing.assert_array_equal(tab.model._ranks[key], text_ranks(column))
+    if where == "scoring process":
+        assert tab._child.proc.wait(timeout=5) == 0  # it ranked, then exited when asked
     col = [tab.model.column_key(c) for c in range(tab.model.columnCount())]
     with qtbot.waitSignal(tab.model.sig_order_changed, timeout=5000):
         tab.model.sort(col.index("expected"), Qt.SortOrder.AscendingOrder)

@@ -7,10 +7,17 @@ the window keeps its GIL. The parent sends one chunk of rows at a time and waits
 (strictly request/response: two processes blocked writing big frames to each other would
 deadlock). No Qt here, and no state beyond the metric jobs.
 
+The child also ranks the text columns for the table's text sorts, when asked to keep them: it
+has every text already, and ranking a million strings in the window's process would make the
+window wait for the GIL (ranks travel back as one int64 array per column, a plain copy).
+
 Frames (ui.pipe_frames): 8-byte little-endian length, then a pickle.
   parent -> ("jobs", [(metric_id, threshold, options), ...])
-  parent -> ("chunk", start, expected_slice, {variant: actual_slice})
+  parent -> ("keep", [column key, ...])  optional: "expected", "actual:<variant>", "id"
+  parent -> ("chunk", start, expected_slice, {variant: actual_slice}, ids_slice or None)
   child  -> ("ready",) once, then ("chunk", Chunk) or ("error", sentence) per chunk
+  parent -> ("ranks",)  after the last chunk, when columns are kept
+  child  -> ("rank", key, int64 array) per kept column, then ("ranks done",)
 """
 
 from __future__ import annotations
@@ -43,6 +50,29 @@ def score_chunk(jobs: list, start: int, expected: list, actuals: dict) -> Any:
     raise RuntimeError("the scorer returned no chunk")
 
 
+class Kept:
+    """The texts of the columns to rank, gathered chunk by chunk."""
+
+    def __init__(self, keys: Sequence[str]) -> None:
+        self.columns: dict[str, list] = {key: [] for key in keys}
+
+    def add(self, expected: list, actuals: dict, ids: list | None) -> None:
+        for key, column in self.columns.items():
+            if key == "expected":
+                column.extend(expected)
+            elif key == "id":
+                column.extend(ids or ())
+            else:
+                column.extend(actuals[key[len("actual:"):]])
+
+    def send_ranks(self, out: Any) -> None:
+        from matchlens.ui.batch.view_order import dense_ranks
+
+        for key in list(self.columns):
+            write_frame(out, ("rank", key, dense_ranks(self.columns.pop(key))))
+        write_frame(out, ("ranks done",))
+
+
 def main() -> int:
     inp, out = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # a stray print must never corrupt the frame stream
@@ -58,6 +88,7 @@ def main() -> int:
 
     write_frame(out, ("ready",))
     jobs: list = []
+    kept = Kept(())
     while True:
         message = read_frame(inp)
         if message is None or message[0] == "exit":
@@ -66,8 +97,15 @@ def main() -> int:
             if message[0] == "jobs":
                 jobs = make_jobs(message[1])
                 continue
-            _, start, expected, actuals = message
+            if message[0] == "keep":
+                kept = Kept(message[1])
+                continue
+            if message[0] == "ranks":
+                kept.send_ranks(out)
+                continue
+            _, start, expected, actuals, ids = message
             write_frame(out, ("chunk", score_chunk(jobs, start, expected, actuals)))
+            kept.add(expected, actuals, ids)
         except MatchLensError as err:
             write_frame(out, ("error", str(err)))
         except Exception as err:  # a bug in a metric: report it, keep the process usable

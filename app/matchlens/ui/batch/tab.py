@@ -37,6 +37,7 @@ from matchlens.ui.batch.mapping_panel import MappingPanel
 from matchlens.ui.batch.network_check import Preflight, preflight
 from matchlens.ui.batch.session import Mapping, Prepared, guess_mapping
 from matchlens.ui.batch.stats import Final
+from matchlens.ui.batch import table_model
 from matchlens.ui.batch.table_model import BatchTableModel
 from matchlens.ui.batch.table_view import BatchTableView
 from matchlens.ui.batch.variants_view import VariantsView
@@ -331,7 +332,7 @@ class BatchTab(QWidget):
         network = any(job.spec.network for job in jobs)
         task = Task(score_dataset, self.table, self.mapping, jobs,
                     NETWORK_CHUNK_ROWS if network else CHUNK_ROWS, self._child,
-                    prepared=self._prepared_run, owner=self)
+                    prepared=self._prepared_run, rank_from=table_model.RANK_ROWS, owner=self)
         self._prepared_run = None
         task.sig_yielded.connect(self._on_item)
         task.sig_returned.connect(self._on_final)
@@ -497,6 +498,10 @@ class BatchTab(QWidget):
         """Text-column ranks (instant text sorts) are background work: started once the rest
         of the run (sorting, calibration, the variant test, plots) is done."""
         if not self._rank_pending:
+            return
+        if self._child.ranking:  # ranked in the scoring process: only a pipe to read
+            self._rank_pending = False
+            self.model.rank_text_columns(self._child.ranks)
             return
         if self.model.ordering() or self.variants.is_busy() or self.histograms.is_drawing():
             QTimer.singleShot(100, self._rank_when_idle)

@@ -33,9 +33,13 @@ from matchlens.ui.batch.view_order import (
 )
 from matchlens.ui.batch.worker import Task
 
+# A worker body yielding (column key, ranks): the scoring child's ranks of this session.
+RankSource = Callable[[Callable[[], bool]], Iterator[tuple[str, np.ndarray]]]
+
 ELIDE = 80
 TOOLTIP_CHARS = 2000
 SYNC_ROWS = 50_000  # below this, order is computed in the GUI thread (a few ms)
+RANK_ROWS = SYNC_ROWS + 1  # from this many rows on, text columns are ranked for text sorts
 
 
 @dataclass(frozen=True)
@@ -156,9 +160,13 @@ class BatchTableModel(QAbstractTableModel):
         self._refresh_cells()
 
     def rows_scored(self, done: int) -> None:
-        """Rows [0, done) now have scores: repaint (the view only paints what is visible)."""
-        self._done = done
-        self._refresh_cells()
+        """Rows [0, done) now have scores: the view repaints the newly scored ones it shows."""
+        before, self._done = self._done, done
+        if self._order is not None or not self._columns:
+            self._refresh_cells()  # sorted or filtered: new rows can be anywhere on screen
+        elif before < done <= self.rowCount():
+            self.dataChanged.emit(self.index(before, 0),
+                                  self.index(done - 1, len(self._columns) - 1))
 
     def scoring_finished(self) -> None:
         self._recompute()
@@ -167,29 +175,35 @@ class BatchTableModel(QAbstractTableModel):
         """A sort/filter job is running."""
         return self._task is not None
 
-    def rank_text_columns(self) -> None:
+    def rank_text_columns(self, ranked: RankSource | None = None) -> None:
         """Rank every text column off the GUI thread once, so text sorts are instant after.
 
-        Background work: started by the tab when nothing else of the run wants the GIL (a
-        third thread then makes the window wait ~0.1 s at a time).
+        `ranked` yields ranks computed elsewhere (the scoring process, which has every text);
+        without it they are computed here, in a worker thread. That is background work the
+        tab starts when nothing else of the run wants the GIL.
         """
         p = self._prepared
-        if p is None or p.rows <= SYNC_ROWS or self._rank_task is not None:
+        if p is None or p.rows < RANK_ROWS or self._rank_task is not None:
             return
-        columns = {"expected": p.expected, **{f"actual:{v}": values
-                                                for v, values in p.actuals.items()}}
-        if p.ids is not None:
-            columns["id"] = p.ids
-        todo = {k: c for k, c in columns.items() if k not in self._ranks}
-        if not todo:
-            return
-        self._rank_task = Task(_ranks_job, todo, owner=self)
+        if ranked is not None:
+            self._rank_task = Task(ranked, owner=self)
+        else:
+            columns = {"expected": p.expected, **{f"actual:{v}": values
+                                                    for v, values in p.actuals.items()}}
+            if p.ids is not None:
+                columns["id"] = p.ids
+            todo = {k: c for k, c in columns.items() if k not in self._ranks}
+            if not todo:
+                return
+            self._rank_task = Task(_ranks_job, todo, owner=self)
         self._rank_task.sig_yielded.connect(self._store_ranks)
         self._rank_task.sig_done.connect(self._ranks_done)
         self._rank_task.start()
 
     def _store_ranks(self, item: tuple[str, np.ndarray]) -> None:
-        self._ranks[item[0]] = item[1]
+        key, ranks = item
+        if self._prepared is not None and len(ranks) == self._prepared.rows:
+            self._ranks[key] = ranks
 
     def _ranks_done(self) -> None:
         if self._rank_task is not None and not self._rank_task.running:

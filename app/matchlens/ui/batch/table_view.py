@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from collections.abc import Sequence
+
+from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
@@ -52,6 +54,17 @@ class BatchTableView(QTableView):
             header.blockSignals(True)
             header.setSortIndicator(keys.index(spec.sort), order)
             header.blockSignals(False)
+
+    def dataChanged(self, top_left: QModelIndex, bottom_right: QModelIndex,  # noqa: N802
+                    roles: Sequence[int] = ()) -> None:
+        """Rows scored off screen repaint nothing (Qt repaints the whole viewport for any
+        change it cannot place: ~20 ms of cell callbacks per chunk while scoring)."""
+        first = self.rowAt(0)
+        last = self.rowAt(self.viewport().height() - 1)  # -1: the rows end above the bottom
+        below = last >= 0 and top_left.row() > last
+        if first >= 0 and (below or bottom_right.row() < first):
+            return
+        super().dataChanged(top_left, bottom_right, roles)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.currentIndex().isValid():

@@ -141,7 +141,11 @@ def sort_rows(data: ViewData, rows: np.ndarray, key: str, descending: bool,
     if ranks is not None:  # dense ranks: negated, a stable sort keeps equal texts in file order
         picked = ranks[rows]
         return rows[np.argsort(-picked if descending else picked, kind="stable")]
-    texts = text_array(column, rows, cancel)
+    try:
+        texts = text_array(column, rows, cancel)
+    except UnicodeEncodeError:  # a lone surrogate (JSON's "\ud800"): Python's own sort
+        picked = dense_ranks([column[i] for i in rows.tolist()])
+        return rows[np.argsort(-picked if descending else picked, kind="stable")]
     if not descending:
         return rows[np.argsort(texts, kind="stable")]
     # Stable descending (equal texts keep file order): sort the reversed array, reverse back.
@@ -175,7 +179,10 @@ def text_ranks(column: Sequence[str | None], cancel: Callable[[], bool] | None =
     strings in slices instead (each a ~1 ms hold).
     """
     n = len(column)
-    order = np.argsort(text_array(column, np.arange(n), cancel), kind="stable")
+    try:
+        order = np.argsort(text_array(column, np.arange(n), cancel), kind="stable")
+    except UnicodeEncodeError:  # numpy strings are UTF-8: no lone surrogates
+        return dense_ranks(column)
     new = np.empty(n, dtype=bool)
     previous: str | None = None
     step = 4096
@@ -191,6 +198,21 @@ def text_ranks(column: Sequence[str | None], cancel: Callable[[], bool] | None =
         time.sleep(0)  # background work: let the window have the GIL between slices
     ranks = np.empty(n, dtype=np.int64)
     ranks[order] = np.cumsum(new) - 1
+    return ranks
+
+
+def dense_ranks(column: Sequence[str | None]) -> np.ndarray:
+    """text_ranks in one go, for a process with no window to share the GIL with (the scoring
+    child): Python's own string order, so it agrees with sorting the texts themselves."""
+    texts = [t or "" for t in column]
+    order = sorted(range(len(texts)), key=texts.__getitem__)
+    in_order, rank, previous = [], -1, None
+    for i in order:
+        if texts[i] != previous:
+            rank, previous = rank + 1, texts[i]
+        in_order.append(rank)
+    ranks = np.empty(len(texts), dtype=np.int64)
+    ranks[order] = in_order
     return ranks
 
 

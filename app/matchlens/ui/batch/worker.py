@@ -23,6 +23,7 @@ from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from PySide6.QtCore import QObject, Signal
 from superqt.utils import create_worker
 
@@ -190,6 +191,7 @@ class ChildRun:
     def __init__(self) -> None:
         self.proc: subprocess.Popen[bytes] | None = None
         self.killed = False
+        self.ranking = False  # asked for the kept columns' ranks; they wait in the pipe
         self._lock = threading.Lock()
 
     @staticmethod
@@ -212,6 +214,24 @@ class ChildRun:
             if self.proc is not None and self.proc.poll() is None:
                 self.proc.kill()
 
+    def ranks(self, cancel: Callable[[], bool]) -> Iterator[tuple[str, np.ndarray]]:
+        """(column key, ranks) for each column the child kept, then the child is stopped.
+
+        Reading waits in the pipe without the GIL; unpickling a million-row array is a copy.
+        """
+        proc = self.proc
+        try:
+            while self.ranking and proc is not None and not cancel():
+                message = read_frame(proc.stdout)
+                if message is None or message[0] != "rank":
+                    return  # done, killed, or an error while ranking: text sorts just take longer
+                yield message[1], message[2]
+        except OSError:
+            return
+        finally:
+            self.ranking = False
+            self.stop()
+
     def stop(self) -> None:
         """Let the child exit (or kill it), close the pipes, reap it."""
         proc = self.proc
@@ -231,11 +251,13 @@ class ChildRun:
 
 def score_dataset(table: Table, mapping: Mapping, jobs: list[MetricJob], chunk_size: int,
                   child: ChildRun | None, cancel: Callable[[], bool],
-                  prepared: Prepared | None = None) -> Generator[object, None, Final | None]:
+                  prepared: Prepared | None = None, rank_from: int | None = None
+                  ) -> Generator[object, None, Final | None]:
     """Resolve the columns, then score chunk by chunk; returns the sorted/swept arrays.
 
     The result arrays are filled here, in the worker thread; the GUI only reads them, and only
     up to the rows it has been told about (each Chunk arrives after its rows are written).
+    From `rank_from` rows on, a scoring child also ranks the text columns (`child.ranks`).
     """
     if prepared is None:  # else resolved already (by the network cost check)
         prepared = prepare(table, mapping)
@@ -243,7 +265,9 @@ def score_dataset(table: Table, mapping: Mapping, jobs: list[MetricJob], chunk_s
     result = BatchResult.empty(prepared.rows, list(prepared.actuals), jobs)
     yield Started(prepared, result)
     if child is not None and child.available() and prepared.rows >= PROCESS_ROWS:
-        items = score_in_child(prepared, jobs, min(chunk_size, CHILD_CHUNK_ROWS), child, cancel)
+        rank = rank_from is not None and prepared.rows >= rank_from
+        items = score_in_child(prepared, jobs, min(chunk_size, CHILD_CHUNK_ROWS), child, cancel,
+                               rank)
     else:
         items = score_pairs(prepared.expected, prepared.actuals, jobs, chunk_size=chunk_size,
                             cancel=cancel)
@@ -256,9 +280,20 @@ def score_dataset(table: Table, mapping: Mapping, jobs: list[MetricJob], chunk_s
     return finalize(result, prepared.labels)
 
 
+def text_column_keys(prepared: Prepared) -> list[str]:
+    """The table's text columns, named as the table model's ranks are."""
+    keys = ["expected", *(f"actual:{v}" for v in prepared.actuals)]
+    return keys + ["id"] if prepared.ids is not None else keys
+
+
 def score_in_child(prepared: Prepared, jobs: list[MetricJob], chunk_size: int,
-                   child: ChildRun, cancel: Callable[[], bool]) -> Iterator[Chunk | Progress]:
-    """score_pairs' items, computed by the child process one chunk at a time."""
+                   child: ChildRun, cancel: Callable[[], bool], rank: bool = False
+                   ) -> Iterator[Chunk | Progress]:
+    """score_pairs' items, computed by the child process one chunk at a time.
+
+    With `rank`, the child keeps the texts and, after the last chunk, starts ranking them
+    while the window finishes the run; it then lives on until `child.ranks` is read.
+    """
     proc = child.start()
     try:
         if read_frame(proc.stdout) != ("ready",):
@@ -266,6 +301,9 @@ def score_in_child(prepared: Prepared, jobs: list[MetricJob], chunk_size: int,
                 return
             raise MatchLensError("The scoring process could not start (see the terminal).")
         write_frame(proc.stdin, ("jobs", [(j.id, j.threshold, dict(j.options)) for j in jobs]))
+        if rank:
+            write_frame(proc.stdin, ("keep", text_column_keys(prepared)))
+        ids = prepared.ids if rank else None
         total, started = prepared.rows, time.perf_counter()
         yield Progress(0, total, 0.0)
         for start in range(0, total, chunk_size):
@@ -274,7 +312,8 @@ def score_in_child(prepared: Prepared, jobs: list[MetricJob], chunk_size: int,
             stop = min(start + chunk_size, total)
             actuals = {v: values[start:stop] for v, values in prepared.actuals.items()}
             try:
-                write_frame(proc.stdin, ("chunk", start, prepared.expected[start:stop], actuals))
+                write_frame(proc.stdin, ("chunk", start, prepared.expected[start:stop], actuals,
+                                         ids[start:stop] if ids is not None else None))
                 reply = read_frame(proc.stdout)
             except OSError:
                 reply = None
@@ -287,8 +326,13 @@ def score_in_child(prepared: Prepared, jobs: list[MetricJob], chunk_size: int,
                 raise MatchLensError(reply[1])
             yield reply[1]
             yield Progress(stop, total, time.perf_counter() - started)
+        if rank and not cancel():
+            with contextlib.suppress(OSError):  # a child gone now only costs the ranks
+                write_frame(proc.stdin, ("ranks",))
+                child.ranking = True
     finally:
-        child.stop()
+        if not child.ranking:
+            child.stop()
 
 
 def release(lists: list[list], cancel: Callable[[], bool]) -> None:
