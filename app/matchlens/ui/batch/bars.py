@@ -135,6 +135,9 @@ class ProgressRow(QWidget):
         self.cancel_button.setToolTip("Stop; rows already scored stay in the table (Esc)")
         self.cancel_button.setShortcut(Qt.Key.Key_Escape)
         row.addWidget(self.cancel_button)
+        # As tall idle as working: a row that shrank when a run ended re-laid out (and
+        # repainted) every plot below it.
+        self.setMinimumHeight(self.cancel_button.sizeHint().height())
         self._working = False
         self.idle()
 

@@ -97,6 +97,22 @@ def _nowrap(text: str) -> str:
     return f"<span style='white-space:nowrap'>{html.escape(text)}</span>"
 
 
+def hold_text(label: QLabel, text: str) -> None:
+    """Set a wrapping label's text; its height may grow but never shrinks back.
+
+    Each height change re-lays out the whole grid and repaints every plot (~30 ms while a
+    worker shares the GIL); counts that wrap, unwrap and wrap again as they grow did that on
+    every redraw.
+    """
+    if text == label.text():
+        return
+    label.setText(text)
+    if label.width() > 0:
+        need = label.heightForWidth(label.width())
+        if need > label.minimumHeight():
+            label.setMinimumHeight(need)
+
+
 class MetricHistogram(QFrame):
     sig_moving = Signal(str, float)  # metric_id, snapped threshold while dragging
     sig_committed = Signal(str, float)  # metric_id, threshold when released
@@ -161,6 +177,11 @@ class MetricHistogram(QFrame):
         for old in [*self._curves.values(), *self._means.values()]:
             item.removeItem(old)
         self._curves, self._means, self._mean_values = {}, {}, {}
+        if len(variants) != len(self._variants):
+            # Room for what runs will write: a header of two lines, two lines of counts per
+            # variant (they wrap once the numbers grow). Text needing more grows it (hold_text).
+            self.title.setMinimumHeight(2 * self.title.fontMetrics().lineSpacing())
+            self.stats.setMinimumHeight(2 * len(variants) * self.stats.fontMetrics().lineSpacing())
         self._variants = list(variants)
         for i, variant in enumerate(variants):
             colour = variant_colour(i, self.palette())
@@ -253,8 +274,7 @@ class MetricHistogram(QFrame):
         # The legend starts its own line: panels side by side keep their plots level.
         text = (f"<b>{_nowrap(self.spec.label)}</b> · {where} · {_nowrap(self._better())}"
                 f"<br>{'&nbsp;&nbsp; '.join(legend)}")
-        if text != self.title.text():  # every setText asks the whole grid to re-layout
-            self.title.setText(text)
+        hold_text(self.title, text)
 
     def _better(self) -> str:
         return "higher is better" if self.spec.direction is Direction.MAX else "lower is better"
@@ -321,6 +341,8 @@ class HistogramGrid(QScrollArea):
         self.setWidgetResizable(True)
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # A scroll bar that came and went as panels grew narrowed every plot by its width.
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         self._inner = QWidget(self)
         self._grid = QGridLayout(self._inner)
         self._grid.setContentsMargins(0, 0, 0, 0)
@@ -452,6 +474,9 @@ class HistogramGrid(QScrollArea):
             metric_id = self._dirty.pop(0)
             if metric_id in self.panels:
                 self._draw(metric_id)
+                # Painted now, alone: left to Qt, the five panels drawn in five quick turns
+                # were painted in one go (~20 ms each when a worker shares the GIL).
+                self.panels[metric_id].plot.viewport().repaint()
         if self._dirty:
             self._drawer.start()
         else:
@@ -500,9 +525,7 @@ class HistogramGrid(QScrollArea):
                 colour = variant_colour(i, panel.palette()).name()
                 text = f"<span style='color:{colour}'>■</span>&nbsp;{text}"
             lines.append(text)
-        text = "<br>".join(lines)
-        if text != panel.stats.text():
-            panel.stats.setText(text)
+        hold_text(panel.stats, "<br>".join(lines))
 
     def pass_rate(self, variant: str, metric_id: str, threshold: float) -> float | None:
         st = self.stats[(variant, metric_id)]

@@ -23,11 +23,11 @@ Frames (ui.pipe_frames): 8-byte little-endian length, then a pickle.
 from __future__ import annotations
 
 import contextlib
-import os
 import sys
 from collections.abc import Sequence
 from typing import Any
 
+from matchlens.ui.background import lower_priority
 from matchlens.ui.pipe_frames import read_frame, write_frame
 
 
@@ -76,10 +76,7 @@ class Kept:
 def main() -> int:
     inp, out = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # a stray print must never corrupt the frame stream
-    if hasattr(os, "nice"):
-        # Background work: when the window needs a core to paint, it wins.
-        with contextlib.suppress(OSError):
-            os.nice(10)
+    lower_priority()  # background work: the window wins a contended core
     from matchlens.core.errors import MatchLensError
 
     with contextlib.suppress(ImportError):

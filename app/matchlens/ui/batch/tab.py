@@ -29,6 +29,7 @@ from matchlens.core.batch import BatchResult, Chunk, MetricJob, Progress
 from matchlens.core.datasets import Cancelled, Table
 from matchlens.core.errors import MatchLensError
 from matchlens.core.metrics.registry import DEFAULT_METRICS, all_metrics, get_metric
+from matchlens.ui.batch import table_model
 from matchlens.ui.batch.bars import ProgressRow, TableBar, TopBar
 from matchlens.ui.batch.calibration_view import CalibrationView
 from matchlens.ui.batch.export import save_plot_png, with_thresholds, write_table
@@ -37,7 +38,6 @@ from matchlens.ui.batch.mapping_panel import MappingPanel
 from matchlens.ui.batch.network_check import Preflight, preflight
 from matchlens.ui.batch.session import Mapping, Prepared, guess_mapping
 from matchlens.ui.batch.stats import Final
-from matchlens.ui.batch import table_model
 from matchlens.ui.batch.table_model import BatchTableModel
 from matchlens.ui.batch.table_view import BatchTableView
 from matchlens.ui.batch.variants_view import VariantsView

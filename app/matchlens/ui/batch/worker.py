@@ -30,6 +30,7 @@ from superqt.utils import create_worker
 from matchlens.core.batch import BatchResult, Chunk, MetricJob, Progress, score_pairs
 from matchlens.core.datasets import Table, read_table
 from matchlens.core.errors import MatchLensError
+from matchlens.ui.background import lower_priority
 from matchlens.ui.batch.session import Mapping, Prepared, prepare
 from matchlens.ui.batch.stats import Final, finalize
 from matchlens.ui.pipe_frames import read_frame, write_frame
@@ -206,6 +207,7 @@ class ChildRun:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "matchlens.ui.batch.score_child"],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            lower_priority(self.proc.pid)
             return self.proc
 
     def kill(self) -> None:

@@ -7,20 +7,16 @@ and a thread would freeze the window for exactly that long.
 
 from __future__ import annotations
 
-import contextlib
-import os
 import sys
 
+from matchlens.ui.background import lower_priority
 from matchlens.ui.pipe_frames import read_frame, write_frame
 
 
 def main() -> int:
     inp, out = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # a stray print must never corrupt the frame stream
-    if hasattr(os, "nice"):
-        # Background work: when the window needs a core to paint or take a keystroke, it wins.
-        with contextlib.suppress(OSError):
-            os.nice(10)
+    lower_priority()  # background work: the window wins a contended core
     from matchlens.core.metrics.registry import local_metric_ids
     from matchlens.ui.compare.jobs import ALIGN_TASK, timed_task, warm_up
 

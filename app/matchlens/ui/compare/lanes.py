@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from matchlens.ui.background import lower_priority
 from matchlens.ui.compare.jobs import timed_task
 from matchlens.ui.pipe_frames import read_frame, write_frame
 
@@ -112,6 +113,7 @@ class _Lane:
         proc = subprocess.Popen(
             [sys.executable, "-m", "matchlens.ui.compare.lane_worker"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        lower_priority(proc.pid)
         self.proc = proc
         assert proc.stdout is not None
         if read_frame(proc.stdout) != ("ready",):

@@ -1,0 +1,66 @@
+"""The histogram grid keeps its layout while rows arrive: every height change re-lays out the
+grid and repaints every plot, which a big run cannot afford on each redraw."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QLabel
+from tests.ui.batch_support import load, make_tab
+
+from matchlens.core.batch import BatchResult, Chunk
+from matchlens.core.paths import sample_dataset
+from matchlens.ui.batch.histograms import hold_text
+
+
+class ResizeCounter(QObject):
+    def __init__(self) -> None:
+        super().__init__()
+        self.resizes = 0
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        if event.type() == QEvent.Type.Resize:
+            self.resizes += 1
+        return False
+
+
+def test_plots_keep_their_size_while_rows_arrive(qtbot, config):
+    tab = make_tab(qtbot, config)
+    try:
+        load(qtbot, tab, sample_dataset())  # the panels are built and laid out
+        done = tab.result
+        grid = tab.histograms
+        run = BatchResult.empty(done.rows, done.variants, done.jobs)  # a new run of the file
+        grid.reset(run, {job.id: job.threshold for job in done.jobs})
+        qtbot.waitUntil(lambda: not grid.is_drawing())
+        counter = ResizeCounter()
+        for panel in grid.panels.values():
+            panel.plot.installEventFilter(counter)
+        for start in range(0, done.rows, 20):  # ten chunks, each drawn before the next
+            stop = min(start + 20, done.rows)
+            for key in run.scores:
+                run.scores[key][start:stop] = done.scores[key][start:stop]
+                run.status[key][start:stop] = done.status[key][start:stop]
+            grid.add_chunk(Chunk(start, stop, {k: v[start:stop] for k, v in run.scores.items()},
+                                 {k: v[start:stop] for k, v in run.status.items()}, {}))
+            grid.redraw()
+            qtbot.waitUntil(lambda: not grid.is_drawing())
+        shown = grid.panels["levenshtein_similarity"].summaries[0]
+        assert f"/{done.rows:,})" in shown  # the last chunk's counts are on screen
+        assert counter.resizes == 0
+    finally:
+        tab.shutdown()
+
+
+def test_a_label_grows_with_its_text_and_never_shrinks_back(qtbot):
+    label = QLabel()
+    label.setWordWrap(True)
+    qtbot.addWidget(label)
+    label.resize(120, 20)
+    label.show()
+    hold_text(label, "short")
+    one_line = label.minimumHeight()
+    hold_text(label, "a much longer text that needs several lines at this width")
+    grown = label.minimumHeight()
+    assert grown > one_line and grown >= label.heightForWidth(120)
+    hold_text(label, "short again")
+    assert label.minimumHeight() == grown
