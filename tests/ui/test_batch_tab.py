@@ -37,7 +37,13 @@ def core_result(path: Path, actuals: list[str], metrics=DEFAULT_METRICS):
                              jobs)
 
 
-def test_sample_scores_match_core(qtbot, tab):
+@pytest.mark.parametrize("where", ["thread", "scoring process"])
+def test_sample_scores_match_core(qtbot, tab, monkeypatch, where):
+    from matchlens.ui.batch import worker
+
+    if where == "scoring process":  # what datasets of 20,000 rows and more use
+        monkeypatch.setattr(worker, "PROCESS_ROWS", 1)
+        monkeypatch.setattr(worker, "CHILD_CHUNK_ROWS", 64)  # several chunks
     path = sample_dataset()
     load(qtbot, tab, path)
     # The mapping was guessed from the column names.
@@ -73,6 +79,7 @@ def test_sample_scores_match_core(qtbot, tab):
     assert counts[-1] == np.count_nonzero(sim_b >= 0.98)
     assert counts[0] == np.count_nonzero(sim_b < 0.02)
     assert not tab.is_busy()
+    assert (tab._child.proc is not None) == (where == "scoring process")
 
 
 def test_dragging_the_threshold_updates_pass_rate_then_config(qtbot, tab, config):

@@ -14,7 +14,8 @@ window wait for the GIL (ranks travel back as one int64 array per column, a plai
 Frames (ui.pipe_frames): 8-byte little-endian length, then a pickle.
   parent -> ("jobs", [(metric_id, threshold, options), ...])
   parent -> ("keep", [column key, ...])  optional: "expected", "actual:<variant>", "id"
-  parent -> ("chunk", start, expected_slice, {variant: actual_slice}, ids_slice or None)
+  parent -> ("chunk", start, [variant, ...], with_ids), then one frame per column: the
+            expected slice, each variant's actual slice, and the ids slice when with_ids
   child  -> ("ready",) once, then ("chunk", Chunk) or ("error", sentence) per chunk
   parent -> ("ranks",)  after the last chunk, when columns are kept
   child  -> ("rank", key, int64 array) per kept column, then ("ranks done",)
@@ -100,7 +101,10 @@ def main() -> int:
             if message[0] == "ranks":
                 kept.send_ranks(out)
                 continue
-            _, start, expected, actuals, ids = message
+            _, start, variants, with_ids = message
+            expected = read_frame(inp)
+            actuals = {variant: read_frame(inp) for variant in variants}
+            ids = read_frame(inp) if with_ids else None
             write_frame(out, ("chunk", score_chunk(jobs, start, expected, actuals)))
             kept.add(expected, actuals, ids)
         except MatchLensError as err:
