@@ -202,9 +202,13 @@ def test_sorting_by_text_ranks_equals_sorting_the_texts(column, descending):
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.none() | st.text(max_size=4) | st.just("\udfff"), max_size=40))
 def test_the_scoring_process_ranks_as_the_window_does(column):
+    from matchlens.ui.batch.score_child import column_ranks, compact
     from matchlens.ui.batch.view_order import dense_ranks, text_ranks
 
-    assert dense_ranks(column).tolist() == text_ranks(column).tolist()
+    want = text_ranks(column).tolist()
+    assert dense_ranks(column).tolist() == want
+    chunks = [compact(column[i:i + 7]) for i in range(0, len(column), 7)]  # as the child keeps
+    assert column_ranks(chunks).tolist() == want
 
 
 def test_big_tables_rank_their_text_columns_once_scored(qtbot, monkeypatch):

@@ -201,6 +201,21 @@ def text_ranks(column: Sequence[str | None], cancel: Callable[[], bool] | None =
     return ranks
 
 
+def string_ranks(texts: np.ndarray) -> np.ndarray:
+    """Dense ranks of a StringDType array, all in numpy (it holds the GIL throughout: for a
+    process with no window to share it with)."""
+    ranks = np.empty(len(texts), dtype=np.int64)
+    if not len(texts):
+        return ranks
+    order = np.argsort(texts, kind="stable")
+    ordered = texts[order]
+    new = np.empty(len(texts), dtype=bool)
+    new[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    ranks[order] = np.cumsum(new) - 1
+    return ranks
+
+
 def dense_ranks(column: Sequence[str | None]) -> np.ndarray:
     """text_ranks in one go, for a process with no window to share the GIL with (the scoring
     child): Python's own string order, so it agrees with sorting the texts themselves."""
