@@ -7,6 +7,11 @@ from collections.abc import Sequence
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from matchlens.ui.background import run_child
+
+    code = run_child(sys.argv[1:] if argv is None else argv)  # a frozen app's child process
+    if code is not None:
+        return code
     from matchlens import cli
 
     args = cli.parse_args(argv)

@@ -1,11 +1,35 @@
-"""Background processes yield the CPU to the window (no Qt here: the child processes use it)."""
+"""Our background processes: how to start one (also from a frozen app) and how they yield the
+CPU to the window. No Qt here: the child processes import this."""
 
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
+import sys
+from collections.abc import Sequence
 
 NICENESS = 10
+# A frozen app has no Python to run `-m` with: it starts itself with this flag instead, and
+# main() runs the child before anything else (see run_child).
+CHILD_FLAG = "--matchlens-child"
+CHILD_MODULES = ("matchlens.ui.batch.score_child", "matchlens.ui.compare.lane_worker")
+
+
+def child_command(module: str) -> list[str]:
+    """The command line that runs child `module` (one of CHILD_MODULES)."""
+    if module not in CHILD_MODULES:
+        raise ValueError(f"not a MatchLens child process: {module}")
+    if getattr(sys, "frozen", False):
+        return [sys.executable, CHILD_FLAG, module]
+    return [sys.executable, "-m", module]
+
+
+def run_child(argv: Sequence[str]) -> int | None:
+    """Run the child process `argv` asks for and return its exit code; None if it asks none."""
+    if len(argv) < 2 or argv[0] != CHILD_FLAG or argv[1] not in CHILD_MODULES:
+        return None
+    return importlib.import_module(argv[1]).main()
 
 
 def lower_priority(pid: int = 0) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import os
 import subprocess
 import sys
 import threading
@@ -30,7 +31,7 @@ from superqt.utils import create_worker
 from matchlens.core.batch import BatchResult, Chunk, MetricJob, Progress, score_pairs
 from matchlens.core.datasets import Table, read_table
 from matchlens.core.errors import MatchLensError
-from matchlens.ui.background import lower_priority
+from matchlens.ui.background import child_command, lower_priority
 from matchlens.ui.batch.session import Mapping, Prepared, prepare
 from matchlens.ui.batch.stats import Final, finalize
 from matchlens.ui.pipe_frames import read_frame, write_frame
@@ -196,16 +197,14 @@ class ChildRun:
 
     @staticmethod
     def available() -> bool:
-        # A frozen app has no Python to run `-m` with: it scores in a thread.
-        return not getattr(sys, "frozen", False)
+        return os.environ.get("MATCHLENS_COMPUTE") != "thread"
 
     def start(self) -> subprocess.Popen[bytes]:
         with self._lock:
             if self.killed:
                 raise MatchLensError("scoring was cancelled")
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "matchlens.ui.batch.score_child"],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            self.proc = subprocess.Popen(child_command("matchlens.ui.batch.score_child"),
+                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE)
             lower_priority(self.proc.pid)
             return self.proc
 

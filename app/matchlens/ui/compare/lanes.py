@@ -6,8 +6,8 @@ child does the CPU work. Tasks come from one shared queue: the newest request re
 work it makes stale, and a lane still busy with stale work for more than `STALE_KILL_S` has its
 process killed and restarted (a million-character edit script cannot be interrupted otherwise).
 
-When a child process cannot be used (a frozen app without a Python to run, or
-MATCHLENS_COMPUTE=thread), a lane runs tasks in its own thread instead: the same results, but
+With MATCHLENS_COMPUTE=thread (a platform where a child cannot start), a lane runs tasks in its
+own thread instead: the same results, but
 long GIL-holding computations can then make the window stutter.
 """
 
@@ -16,14 +16,13 @@ from __future__ import annotations
 import contextlib
 import os
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from matchlens.ui.background import lower_priority
+from matchlens.ui.background import child_command, lower_priority
 from matchlens.ui.compare.jobs import timed_task
 from matchlens.ui.pipe_frames import read_frame, write_frame
 
@@ -48,9 +47,7 @@ class _LaneLost(Exception):
 
 
 def use_processes() -> bool:
-    if os.environ.get("MATCHLENS_COMPUTE") == "thread":
-        return False
-    return not getattr(sys, "frozen", False)
+    return os.environ.get("MATCHLENS_COMPUTE") != "thread"
 
 
 class _Lane:
@@ -110,9 +107,8 @@ class _Lane:
         if self.proc is not None and self.proc.poll() is None:
             return self.proc
         self.text_id = -1
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "matchlens.ui.compare.lane_worker"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        proc = subprocess.Popen(child_command("matchlens.ui.compare.lane_worker"),
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         lower_priority(proc.pid)
         self.proc = proc
         assert proc.stdout is not None
