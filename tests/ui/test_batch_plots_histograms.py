@@ -93,6 +93,12 @@ def test_count_labels_fit_the_axis_at_any_size(qtbot, panel, rows):
             - axis.style["tickTextOffset"][0] - max(0, axis.style["tickLength"]))
     widest = max(metrics.horizontalAdvance(s) for s in strings)
     assert widest <= room, (strings, widest, room)
+    # No label sits so near the top that the plot's edge cuts it (95 rows: a "100" tick at
+    # 104.5 used to be drawn half outside).
+    half_text = metrics.height() / 2
+    for _, values in axis.tickValues(lo, hi, axis.height()):
+        for value in values:
+            assert (hi - value) / (hi - lo) * axis.height() >= half_text, value
     if rows == 1_000_000:
         assert "1M" in strings  # SI-style: 1,000,000 reads "1M", not "1000000"
     if rows == 12_345:

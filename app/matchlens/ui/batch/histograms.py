@@ -67,6 +67,15 @@ class CountAxis(pg.AxisItem):
     def tickStrings(self, values, scale, spacing):  # noqa: N802
         return [count_text(v * scale) for v in values]
 
+    def tickValues(self, minVal: float, maxVal: float, size: float):  # noqa: N802, N803
+        """pyqtgraph's ticks, less one so near the top that its label would be cut in half."""
+        levels = super().tickValues(minVal, maxVal, size)
+        if size <= 0 or maxVal <= minVal:
+            return levels
+        half_text = QFontMetricsF(self.style["tickFont"] or self.font()).height() / 2
+        top = maxVal - half_text * (maxVal - minVal) / size
+        return [(spacing, [v for v in values if v <= top]) for spacing, values in levels]
+
     def fit_width(self) -> None:
         font = self.style["tickFont"]
         metrics = QFontMetricsF(font)
