@@ -229,3 +229,29 @@ def test_big_tables_rank_their_text_columns_once_scored(qtbot, monkeypatch):
             model.sort(column(model, "expected"), order)
         qtbot.waitUntil(lambda: not model.is_busy(), timeout=5000)
         assert rows(model) == want
+
+
+def test_a_text_sort_waits_for_ranks_on_their_way(qtbot, monkeypatch):
+    import threading
+
+    from matchlens.ui.batch.view_order import text_ranks
+
+    monkeypatch.setattr(table_model, "SYNC_ROWS", 3)
+    monkeypatch.setattr(table_model, "RANK_ROWS", 4)
+    model = make()
+    model.scoring_finished()
+    qtbot.waitUntil(lambda: not model.is_busy(), timeout=5000)
+    release = threading.Event()
+
+    def ranked_elsewhere(cancel):  # as the scoring process delivers them: later
+        release.wait(10)
+        yield "expected", text_ranks(model._prepared.expected)
+
+    model.rank_text_columns(ranked_elsewhere)
+    model.sort(column(model, "expected"), Qt.SortOrder.AscendingOrder)
+    qtbot.wait(50)
+    assert model.is_busy() and rows(model) == [0, 1, 2, 3, 4, 5]  # waiting, not sorting texts
+    with qtbot.waitSignal(model.sig_order_changed, timeout=5000):
+        release.set()
+    qtbot.waitUntil(lambda: not model.is_busy(), timeout=5000)
+    assert rows(model) == [5, 3, 4, 2, 0, 1]  # None, Bern, Kyiv, Oslo, Paris, Rome

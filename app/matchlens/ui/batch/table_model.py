@@ -208,6 +208,18 @@ class BatchTableModel(QAbstractTableModel):
     def _ranks_done(self) -> None:
         if self._rank_task is not None and not self._rank_task.running:
             self._rank_task = None
+            if self._order_spec is None and self._task is None:  # a text sort was waiting
+                self.sig_busy.emit(False)
+                self._recompute()
+
+    def _waits_for_ranks(self, data: ViewData) -> bool:
+        """A text sort asked for while that column's ranks are on their way waits for them."""
+        column = self._spec.sort
+        if self._rank_task is None or column not in ("expected", "id", "actual") \
+                or column in data.ranks or data.rows <= SYNC_ROWS:
+            return False
+        self.sig_busy.emit(True)
+        return True
 
     def _refresh_cells(self) -> None:
         if self.rowCount() and self._columns:
@@ -250,6 +262,8 @@ class BatchTableModel(QAbstractTableModel):
         if data is None:
             return
         self._cancel_task()
+        if self._waits_for_ranks(data):
+            return  # _ranks_done sorts (without ranks a million texts hold the GIL ~0.5 s)
         if data.rows <= SYNC_ROWS:
             self._apply_order(compute_order(data, self._spec))
             return
