@@ -5,10 +5,25 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
+from PySide6.QtCore import QEvent, QObject
+
 from matchlens.ui.batch import BatchTab
 from matchlens.ui.config_model import ConfigModel
 
 SAMPLE_COLUMNS = ["id", "question", "expected", "output_a", "output_b", "label"]
+
+
+class EventCounter(QObject):
+    """Counts the events of one type that reach the widgets it is installed on."""
+
+    def __init__(self, kind: QEvent.Type) -> None:
+        super().__init__()
+        self.kind, self.count = kind, 0
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if event.type() == self.kind:
+            self.count += 1
+        return False
 
 
 def make_tab(qtbot, config: ConfigModel) -> BatchTab:

@@ -3,24 +3,13 @@ grid and repaints every plot, which a big run cannot afford on each redraw."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QLabel
-from tests.ui.batch_support import load, make_tab
+from tests.ui.batch_support import EventCounter, load, make_tab
 
 from matchlens.core.batch import BatchResult, Chunk
 from matchlens.core.paths import sample_dataset
 from matchlens.ui.batch.histograms import hold_text
-
-
-class ResizeCounter(QObject):
-    def __init__(self) -> None:
-        super().__init__()
-        self.resizes = 0
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
-        if event.type() == QEvent.Type.Resize:
-            self.resizes += 1
-        return False
 
 
 def test_plots_keep_their_size_while_rows_arrive(qtbot, config):
@@ -32,7 +21,7 @@ def test_plots_keep_their_size_while_rows_arrive(qtbot, config):
         run = BatchResult.empty(done.rows, done.variants, done.jobs)  # a new run of the file
         grid.reset(run, {job.id: job.threshold for job in done.jobs})
         qtbot.waitUntil(lambda: not grid.is_drawing())
-        counter = ResizeCounter()
+        counter = EventCounter(QEvent.Type.Resize)
         for panel in grid.panels.values():
             panel.plot.installEventFilter(counter)
         for start in range(0, done.rows, 20):  # ten chunks, each drawn before the next
@@ -46,7 +35,7 @@ def test_plots_keep_their_size_while_rows_arrive(qtbot, config):
             qtbot.waitUntil(lambda: not grid.is_drawing())
         shown = grid.panels["levenshtein_similarity"].summaries[0]
         assert f"/{done.rows:,})" in shown  # the last chunk's counts are on screen
-        assert counter.resizes == 0
+        assert counter.count == 0
     finally:
         tab.shutdown()
 

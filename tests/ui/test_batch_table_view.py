@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent
+from tests.ui.batch_support import EventCounter
 
 from matchlens.core.batch import BatchResult, MetricJob
 from matchlens.core.metrics.registry import get_metric
@@ -12,17 +13,6 @@ from matchlens.ui.batch.table_model import BatchTableModel
 from matchlens.ui.batch.table_view import BatchTableView
 
 ROWS = 2_000
-
-
-class PaintCounter(QObject):
-    def __init__(self) -> None:
-        super().__init__()
-        self.paints = 0
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
-        if event.type() == QEvent.Type.Paint:
-            self.paints += 1
-        return False
 
 
 @pytest.fixture
@@ -41,7 +31,7 @@ def view(qtbot):
     view.resize(700, 400)
     view.show()
     qtbot.waitExposed(view)
-    counter = PaintCounter()
+    counter = EventCounter(QEvent.Type.Paint)
     view.viewport().installEventFilter(counter)
     view.counter = counter  # kept alive with the view
     return view
@@ -49,10 +39,10 @@ def view(qtbot):
 
 def paints_after(qtbot, view: BatchTableView, change) -> int:
     qtbot.wait(20)
-    view.counter.paints = 0
+    view.counter.count = 0
     change()
     qtbot.wait(50)
-    return view.counter.paints
+    return view.counter.count
 
 
 def test_rows_scored_off_screen_repaint_nothing(qtbot, view):
