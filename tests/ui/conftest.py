@@ -51,6 +51,19 @@ def compare_tab(qtbot, config: ConfigModel):
     tab.shutdown()
 
 
+@pytest.fixture
+def sample_tab(qtbot, config: ConfigModel):
+    """A batch tab with the shipped sample dataset loaded and scored."""
+    from tests.ui.batch_support import load, make_tab
+
+    from matchlens.core.paths import sample_dataset
+
+    tab = make_tab(qtbot, config)
+    load(qtbot, tab, sample_dataset())
+    yield tab
+    tab.shutdown()
+
+
 def wait_done(qtbot, tab: CompareTab, timeout: int = 20000) -> None:
     """Until the tab has answered for its current texts."""
     qtbot.waitUntil(lambda: not tab.is_busy(), timeout=timeout)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from PySide6.QtCore import QPointF, QRectF
-from tests.ui.batch_support import load, make_tab, wait_idle
+from tests.ui.batch_support import wait_idle
 
 from matchlens.core.calibration import labelled, sweep
 from matchlens.core.datasets import parse_label, read_table
@@ -16,11 +16,8 @@ from matchlens.ui.batch.calibration_view import MARKER_PEN, MARKER_SIZE
 
 
 @pytest.fixture
-def tab(qtbot, config):
-    tab = make_tab(qtbot, config)
-    load(qtbot, tab, sample_dataset())
-    yield tab
-    tab.shutdown()
+def tab(sample_tab):
+    return sample_tab
 
 
 def human_labels() -> list[bool | None]:

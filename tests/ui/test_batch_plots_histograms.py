@@ -7,20 +7,16 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetricsF, QTextDocument
-from tests.ui.batch_support import load, make_tab, wait_idle
+from tests.ui.batch_support import wait_idle
 
 from matchlens.core.metrics.registry import get_metric
-from matchlens.core.paths import sample_dataset
 from matchlens.core.results import Direction, threshold_text
 from matchlens.ui.batch.histograms import MetricHistogram
 
 
 @pytest.fixture
-def tab(qtbot, config):
-    tab = make_tab(qtbot, config)
-    load(qtbot, tab, sample_dataset())
-    yield tab
-    tab.shutdown()
+def tab(sample_tab):
+    return sample_tab
 
 
 def _plain(html_text: str) -> str:

@@ -6,31 +6,20 @@ of hundreds of thousands of characters, a freeze of seconds: see `editors.py`.
 
 from __future__ import annotations
 
-import random
-
 from PySide6.QtWidgets import QPlainTextEdit
 from tests.ui.conftest import set_pair, wait_done
 from tests.ui.test_compare_responsive import GapMeter
+from tests.ui.text_pairs import long_pair
 
 from matchlens.ui.compare import editors
 
 SIZE = 300_000
 
 
-def _one_line_pair(size: int, seed: int = 21) -> tuple[str, str]:
-    rng = random.Random(seed)
+def _one_line_pair(size: int) -> tuple[str, str]:
     words = ['"answer":', '"Paris",', "the", "capital", "of", "France", "is", "{", "}", "1815",
              "Lovelace", "[", "],"]
-    parts, length = [], 0
-    while length < size:
-        word = rng.choice(words) + " "
-        parts.append(word)
-        length += len(word)
-    expected = "".join(parts)[:size]
-    chars = list(expected)
-    for i in rng.sample(range(size), size // 200):
-        chars[i] = "#"
-    return expected, "".join(chars)
+    return long_pair(size, words, seed=21)
 
 
 def _ranges(editor) -> list[tuple[int, int]]:

@@ -2,30 +2,20 @@
 
 from __future__ import annotations
 
-import random
 import time
 
 from PySide6.QtCore import QTimer
 from tests.ui.conftest import wait_done
+from tests.ui.text_pairs import long_pair
 
 from matchlens.core.metrics.registry import evaluate, get_metric
 from matchlens.ui.compare.scheduler import SYNC_LIMIT
 
 
 def _long_pair(size: int, seed: int = 11) -> tuple[str, str]:
-    rng = random.Random(seed)
     words = ["the", "quick", "brown", "fox", "jumps", "over", "lazy", "dog", "Paris", "2024",
              "answer", "is"]
-    parts, length = [], 0
-    while length < size:
-        word = rng.choice(words) + ("\n" if rng.random() < 0.08 else " ")
-        parts.append(word)
-        length += len(word)
-    expected = "".join(parts)[:size]
-    chars = list(expected)
-    for i in rng.sample(range(size), size // 200):
-        chars[i] = "#"
-    return expected, "".join(chars)
+    return long_pair(size, words, newline_rate=0.08, seed=seed)
 
 
 class GapMeter:
