@@ -314,3 +314,28 @@ def test_text_columns_are_ranked_once_the_run_is_done(qtbot, tab, tmp_path, monk
     wait_idle(qtbot, tab)
     shown = [tab.prepared.expected[tab.model.source_row(r)] for r in range(8)]
     assert shown == sorted(tab.prepared.expected)  # Canberra, Everest, Mars, … Venus
+
+
+def test_texts_no_utf8_can_hold_still_rank_and_sort(qtbot, tab, tmp_path, monkeypatch):
+    """JSON may escape a lone surrogate ("\\ud800"): numpy strings cannot hold it, Python's can."""
+    import json
+
+    from matchlens.ui.batch import table_model, worker
+
+    monkeypatch.setattr(table_model, "SYNC_ROWS", 3)
+    monkeypatch.setattr(table_model, "RANK_ROWS", 4)
+    monkeypatch.setattr(worker, "PROCESS_ROWS", 1)  # ranked in the scoring process
+    expected = ["b", "\ud800 odd", "a", "\ud7ff", "\ue000", "a"]
+    path = tmp_path / "odd.jsonl"
+    path.write_text("".join(json.dumps({"expected": e, "actual": e.upper()}) + "\n"
+                            for e in expected), encoding="utf-8")  # json escapes the surrogate
+    load(qtbot, tab, path)
+    assert tab.prepared.expected == expected
+    assert "expected" in tab.model._ranks
+    col = [tab.model.column_key(c) for c in range(tab.model.columnCount())]
+    with qtbot.waitSignal(tab.model.sig_order_changed, timeout=5000):
+        tab.model.sort(col.index("expected"), Qt.SortOrder.AscendingOrder)
+    wait_idle(qtbot, tab)
+    shown = [tab.prepared.expected[tab.model.source_row(r)] for r in range(len(expected))]
+    assert shown == sorted(expected)  # code point order: U+D7FF < U+D800 < U+E000
+    assert not tab.message.isVisible()
