@@ -241,17 +241,49 @@ def test_a_text_sort_waits_for_ranks_on_their_way(qtbot, monkeypatch):
     model = make()
     model.scoring_finished()
     qtbot.waitUntil(lambda: not model.is_busy(), timeout=5000)
-    release = threading.Event()
+    busy = []
+    model.sig_busy.connect(busy.append)
+    first, rest = threading.Event(), threading.Event()
 
-    def ranked_elsewhere(cancel):  # as the scoring process delivers them: later
-        release.wait(10)
+    def ranked_elsewhere(cancel):  # as the scoring process delivers them: later, one by one
+        first.wait(10)
         yield "expected", text_ranks(model._prepared.expected)
+        rest.wait(10)
+        yield "id", text_ranks(model._prepared.ids)
 
     model.rank_text_columns(ranked_elsewhere)
     model.sort(column(model, "expected"), Qt.SortOrder.AscendingOrder)
     qtbot.wait(50)
     assert model.is_busy() and rows(model) == [0, 1, 2, 3, 4, 5]  # waiting, not sorting texts
+    assert busy == [True]  # the table bar says "working…"
     with qtbot.waitSignal(model.sig_order_changed, timeout=5000):
-        release.set()
-    qtbot.waitUntil(lambda: not model.is_busy(), timeout=5000)
+        first.set()  # its column's ranks: sorted now, while the other columns still rank
     assert rows(model) == [5, 3, 4, 2, 0, 1]  # None, Bern, Kyiv, Oslo, Paris, Rome
+    assert model.is_busy() and not rest.is_set()
+    rest.set()
+    qtbot.waitUntil(lambda: not model.is_busy(), timeout=5000)
+    assert busy[-1] is False
+
+
+def test_a_waiting_sort_ends_with_its_session(qtbot, monkeypatch):
+    import threading
+
+    monkeypatch.setattr(table_model, "SYNC_ROWS", 3)
+    monkeypatch.setattr(table_model, "RANK_ROWS", 4)
+    model = make()
+    model.scoring_finished()
+    qtbot.waitUntil(lambda: not model.is_busy(), timeout=5000)
+    busy = []
+    model.sig_busy.connect(busy.append)
+    never = threading.Event()
+
+    def ranked_elsewhere(cancel):
+        while not never.wait(0.01) and not cancel():
+            pass
+        yield from ()
+
+    model.rank_text_columns(ranked_elsewhere)
+    model.sort(column(model, "id"), Qt.SortOrder.DescendingOrder)
+    assert busy == [True]
+    model.clear()  # a new file is opened
+    assert busy[-1] is False and not model.is_busy()

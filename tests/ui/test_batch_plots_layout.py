@@ -4,12 +4,12 @@ grid and repaints every plot, which a big run cannot afford on each redraw."""
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent
-from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QVBoxLayout, QWidget
 from tests.ui.batch_support import EventCounter, load, make_tab
 
 from matchlens.core.batch import BatchResult, Chunk
 from matchlens.core.paths import sample_dataset
-from matchlens.ui.batch.histograms import hold_text
+from matchlens.ui.batch.histograms import SteadyLabel
 
 
 def test_plots_keep_their_size_while_rows_arrive(qtbot, config):
@@ -41,15 +41,32 @@ def test_plots_keep_their_size_while_rows_arrive(qtbot, config):
 
 
 def test_a_label_grows_with_its_text_and_never_shrinks_back(qtbot):
-    label = QLabel()
-    label.setWordWrap(True)
+    label = SteadyLabel()
     qtbot.addWidget(label)
     label.resize(120, 20)
     label.show()
-    hold_text(label, "short")
+    label.set_steady_text("short")
     one_line = label.minimumHeight()
-    hold_text(label, "a much longer text that needs several lines at this width")
+    label.set_steady_text("a much longer text that needs several lines at this width")
     grown = label.minimumHeight()
     assert grown > one_line and grown >= label.heightForWidth(120)
-    hold_text(label, "short again")
+    label.set_steady_text("short again")
     assert label.minimumHeight() == grown
+    label.reserve(1)  # a new run
+    assert label.minimumHeight() < grown
+
+
+def test_a_hidden_label_is_measured_at_its_real_width_once_shown(qtbot):
+    box = QWidget()
+    qtbot.addWidget(box)
+    box.resize(400, 200)
+    layout = QVBoxLayout(box)
+    label = SteadyLabel(box)
+    layout.addWidget(label)
+    text = "words " * 40  # three lines at ~400 px, many more at Qt's default widths
+    label.set_steady_text(text)  # hidden: not measured yet
+    box.show()
+    qtbot.waitExposed(box)
+    qtbot.wait(20)
+    assert label.width() > 300
+    assert label.minimumHeight() == label.heightForWidth(label.width())

@@ -14,7 +14,7 @@ from collections.abc import Callable
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QFontMetricsF, QPalette
+from PySide6.QtGui import QFontMetricsF, QPalette, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from matchlens.core.batch import BatchResult, Chunk
@@ -106,20 +106,42 @@ def _nowrap(text: str) -> str:
     return f"<span style='white-space:nowrap'>{html.escape(text)}</span>"
 
 
-def hold_text(label: QLabel, text: str) -> None:
-    """Set a wrapping label's text; its height may grow but never shrinks back.
+class SteadyLabel(QLabel):
+    """A word-wrapping label whose height grows with its text but never shrinks back (until
+    `reserve`). Each height change re-lays out the whole grid and repaints every plot (~30 ms
+    while a worker shares the GIL); counts that wrapped, unwrapped and wrapped again as they
+    grew did that on every redraw.
 
-    Each height change re-lays out the whole grid and repaints every plot (~30 ms while a
-    worker shares the GIL); counts that wrap, unwrap and wrap again as they grow did that on
-    every redraw.
+    It measures only at the width its layout gave it, on screen: a label never laid out is
+    100 px wide in Qt, and measuring there locked it three times too tall.
     """
-    if text == label.text():
-        return
-    label.setText(text)
-    if label.width() > 0:
-        need = label.heightForWidth(label.width())
-        if need > label.minimumHeight():
-            label.setMinimumHeight(need)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWordWrap(True)
+
+    def set_steady_text(self, text: str) -> None:
+        if text != self.text():
+            self.setText(text)
+            self._grow()
+
+    def reserve(self, lines: int) -> None:
+        """Start a run: room for `lines` lines, more as the text needs it."""
+        self.setMinimumHeight(lines * self.fontMetrics().lineSpacing())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._grow()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
+        super().showEvent(event)
+        self._grow()  # laid out while hidden: its first resize came before it was visible
+
+    def _grow(self) -> None:
+        if self.isVisible() and self.testAttribute(Qt.WidgetAttribute.WA_Resized):
+            need = self.heightForWidth(self.width())
+            if need > self.minimumHeight():
+                self.setMinimumHeight(need)
 
 
 class MetricHistogram(QFrame):
@@ -133,11 +155,9 @@ class MetricHistogram(QFrame):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 6, 8, 6)
         layout.setSpacing(2)
-        self.title = QLabel(self)
+        self.title = SteadyLabel(self)  # a long legend wraps instead of widening the grid
         self.title.setToolTip(spec.definition)
-        self.title.setWordWrap(True)  # a long legend wraps instead of widening the grid
-        self.stats = QLabel(self)
-        self.stats.setWordWrap(True)
+        self.stats = SteadyLabel(self)
         self.stats.setTextFormat(Qt.TextFormat.RichText)
         small = self.stats.font()
         small.setPointSizeF(small.pointSizeF() * 0.9)
@@ -186,11 +206,10 @@ class MetricHistogram(QFrame):
         for old in [*self._curves.values(), *self._means.values()]:
             item.removeItem(old)
         self._curves, self._means, self._mean_values = {}, {}, {}
-        if len(variants) != len(self._variants):
-            # Room for what runs will write: a header of two lines, two lines of counts per
-            # variant (they wrap once the numbers grow). Text needing more grows it (hold_text).
-            self.title.setMinimumHeight(2 * self.title.fontMetrics().lineSpacing())
-            self.stats.setMinimumHeight(2 * len(variants) * self.stats.fontMetrics().lineSpacing())
+        # Room for what the run will write: a header of two lines, two lines of counts per
+        # variant (they wrap once the numbers grow); text needing more grows them once.
+        self.title.reserve(2)
+        self.stats.reserve(2 * len(variants))
         self._variants = list(variants)
         for i, variant in enumerate(variants):
             colour = variant_colour(i, self.palette())
@@ -283,7 +302,7 @@ class MetricHistogram(QFrame):
         # The legend starts its own line: panels side by side keep their plots level.
         text = (f"<b>{_nowrap(self.spec.label)}</b> · {where} · {_nowrap(self._better())}"
                 f"<br>{'&nbsp;&nbsp; '.join(legend)}")
-        hold_text(self.title, text)
+        self.title.set_steady_text(text)
 
     def _better(self) -> str:
         return "higher is better" if self.spec.direction is Direction.MAX else "lower is better"
@@ -534,7 +553,7 @@ class HistogramGrid(QScrollArea):
                 colour = variant_colour(i, panel.palette()).name()
                 text = f"<span style='color:{colour}'>■</span>&nbsp;{text}"
             lines.append(text)
-        hold_text(panel.stats, "<br>".join(lines))
+        panel.stats.set_steady_text("<br>".join(lines))
 
     def pass_rate(self, variant: str, metric_id: str, threshold: float) -> float | None:
         st = self.stats[(variant, metric_id)]

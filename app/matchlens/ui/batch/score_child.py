@@ -60,13 +60,17 @@ class Kept:
         self.columns: dict[str, list] = {key: [] for key in keys}
 
     def add(self, expected: list, actuals: dict, ids: list | None) -> None:
-        for key, parts in self.columns.items():
-            if key == "expected":
-                parts.append(compact(expected))
-            elif key == "id":
-                parts.append(compact(ids or []))
-            else:
-                parts.append(compact(actuals[key[len("actual:"):]]))
+        """Keep one chunk's texts; never raises (ranks are a nicety, the scores must arrive)."""
+        try:
+            for key, parts in self.columns.items():
+                if key == "expected":
+                    parts.append(compact(expected))
+                elif key == "id":
+                    parts.append(compact(ids or []))
+                else:
+                    parts.append(compact(actuals[key[len("actual:"):]]))
+        except Exception:  # out of memory, most likely: give up ranking, free what was kept
+            self.columns = {}
 
     def send_ranks(self, out: Any) -> None:
         for key in list(self.columns):
@@ -130,8 +134,9 @@ def main() -> int:
             expected = read_frame(inp)
             actuals = {variant: read_frame(inp) for variant in variants}
             ids = read_frame(inp) if with_ids else None
-            write_frame(out, ("chunk", score_chunk(jobs, start, expected, actuals)))
-            kept.add(expected, actuals, ids)
+            scored = score_chunk(jobs, start, expected, actuals)
+            kept.add(expected, actuals, ids)  # before the reply: one frame per chunk, always
+            write_frame(out, ("chunk", scored))
         except MatchLensError as err:
             write_frame(out, ("error", str(err)))
         except Exception as err:  # a bug in a metric: report it, keep the process usable

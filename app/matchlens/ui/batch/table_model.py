@@ -92,6 +92,7 @@ class BatchTableModel(QAbstractTableModel):
         self._order_spec: ViewSpec | None = None  # the spec the current order was made for
         self._ranks: dict[str, np.ndarray] = {}  # "expected", "id", "actual:<variant>"
         self._rank_task: Task | None = None
+        self._waiting = False  # a text sort waits for its column's ranks
         self._task: Task | None = None
         self._colours = verdict_colours()
 
@@ -204,22 +205,38 @@ class BatchTableModel(QAbstractTableModel):
         key, ranks = item
         if self._prepared is not None and len(ranks) == self._prepared.rows:
             self._ranks[key] = ranks
+            if self._waiting and self._rank_key(self._spec.sort) == key:
+                self._stop_waiting()
+                self._recompute()
 
     def _ranks_done(self) -> None:
         if self._rank_task is not None and not self._rank_task.running:
             self._rank_task = None
-            if self._order_spec is None and self._task is None:  # a text sort was waiting
-                self.sig_busy.emit(False)
+            if self._waiting:  # the column's ranks never came: sort the texts themselves
+                self._stop_waiting()
                 self._recompute()
+
+    def _rank_key(self, column: str | None) -> str | None:
+        """The ranks a text sort by `column` uses ("actual" is the selected variant's)."""
+        if column == "actual":
+            return f"actual:{self._variant}"
+        return column if column in ("expected", "id") else None
 
     def _waits_for_ranks(self, data: ViewData) -> bool:
         """A text sort asked for while that column's ranks are on their way waits for them."""
         column = self._spec.sort
-        if self._rank_task is None or column not in ("expected", "id", "actual") \
+        if self._rank_task is None or self._rank_key(column) is None \
                 or column in data.ranks or data.rows <= SYNC_ROWS:
             return False
-        self.sig_busy.emit(True)
+        if not self._waiting:
+            self._waiting = True
+            self.sig_busy.emit(True)
         return True
+
+    def _stop_waiting(self) -> None:
+        if self._waiting:
+            self._waiting = False
+            self.sig_busy.emit(False)
 
     def _refresh_cells(self) -> None:
         if self.rowCount() and self._columns:
@@ -263,7 +280,8 @@ class BatchTableModel(QAbstractTableModel):
             return
         self._cancel_task()
         if self._waits_for_ranks(data):
-            return  # _ranks_done sorts (without ranks a million texts hold the GIL ~0.5 s)
+            return  # _store_ranks sorts (without ranks a million texts hold the GIL ~0.5 s)
+        self._stop_waiting()
         if data.rows <= SYNC_ROWS:
             self._apply_order(compute_order(data, self._spec))
             return
@@ -305,6 +323,7 @@ class BatchTableModel(QAbstractTableModel):
                 running.wait()
 
     def _cancel_ranks(self) -> None:
+        self._stop_waiting()
         if self._rank_task is not None:
             self._rank_task.cancel()
             self._rank_task = None

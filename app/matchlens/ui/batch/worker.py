@@ -211,8 +211,11 @@ class ChildRun:
     def kill(self) -> None:
         with self._lock:
             self.killed = True
-            if self.proc is not None and self.proc.poll() is None:
-                self.proc.kill()
+            proc = self.proc
+            if proc is not None and proc.poll() is None:
+                proc.kill()
+                # Reaped off the GUI thread (no zombie when nobody reads its ranks any more).
+                threading.Thread(target=proc.wait, daemon=True).start()
 
     def ranks(self, cancel: Callable[[], bool]) -> Iterator[tuple[str, np.ndarray]]:
         """(column key, ranks) for each column the child kept, then the child is stopped.
