@@ -4,7 +4,7 @@ grid and repaints every plot, which a big run cannot afford on each redraw."""
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent
-from PySide6.QtWidgets import QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 from tests.ui.batch_support import EventCounter, load, make_tab
 
 from matchlens.core.batch import BatchResult, Chunk
@@ -49,11 +49,14 @@ def test_a_label_grows_with_its_text_and_never_shrinks_back(qtbot):
     one_line = label.minimumHeight()
     label.set_steady_text("a much longer text that needs several lines at this width")
     grown = label.minimumHeight()
-    assert grown > one_line and grown >= label.heightForWidth(120)
+    assert grown >= 3 * label.fontMetrics().lineSpacing() > one_line  # several lines at 120 px
     label.set_steady_text("short again")
     assert label.minimumHeight() == grown
-    label.reserve(1)  # a new run
-    assert label.minimumHeight() < grown
+    label.resize(600, grown)  # a wider window re-lays out anyway: the height fits the text
+    qtbot.wait(20)
+    assert label.minimumHeight() == one_line
+    label.reserve(2)  # a new run keeps room for two lines
+    assert label.minimumHeight() == 2 * label.fontMetrics().lineSpacing()
 
 
 def test_a_hidden_label_is_measured_at_its_real_width_once_shown(qtbot):
@@ -63,10 +66,13 @@ def test_a_hidden_label_is_measured_at_its_real_width_once_shown(qtbot):
     layout = QVBoxLayout(box)
     label = SteadyLabel(box)
     layout.addWidget(label)
-    text = "words " * 40  # three lines at ~400 px, many more at Qt's default widths
+    text = "words " * 40  # a few lines at ~400 px, many more at 100 px
     label.set_steady_text(text)  # hidden: not measured yet
     box.show()
     qtbot.waitExposed(box)
     qtbot.wait(20)
     assert label.width() > 300
-    assert label.minimumHeight() == label.heightForWidth(label.width())
+    plain = QLabel(text)  # Qt's own measure, with no minimum height in the way
+    plain.setWordWrap(True)
+    assert label.minimumHeight() == plain.heightForWidth(label.width())
+    assert label.minimumHeight() < plain.heightForWidth(100) / 2  # not measured at 100 px

@@ -14,7 +14,7 @@ from collections.abc import Callable
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QFontMetricsF, QPalette, QResizeEvent, QShowEvent
+from PySide6.QtGui import QFontMetricsF, QPalette, QResizeEvent, QShowEvent, QTextDocument
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from matchlens.core.batch import BatchResult, Chunk
@@ -107,41 +107,62 @@ def _nowrap(text: str) -> str:
 
 
 class SteadyLabel(QLabel):
-    """A word-wrapping label whose height grows with its text but never shrinks back (until
-    `reserve`). Each height change re-lays out the whole grid and repaints every plot (~30 ms
-    while a worker shares the GIL); counts that wrapped, unwrapped and wrapped again as they
-    grew did that on every redraw.
+    """A word-wrapping label whose height follows its width but not its text: a longer text
+    grows it, a shorter one never shrinks it back (until `reserve` starts a run). Each height
+    change re-lays out the whole grid and repaints every plot (~30 ms while a worker shares
+    the GIL); counts that wrapped, unwrapped and wrapped again as they grew did that on every
+    redraw. A new width re-lays out anyway, so then the height fits the text again.
 
-    It measures only at the width its layout gave it, on screen: a label never laid out is
+    It measures only on screen, at the width its layout gave it: a label never laid out is
     100 px wide in Qt, and measuring there locked it three times too tall.
     """
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWordWrap(True)
+        # Room kept for longer text stays below this text, not split above and below it.
+        self.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self._reserved = 0
 
     def set_steady_text(self, text: str) -> None:
         if text != self.text():
             self.setText(text)
-            self._grow()
+            self._fit(shrink=False)
 
     def reserve(self, lines: int) -> None:
         """Start a run: room for `lines` lines, more as the text needs it."""
-        self.setMinimumHeight(lines * self.fontMetrics().lineSpacing())
+        self._reserved = lines * self.fontMetrics().lineSpacing()
+        self.setMinimumHeight(self._reserved)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
-        self._grow()
+        if event.size().width() != event.oldSize().width():
+            self._fit(shrink=True)
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
         super().showEvent(event)
-        self._grow()  # laid out while hidden: its first resize came before it was visible
+        self._fit(shrink=True)  # laid out while hidden: its first resize came before it showed
 
-    def _grow(self) -> None:
-        if self.isVisible() and self.testAttribute(Qt.WidgetAttribute.WA_Resized):
-            need = self.heightForWidth(self.width())
-            if need > self.minimumHeight():
-                self.setMinimumHeight(need)
+    def _text_height(self) -> int:
+        """The text's height at this width (QLabel.heightForWidth is never below the minimum
+        height, so it cannot say when less would do)."""
+        doc = QTextDocument()
+        doc.setDefaultFont(self.font())
+        doc.setDocumentMargin(0)  # as QLabel lays out its text
+        if self.textFormat() == Qt.TextFormat.PlainText:
+            doc.setPlainText(self.text())
+        else:
+            doc.setHtml(self.text())
+        doc.setTextWidth(self.contentsRect().width())
+        margins = self.contentsMargins()
+        return math.ceil(doc.size().height()) + margins.top() + margins.bottom()
+
+    def _fit(self, shrink: bool) -> None:
+        if not (self.isVisible() and self.testAttribute(Qt.WidgetAttribute.WA_Resized)):
+            return
+        need = max(self._reserved, self._text_height())
+        if need > self.minimumHeight() or shrink and need < self.minimumHeight():
+            self.setMinimumHeight(need)
 
 
 class MetricHistogram(QFrame):
