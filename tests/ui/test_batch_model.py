@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -231,18 +233,25 @@ def test_big_tables_rank_their_text_columns_once_scored(qtbot, monkeypatch):
         assert rows(model) == want
 
 
-def test_a_text_sort_waits_for_ranks_on_their_way(qtbot, monkeypatch):
-    import threading
-
-    from matchlens.ui.batch.view_order import text_ranks
-
+@pytest.fixture
+def big_model(qtbot, monkeypatch):
+    """Six rows that count as a big table: ordered and ranked in workers."""
     monkeypatch.setattr(table_model, "SYNC_ROWS", 3)
     monkeypatch.setattr(table_model, "RANK_ROWS", 4)
     model = make()
     model.scoring_finished()
     qtbot.waitUntil(lambda: not model.is_busy(), timeout=5000)
-    busy = []
-    model.sig_busy.connect(busy.append)
+    model.busy = []  # what sig_busy said, in order
+    model.sig_busy.connect(model.busy.append)
+    return model
+
+
+def test_a_text_sort_waits_for_ranks_on_their_way(qtbot, big_model):
+    import threading
+
+    from matchlens.ui.batch.view_order import text_ranks
+
+    model = big_model
     first, rest = threading.Event(), threading.Event()
 
     def ranked_elsewhere(cancel):  # as the scoring process delivers them: later, one by one
@@ -255,35 +264,26 @@ def test_a_text_sort_waits_for_ranks_on_their_way(qtbot, monkeypatch):
     model.sort(column(model, "expected"), Qt.SortOrder.AscendingOrder)
     qtbot.wait(50)
     assert model.is_busy() and rows(model) == [0, 1, 2, 3, 4, 5]  # waiting, not sorting texts
-    assert busy == [True]  # the table bar says "working…"
+    assert model.busy == [True]  # the table bar says "working…"
     with qtbot.waitSignal(model.sig_order_changed, timeout=5000):
         first.set()  # its column's ranks: sorted now, while the other columns still rank
     assert rows(model) == [5, 3, 4, 2, 0, 1]  # None, Bern, Kyiv, Oslo, Paris, Rome
     assert model.is_busy() and not rest.is_set()
     rest.set()
     qtbot.waitUntil(lambda: not model.is_busy(), timeout=5000)
-    assert busy[-1] is False
+    assert model.busy[-1] is False
 
 
-def test_a_waiting_sort_ends_with_its_session(qtbot, monkeypatch):
-    import threading
+def test_a_waiting_sort_ends_with_its_session(big_model):
+    model = big_model
 
-    monkeypatch.setattr(table_model, "SYNC_ROWS", 3)
-    monkeypatch.setattr(table_model, "RANK_ROWS", 4)
-    model = make()
-    model.scoring_finished()
-    qtbot.waitUntil(lambda: not model.is_busy(), timeout=5000)
-    busy = []
-    model.sig_busy.connect(busy.append)
-    never = threading.Event()
-
-    def ranked_elsewhere(cancel):
-        while not never.wait(0.01) and not cancel():
-            pass
+    def ranked_elsewhere(cancel):  # ranks that never come
+        while not cancel():
+            time.sleep(0.01)
         yield from ()
 
     model.rank_text_columns(ranked_elsewhere)
     model.sort(column(model, "id"), Qt.SortOrder.DescendingOrder)
-    assert busy == [True]
+    assert model.busy == [True]
     model.clear()  # a new file is opened
-    assert busy[-1] is False and not model.is_busy()
+    assert model.busy[-1] is False and not model.is_busy()
