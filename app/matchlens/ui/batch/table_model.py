@@ -269,9 +269,8 @@ class BatchTableModel(QAbstractTableModel):
             scores={m: self._result.scores[k] for m, k in keys.items()},
             status={m: self._result.status[k] for m, k in keys.items()},
             specs=self._specs, thresholds=self._thresholds,
-            ranks={column: self._ranks[kept] for column, kept in (
-                ("expected", "expected"), ("id", "id"), ("actual", f"actual:{self._variant}"))
-                if kept in self._ranks})
+            ranks={column: self._ranks[kept] for column in ("expected", "id", "actual")
+                   if (kept := self._rank_key(column)) in self._ranks})
 
     def _recompute(self) -> None:
         self._order_spec = None

@@ -138,19 +138,21 @@ def sort_rows(data: ViewData, rows: np.ndarray, key: str, descending: bool,
     if column is None:
         return rows
     ranks = data.ranks.get(key)
-    if ranks is not None:  # dense ranks: negated, a stable sort keeps equal texts in file order
+    if ranks is not None:
         picked = ranks[rows]
-        return rows[np.argsort(-picked if descending else picked, kind="stable")]
-    try:
-        texts = text_array(column, rows, cancel)
-    except UnicodeEncodeError:  # a lone surrogate (JSON's "\ud800"): Python's own sort
-        picked = dense_ranks([column[i] for i in rows.tolist()])
-        return rows[np.argsort(-picked if descending else picked, kind="stable")]
-    if not descending:
-        return rows[np.argsort(texts, kind="stable")]
-    # Stable descending (equal texts keep file order): sort the reversed array, reverse back.
-    backwards = np.argsort(texts[::-1], kind="stable")
-    return rows[(len(texts) - 1 - backwards)[::-1]]
+    else:
+        try:
+            texts = text_array(column, rows, cancel)
+        except UnicodeEncodeError:  # a lone surrogate (JSON's "\ud800"): Python's own order
+            picked = dense_ranks([column[i] for i in rows.tolist()])
+        else:
+            if not descending:
+                return rows[np.argsort(texts, kind="stable")]
+            # Stable descending (equal texts keep file order): sort reversed, reverse back.
+            backwards = np.argsort(texts[::-1], kind="stable")
+            return rows[(len(texts) - 1 - backwards)[::-1]]
+    # dense ranks: negated, a stable sort keeps equal texts in file order
+    return rows[np.argsort(-picked if descending else picked, kind="stable")]
 
 
 def text_array(column: Sequence[str | None], rows: np.ndarray,
@@ -217,8 +219,8 @@ def string_ranks(texts: np.ndarray) -> np.ndarray:
 
 
 def dense_ranks(column: Sequence[str | None]) -> np.ndarray:
-    """text_ranks in one go, for a process with no window to share the GIL with (the scoring
-    child): Python's own string order, so it agrees with sorting the texts themselves."""
+    """text_ranks in one go, in Python's own string order (so it agrees with sorting the texts
+    themselves): for texts numpy cannot hold (lone surrogates), and in the scoring child."""
     texts = [t or "" for t in column]
     order = sorted(range(len(texts)), key=texts.__getitem__)
     in_order, rank, previous = [], -1, None
