@@ -22,8 +22,9 @@ from PySide6.QtWidgets import (
 
 from matchlens.core.json_locate import locate
 from matchlens.core.metrics.registry import all_metrics
+from matchlens.core.textfile import FileReadError, read_text_file
 from matchlens.ui.compare.jobs import ALIGN_TASK, SpanTable
-from matchlens.ui.compare.pane import EditorPane, FileReadError, read_text_file
+from matchlens.ui.compare.pane import EditorPane
 from matchlens.ui.compare.panels import MetricPanel
 from matchlens.ui.compare.scheduler import SYNC_LIMIT, ScoreScheduler
 from matchlens.ui.compare.semantic import NetworkPanel
