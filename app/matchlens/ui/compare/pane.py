@@ -29,6 +29,7 @@ class EditorPane(QWidget):
         layout.addWidget(self.header)
         layout.addWidget(self.editor, 1)
         self.editor.textChanged.connect(self.update_header)
+        self.editor.document().modificationChanged.connect(self.update_header)
         self.update_header()
 
     def set_text(self, text: str, source: str = "", later: bool = False) -> None:
@@ -40,7 +41,9 @@ class EditorPane(QWidget):
         count = self.editor.char_count()
         parts = [f"<b>{self.title}</b>"]
         if self.source:
-            parts.append(self.source)
+            # Typed into or pasted over since it was loaded: no longer the file's text.
+            edited = self.editor.document().isModified()
+            parts.append(f"{self.source} (modified)" if edited else self.source)
         parts.append(f"{count:,} character{'' if count == 1 else 's'}")
         self.header.setText(" · ".join(parts))
 
