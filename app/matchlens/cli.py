@@ -67,6 +67,11 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--encoding", metavar="NAME",
                        help="the input's encoding when it is not UTF-8 (e.g. cp1252, latin-1)")
     score.add_argument("--delimiter", metavar="CHAR", help="the CSV delimiter (default: detected)")
+    score.add_argument("--base-url", metavar="URL",
+                       help="the OpenAI-compatible endpoint for semantic_similarity (your API "
+                            "key goes only to an endpoint you name: here, OPENAI_BASE_URL or "
+                            "Settings; one from a --config file gets no key but one stored "
+                            "for it)")
     score.add_argument("--quiet", action="store_true", help="no summary on standard error")
     return parser
 

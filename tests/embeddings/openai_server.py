@@ -216,7 +216,7 @@ class _Handler(BaseHTTPRequestHandler):
     fake: FakeOpenAI
 
     def do_POST(self) -> None:  # noqa: N802 (http.server's name)
-        if self.path.rstrip("/") != "/v1/embeddings":
+        if self.path.partition("?")[0].rstrip("/") != "/v1/embeddings":
             self._send(404, {}, {"error": {"message": f"no route {self.path}"}})
             return
         length = int(self.headers.get("Content-Length", "0"))

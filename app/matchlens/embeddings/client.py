@@ -18,6 +18,7 @@ import base64
 import logging
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from urllib.parse import parse_qsl
 
 import numpy as np
 
@@ -96,7 +97,11 @@ class EmbeddingClient:
         self._attempts = 0
         self._down: str | None = None  # the sentence once the endpoint proved unreachable
         http = openai.DefaultHttpxClient(event_hooks={"request": [self._count_attempt]})
-        self._client = openai.OpenAI(api_key=api_key, base_url=endpoint.base_url,
+        # A query in the base URL (`…/v1?api-key=…`, Azure-style) goes on every request; left in
+        # the base URL the client would append the route after it.
+        base, _, query = endpoint.base_url.partition("?")
+        self._client = openai.OpenAI(api_key=api_key, base_url=base,
+                                     default_query=dict(parse_qsl(query)) or None,
                                      timeout=self.timeout, max_retries=self.max_retries,
                                      http_client=http)
 

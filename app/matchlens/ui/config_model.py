@@ -41,7 +41,7 @@ class ConfigModel(QObject):
         config, error = Config(), None
         if path.exists():
             try:
-                config = load_config(path)
+                config = load_config(path, trusted=True)  # only Settings writes it
             except MatchLensError as err:
                 error = f"Your saved thresholds could not be read, defaults are in use: {err}"
         model = cls(config, autosave_path=path, parent=parent)
