@@ -52,6 +52,12 @@ def remember(secret: str | None) -> None:
             _known.add(secret)
 
 
+def forget_all() -> None:
+    """Forget every remembered secret (tests: one test's key is not another's)."""
+    with _known_lock:
+        _known.clear()
+
+
 def known_secrets() -> list[str]:
     env = os.environ.get(ENV_KEY, "").strip()
     with _known_lock:
@@ -69,12 +75,12 @@ def scrub(text: str, *secrets: str | None) -> str:
     keys = [s for s in dict.fromkeys([*secrets, *known_secrets()]) if s and len(s) >= 4]
     for secret in sorted(keys, key=len, reverse=True):
         text = text.replace(secret, mask(secret) or HIDDEN)
+    text = _KEY_SHAPE.sub(lambda m: mask(m.group(0)), text)
     for secret in keys:
         text = _mask_pieces(text, secret)
     text = _USERINFO.sub(lambda m: f"{m.group(1)}{HIDDEN}@", text)
     text = _BEARER.sub(lambda m: f"{m.group(1)}{m.group(2)}{HIDDEN}", text)
-    text = _SECRET_PARAM.sub(lambda m: f"{m.group(1)}{HIDDEN}", text)
-    return _KEY_SHAPE.sub(lambda m: mask(m.group(0)), text)
+    return _SECRET_PARAM.sub(lambda m: f"{m.group(1)}{HIDDEN}", text)
 
 
 def _mask_pieces(text: str, secret: str) -> str:
