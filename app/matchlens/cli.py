@@ -56,6 +56,10 @@ def build_parser() -> argparse.ArgumentParser:
                             "jaccard, plus local metrics the config gives a threshold)")
     score.add_argument("--config", type=Path, metavar="FILE.toml", dest="score_config",
                        help="thresholds and options: the file the app saves, or a sidecar")
+    score.add_argument("--normalise", metavar="STEPS",
+                       help="the normalisation of every text metric of the run: a preset "
+                            "(squad), a step, or a JSON array of steps; --set ID.normalise=... "
+                            "overrides it for one metric")
     score.add_argument("--set", metavar="ID.OPTION=VALUE", action="append", default=[],
                        dest="overrides",
                        help="one override, repeatable (levenshtein_similarity.threshold=0.8)")
