@@ -16,6 +16,7 @@ import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
+from matchlens.core.metrics.levenshtein import score_hint
 from matchlens.core.metrics.registry import (
     STATUS_INVALID,
     ManyOutcome,
@@ -41,7 +42,9 @@ def edit_counts(reference: Sequence, hypothesis: Sequence) -> tuple[int, int, in
     """(substitutions, deletions, insertions) of the Levenshtein alignment, as jiwer counts
     them from the opcodes."""
     subs = dels = ins = 0
-    for tag, i1, i2, j1, j2 in Levenshtein.opcodes(reference, hypothesis):
+    # the hint lets rapidfuzz start with a narrow band: long texts with few edits stay fast
+    hint = score_hint(reference, hypothesis)
+    for tag, i1, i2, j1, j2 in Levenshtein.opcodes(reference, hypothesis, score_hint=hint):
         if tag == "replace":
             subs += i2 - i1
         elif tag == "delete":
