@@ -18,6 +18,7 @@ from PySide6.QtGui import QFontMetricsF, QPalette, QResizeEvent, QShowEvent, QTe
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from matchlens.core.batch import BatchResult, Chunk
+from matchlens.core.calibration import shown_decimals
 from matchlens.core.metrics.registry import MetricSpec
 from matchlens.core.results import Direction, threshold_text
 from matchlens.ui.batch.colours import variant_colour, with_alpha
@@ -29,8 +30,8 @@ REDRAW_MS = 400  # while rows arrive, plots are redrawn at most this often
 
 def decimals(spec: MetricSpec) -> int:
     """How many decimals the app shows a threshold of this metric with (`threshold_text`, the
-    compare tab's number box): none for integer metrics (edit distances), else 2."""
-    return 0 if spec.integer else 2
+    compare tab's number box): core's rule, which `matchlens calibrate` uses too."""
+    return shown_decimals(spec)
 
 
 def snap(spec: MetricSpec, value: float) -> float:
