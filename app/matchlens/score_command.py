@@ -38,6 +38,8 @@ def load_network_metrics() -> None:
 
 def build_config(args: argparse.Namespace) -> Config:
     config = load_config(args.score_config) if args.score_config else Config()
+    if getattr(args, "normalise", None) is not None:  # every text metric; --set may refine one
+        config = config.with_normalisation(args.normalise)
     for assignment in args.overrides:
         config = config.with_override(assignment)
     if getattr(args, "base_url", None):  # named on the command line: the key may go there

@@ -84,6 +84,16 @@ class Config:
         merged = {**self.options.get(metric_id, {}), name: coerced}
         return replace(self, options={**self.options, metric_id: merged})
 
+    def with_normalisation(self, value: Any) -> Config:
+        """`normalise` set for every text metric (`--normalise`)."""
+        from matchlens.core.metrics.registry import all_metrics
+
+        config = self
+        for spec in all_metrics():
+            if spec.text:
+                config = config.with_option(spec.id, "normalise", value)
+        return config
+
     def with_override(self, assignment: str) -> Config:
         """Apply one `ID.OPTION=VALUE` (as `--set` gives it)."""
         key, sep, value = assignment.partition("=")
