@@ -30,7 +30,7 @@ def plain(html_text: str) -> str:
 def core_scores(tab):
     """core.batch's result on the tab's mapped texts with the options the run used."""
     prepared, result = tab.prepared, tab.result
-    key = (id(prepared), tuple((j.id, tuple(sorted(j.options.items()))) for j in result.jobs))
+    key = (id(prepared), repr([(j.id, sorted(j.options.items())) for j in result.jobs]))
     if key not in _CORE_CACHE:
         _CORE_CACHE.clear()  # one dataset at a time
         jobs = [MetricJob(j.spec, None, dict(j.options)) for j in result.jobs]
