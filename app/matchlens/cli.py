@@ -11,8 +11,8 @@ from matchlens import __version__
 from matchlens.core.errors import MatchLensError
 
 EXIT_OK, EXIT_GATE, EXIT_USAGE = 0, 1, 2
-_COMMANDS = ("compare", "batch", "score", "diff")
-_HEADLESS = ("score", "diff")
+_COMMANDS = ("compare", "batch", "score", "calibrate", "diff")
+_HEADLESS = ("score", "calibrate", "diff")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -57,6 +57,10 @@ def build_parser() -> argparse.ArgumentParser:
                             "jaccard, plus local metrics the config gives a threshold)")
     score.add_argument("--config", type=Path, metavar="FILE.toml", dest="score_config",
                        help="thresholds and options: the file the app saves, or a sidecar")
+    score.add_argument("--normalise", metavar="STEPS",
+                       help="the normalisation of every text metric of the run: a preset "
+                            "(squad), a step, or a JSON array of steps; --set ID.normalise=... "
+                            "overrides it for one metric")
     score.add_argument("--set", metavar="ID.OPTION=VALUE", action="append", default=[],
                        dest="overrides",
                        help="one override, repeatable (levenshtein_similarity.threshold=0.8)")
@@ -68,7 +72,13 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--encoding", metavar="NAME",
                        help="the input's encoding when it is not UTF-8 (e.g. cp1252, latin-1)")
     score.add_argument("--delimiter", metavar="CHAR", help="the CSV delimiter (default: detected)")
+    score.add_argument("--base-url", metavar="URL",
+                       help="the OpenAI-compatible endpoint for semantic_similarity (your API "
+                            "key goes only to an endpoint you name: here, OPENAI_BASE_URL or "
+                            "Settings; one from a --config file gets no key but one stored "
+                            "for it)")
     score.add_argument("--quiet", action="store_true", help="no summary on standard error")
+    _calibrate_parser(sub)
 
     diff = sub.add_parser("diff", help="the compare view in a terminal: a readable inline diff "
                                        "and the scores (--json for scripts)")
@@ -85,6 +95,35 @@ def build_parser() -> argparse.ArgumentParser:
     diff.add_argument("--set", metavar="ID.OPTION=VALUE", action="append", default=[],
                       dest="overrides", help="one override, repeatable")
     return parser
+
+
+def _calibrate_parser(sub) -> None:  # noqa: ANN001 - argparse's private subparsers type
+    cal = sub.add_parser("calibrate", help="the best threshold per metric against human labels")
+    cal.add_argument("data", type=Path, help=".csv, .tsv, .jsonl or .json (array of objects)")
+    cal.add_argument("--expected", metavar="SPEC", help=f"the reference: {_SPEC}")
+    cal.add_argument("--expected-literal", metavar="TEXT",
+                     help="one fixed reference text for every row")
+    cal.add_argument("--actual", metavar="SPEC", action="append", required=True,
+                     help="the output the labels judge; repeat for several variants")
+    cal.add_argument("--label", metavar="COLUMN",
+                     help="a column of human verdicts (pass/fail, true/false, 1/0, yes/no)")
+    cal.add_argument("--labels", type=Path, metavar="FILE",
+                     help="the labels the window saved (DATA.labels.csv); over --label's column "
+                          "when both are given")
+    cal.add_argument("--id", metavar="COLUMN",
+                     help="the id column that matches --labels lines to rows (default: guessed, "
+                          "as the window does; else row numbers)")
+    cal.add_argument("--metric", metavar="ID", action="append",
+                     help="a metric to calibrate, repeatable or a,b,c (default: every local "
+                          "metric with a threshold)")
+    cal.add_argument("--config", type=Path, metavar="FILE.toml", dest="score_config",
+                     help="thresholds and options (the current verdicts; options used to score)")
+    cal.add_argument("--set", metavar="ID.OPTION=VALUE", action="append", default=[],
+                     dest="overrides", help="one override, repeatable")
+    cal.add_argument("-o", "--output", type=Path, metavar="thresholds.toml",
+                     help="write the suggested thresholds as a config `score --config` reads")
+    cal.add_argument("--encoding", metavar="NAME", help="the input's encoding when not UTF-8")
+    cal.add_argument("--delimiter", metavar="CHAR", help="the CSV delimiter (default: detected)")
 
 
 _SPEC = "a column name, or a JSONPath starting with $ (cells holding JSON are parsed)"
@@ -136,6 +175,19 @@ def run_score(args: argparse.Namespace) -> int:
         return 130
 
 
+def run_calibrate(args: argparse.Namespace) -> int:
+    from matchlens.calibrate_command import calibrate_command
+
+    try:
+        return calibrate_command(args)
+    except MatchLensError as err:
+        print(f"matchlens: {err}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("matchlens: interrupted; nothing was written", file=sys.stderr)
+        return 130
+
+
 def run_diff(args: argparse.Namespace) -> int:
     from matchlens.diff_command import diff_command
 
@@ -149,7 +201,9 @@ def run_diff(args: argparse.Namespace) -> int:
 
 
 def run_headless(args: argparse.Namespace) -> int:
-    return run_diff(args) if args.command == "diff" else run_score(args)
+    """`score`, `calibrate` or `diff`: the forms that never load Qt."""
+    runner = {"diff": run_diff, "calibrate": run_calibrate}.get(args.command, run_score)
+    return runner(args)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -158,6 +212,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if isinstance(args, int):
         return args
     if args.command not in _HEADLESS:
-        print("matchlens: this entry point only runs `score` and `diff`", file=sys.stderr)
+        print("matchlens: this entry point only runs `score`, `calibrate` and `diff`",
+              file=sys.stderr)
         return EXIT_USAGE
     return run_headless(args)

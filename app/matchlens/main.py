@@ -17,7 +17,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = cli.parse_args(argv)
     if isinstance(args, int):
         return args
-    if args.command in ("score", "diff"):  # headless: never loads Qt
+    if args.command in ("score", "calibrate", "diff"):  # headless: never loads Qt
         return cli.run_headless(args)
     try:
         from matchlens.ui.app import run_app  # Qt is loaded only here
