@@ -63,6 +63,9 @@ sys.exit(main())
 
 def one_run() -> tuple[float, float]:
     env = {**os.environ, "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen")}
+    # An installed app has its bytecode compiled; without this (set on some machines) every
+    # run would compile matchlens from source again (~0.1-0.2 s).
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     start = time.time()
     done = subprocess.run([sys.executable, "-c", PROBE, repr(start)], env=env,
                           capture_output=True, text=True, timeout=120)

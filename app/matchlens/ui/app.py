@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import os
 import sys
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QEventLoop, QObject, QTimer, Signal
+from PySide6.QtCore import QEvent, QEventLoop, QObject, QTimer, Signal
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
@@ -124,6 +127,46 @@ class ScreenshotJob(QObject):
         self.sig_done.emit()
 
 
+class AfterFirstPaint(QObject):
+    """Runs `callback` once the compare tab has painted and `modules` are imported.
+
+    The import runs in a plain thread while the window opens and paints (it releases the GIL
+    often, so the window stays responsive), and the callback then builds on the GUI thread
+    what the first paint did not need."""
+
+    def __init__(self, window: MainWindow, callback: Callable[[], object],
+                 modules: tuple[str, ...] = ()) -> None:
+        super().__init__(window)
+        self._callback = callback
+        self._painted = False
+        self._thread = prefetch(*modules) if modules else None
+        self._viewport = window.compare_tab.editor("expected").viewport()
+        self._viewport.installEventFilter(self)
+        self._timer = QTimer(self, interval=15)
+        self._timer.timeout.connect(self._check)
+        self._timer.start()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if event.type() == QEvent.Type.Paint:
+            self._painted = True
+        return False
+
+    def _check(self) -> None:
+        if not self._painted or (self._thread is not None and self._thread.is_alive()):
+            return
+        self._timer.stop()
+        self._viewport.removeEventFilter(self)
+        self._callback()
+        self.deleteLater()
+
+
+def _import_quietly(*modules: str) -> None:
+    # Only a head start: a failure shows (or not) when the GUI thread imports it for real.
+    for module in modules:
+        with contextlib.suppress(Exception):
+            importlib.import_module(module)
+
+
 def build_window(args: argparse.Namespace, screenshot: bool) -> tuple[MainWindow, list[str], bool]:
     """The window for a command form: (window, input-file error sentences, wait for batch)."""
     # Metrics first: a saved [metrics.semantic_similarity] read before its metric is
@@ -151,9 +194,16 @@ def build_window(args: argparse.Namespace, screenshot: bool) -> tuple[MainWindow
                            "texts with Ctrl+O and Ctrl+Shift+O.")
         dataset = sample_dataset()
         if dataset.exists():
-            wait_for_batch = window.load_dataset(dataset, expected="expected",
-                                                 actuals=["output_a", "output_b"], label="label")
-            window.tabs.setCurrentWidget(window.compare_tab)
+            def load_sample() -> bool:
+                loaded = window.load_dataset(dataset, expected="expected",
+                                             actuals=["output_a", "output_b"], label="label")
+                window.tabs.setCurrentWidget(window.compare_tab)
+                return loaded
+
+            if screenshot:
+                wait_for_batch = load_sample()
+            else:  # the window first, the sample dataset (and the Batch tab) right after
+                AfterFirstPaint(window, load_sample, modules=("matchlens.ui.batch.tab",))
     if config_error:
         window.show_notice(config_error)  # stays until dismissed; the status bar moves on
         if errors:
@@ -163,9 +213,21 @@ def build_window(args: argparse.Namespace, screenshot: bool) -> tuple[MainWindow
     return window, errors, wait_for_batch
 
 
+def prefetch(*modules: str) -> threading.Thread:
+    """Import `modules` in a background thread (a head start for what the GUI needs soon)."""
+    thread = threading.Thread(target=_import_quietly, args=modules, daemon=True,
+                              name="matchlens-prefetch")
+    thread.start()
+    return thread
+
+
 def run_app(args: argparse.Namespace) -> int:
-    app = make_application()
     screenshot: Path | None = getattr(args, "screenshot", None)
+    if screenshot is None:
+        # The first scores (right after the first paint) need sacrebleu: import it while the
+        # window is being built.
+        prefetch("sacrebleu.metrics")
+    app = make_application()
     window, errors, wait_for_batch = build_window(args, screenshot is not None)
     if screenshot is not None:
         if errors:
