@@ -37,7 +37,9 @@ from dataclasses import dataclass
 
 from rapidfuzz.distance import Levenshtein
 
-from matchlens.core.metrics.levenshtein import prepare, score_hint
+from matchlens.core import edit_script
+from matchlens.core.edit_script import score_hint
+from matchlens.core.metrics.levenshtein import prepare
 
 OPS = ("equal", "delete", "insert", "replace")
 # A change of at most this many unit edits (inside one word or a few) is a typo: drawn by char.
@@ -133,8 +135,9 @@ def readable_diff(expected: str, actual: str, *, case_sensitive: bool = True,
 
 
 def exact_opcodes(e: str, a: str) -> list[tuple[str, int, int, int, int]]:
-    """rapidfuzz's minimal edit script as (tag, i1, i2, j1, j2) runs (tags as in difflib)."""
-    return Levenshtein.opcodes(e, a, score_hint=score_hint(e, a)).as_list()
+    """rapidfuzz's minimal edit script as (tag, i1, i2, j1, j2) runs (tags as in difflib),
+    shared with the distance metrics through `edit_script`."""
+    return edit_script.opcodes(e, a)
 
 
 def exact_edits(expected: str, actual: str, *, case_sensitive: bool = True,
