@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 # Below this length a change is recounted whole: the bookkeeping would cost more than it saves.
-MIN_INCREMENTAL = 2_000
+MIN_INCREMENTAL = 500
 
 
 def common_affixes(old: Sequence[Any], new: Sequence[Any]) -> tuple[int, int]:
