@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from matchlens import __version__
-from matchlens.core.errors import MatchLensError
 
 EXIT_OK, EXIT_GATE, EXIT_USAGE = 0, 1, 2
 _COMMANDS = ("compare", "batch", "score", "calibrate")
@@ -147,29 +146,17 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace | int:
 
 
 def run_score(args: argparse.Namespace) -> int:
+    from matchlens.crash import run_guarded
     from matchlens.score_command import score_command
 
-    try:
-        return score_command(args)
-    except MatchLensError as err:
-        print(f"matchlens: {err}", file=sys.stderr)
-        return EXIT_USAGE
-    except KeyboardInterrupt:
-        print("matchlens: interrupted; no output was written", file=sys.stderr)
-        return 130
+    return run_guarded(score_command, args)
 
 
 def run_calibrate(args: argparse.Namespace) -> int:
     from matchlens.calibrate_command import calibrate_command
+    from matchlens.crash import run_guarded
 
-    try:
-        return calibrate_command(args)
-    except MatchLensError as err:
-        print(f"matchlens: {err}", file=sys.stderr)
-        return EXIT_USAGE
-    except KeyboardInterrupt:
-        print("matchlens: interrupted; nothing was written", file=sys.stderr)
-        return 130
+    return run_guarded(calibrate_command, args)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

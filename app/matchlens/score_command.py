@@ -9,6 +9,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from matchlens.core.atomic import together
 from matchlens.core.batch import BatchResult, MetricJob, run_to_completion
 from matchlens.core.config import Config, config_to_dict, load_config
 from matchlens.core.datasets import literal_column, read_table, resolve_column
@@ -25,6 +26,7 @@ from matchlens.core.scored_table import (
     write_scored_table,
     write_sidecar,
 )
+from matchlens.crash import say
 from matchlens.summary import format_summary, overall_pass_rate
 
 EXIT_OK, EXIT_GATE, EXIT_USAGE = 0, 1, 2
@@ -115,20 +117,32 @@ def score_command(args: argparse.Namespace) -> int:
     if args.output is None:
         _stdout_as_utf8()
     try:
-        write_scored_table(args.output, table, result)
+        # The table and its sidecar are renamed into place together, or neither (atomic.py).
+        with together():
+            replaced = write_scored_table(args.output, table, result)
+            if args.output is not None:
+                data = provenance(result, config_to_dict(config, metric_ids), source=args.data,
+                                  expected=args.expected or f"literal:{args.expected_literal}",
+                                  model=config.model or None)
+                write_sidecar(args.output, data)
         if args.output is None:
             sys.stdout.flush()  # a pipe closed early fails here, not in the exit-time flush
     except BrokenPipeError:  # the reader of standard output stopped early (`| head`)
+        replaced = 0
         _discard_stdout()
-    if args.output is not None:
-        data = provenance(result, config_to_dict(config, metric_ids), source=args.data,
-                          expected=args.expected or f"literal:{args.expected_literal}",
-                          model=config.model or None)
-        write_sidecar(args.output, data)
+    except OSError as err:  # only standard output gets here: files raise OutputError
+        _discard_stdout()  # the exit-time flush would fail the same way
+        raise OutputError(f"standard output: cannot write the table "
+                          f"({err.strerror or err})") from None
+    if replaced and not args.quiet:
+        say(f"matchlens: {replaced} lone UTF-16 surrogate(s) in the text (JSON escapes such as "
+            "\\ud800 without their pair) cannot be written as UTF-8; the CSV has U+FFFD in "
+            "their place (a .jsonl output keeps them exactly)")
     if not args.quiet:
         reasons = _missing_reasons(expected, actuals)
-        print(format_summary(result, reasons, source=str(args.data), lines=table.lines),
-              file=sys.stderr)
+        with contextlib.suppress(OSError, ValueError):  # stderr closed or full: not an error
+            print(format_summary(result, reasons, source=str(args.data), lines=table.lines),
+                  file=sys.stderr)
     return _gate(result, args.fail_under)
 
 
@@ -191,8 +205,7 @@ def _gate(result: BatchResult, fail_under: float | None) -> int:
         return EXIT_OK
     worst = min(overall_pass_rate(result, v) for v in result.variants)
     if worst < fail_under:
-        print(f"matchlens: pass rate {worst:.1%} is below --fail-under {fail_under:.1%}",
-              file=sys.stderr)
+        say(f"matchlens: pass rate {worst:.1%} is below --fail-under {fail_under:.1%}")
         return EXIT_GATE
     return EXIT_OK
 

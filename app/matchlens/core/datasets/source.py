@@ -7,8 +7,10 @@ and the byte offset. The file is only ever opened for reading.
 from __future__ import annotations
 
 import codecs
+import errno
 import gc
 import io
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -170,6 +172,8 @@ def open_source(path: Path, encoding: str | None,
     """Check the file exists and is readable, choose the encoding, decode a sample."""
     name = str(path)
     if not path.exists():
+        if path.is_symlink():
+            raise DatasetError(_broken_link(path), file=name)
         raise DatasetError("no such file", file=name)
     if path.is_dir():
         raise DatasetError("is a folder, not a data file", file=name)
@@ -198,6 +202,18 @@ def open_source(path: Path, encoding: str | None,
     return source
 
 
+def _broken_link(path: Path) -> str:
+    """Why a symbolic link leads nowhere: a loop, or a target that is missing."""
+    try:
+        path.resolve(strict=True)
+    except RuntimeError:  # Python 3.11-3.12 say "Symlink loop"
+        return "is a symbolic link loop (the links point at each other), not a file"
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "is a symbolic link loop (the links point at each other), not a file"
+    return f"is a symbolic link to {os.readlink(path)!r}, which does not exist"
+
+
 def _choose_encoding(head: bytes, encoding: str | None, name: str) -> tuple[str, str, int]:
     """(name to report, codec to decode with, BOM bytes to skip)."""
     if encoding is None:
@@ -217,6 +233,10 @@ def _choose_encoding(head: bytes, encoding: str | None, name: str) -> tuple[str,
     for bom, codec, reported in _BOMS:
         if reported in family and head.startswith(bom):
             return reported, codec, len(bom)
+    if info.name.startswith(("utf-16-", "utf-32-")) and head.startswith(codecs.BOM_UTF8):
+        # A UTF-8 mark before UTF-16/32 text (an editor that added one to a file it did not
+        # decode): skipped, so the --encoding the error message suggests does work.
+        return info.name, info.name, len(codecs.BOM_UTF8)
     if info.name in ("utf-16", "utf-32"):  # Python's codec needs a BOM to know the byte order
         label = info.name.upper()
         raise DatasetError(f"--encoding {encoding} was given but the file does not start with a "
@@ -262,6 +282,9 @@ def raise_nul_error(source: Source, offset: int) -> NoReturn:
     if head.startswith(b"PK\x03\x04"):
         source.fail("is a ZIP archive or an Excel workbook (.xlsx), not text; "
                     "save it as CSV (UTF-8) and load that", row=line)
+    marked = head.startswith(codecs.BOM_UTF8)
+    if marked:  # the UTF-16 text starts after the 3-byte UTF-8 mark: count pairs from there
+        head = head[len(codecs.BOM_UTF8):]
     pairs = max(1, len(head) // 2)
     odd_zeros = head[1::2].count(0) / pairs
     even_zeros = head[0::2].count(0) / pairs
@@ -272,6 +295,10 @@ def raise_nul_error(source: Source, offset: int) -> NoReturn:
     else:
         source.fail(f"has a NUL byte (at byte offset {offset}), so it is a binary file, not "
                     "CSV or JSON text", row=line)
+    if marked:
+        source.fail(f"starts with a UTF-8 byte-order mark, but the text after it is "
+                    f"{guess.upper()} (NUL bytes, the first at byte offset {offset}); pass "
+                    f"--encoding {guess}", row=line)
     source.fail(f"has NUL bytes (the first at byte offset {offset}): it looks like UTF-16 text "
                 f"without a byte-order mark; pass --encoding {guess}", row=line)
 

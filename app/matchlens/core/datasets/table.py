@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from matchlens.core.datasets import json_numbers
 from matchlens.core.datasets.delimited import check_delimiter, read_delimited, sniff_delimiter
 from matchlens.core.datasets.jsonfiles import read_json, read_jsonl
 from matchlens.core.datasets.source import open_source
@@ -59,7 +59,7 @@ class Table:
         value = self.rows[i].get(column, _MISSING)
         if value is _MISSING:
             return None
-        return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        return value if isinstance(value, str) else json_numbers.dumps(value)
 
     def where(self, i: int) -> str:
         """How messages name row i: 'object 3' for a JSON array, '' otherwise."""
