@@ -42,7 +42,12 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the file's encoding when it is not UTF-8 (e.g. cp1252, latin-1)")
     _gui_common(batch)
 
-    score = sub.add_parser("score", help="score headless and write a scored table")
+    score = sub.add_parser(
+        "score", help="score headless and write a scored table",
+        epilog="exit codes: 0 done; 1 the --fail-under gate failed; 2 bad usage or bad input "
+               "(one line naming the file, line and column); 70 an internal error (one line "
+               "naming a crash report; never read it as a failed gate); 130 interrupted; "
+               "143 terminated")
     score.add_argument("data", type=Path, help=".csv, .tsv, .jsonl or .json (array of objects)")
     score.add_argument("--expected", metavar="SPEC", help=f"the reference: {_SPEC}")
     score.add_argument("--expected-literal", metavar="TEXT",

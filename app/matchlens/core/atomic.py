@@ -98,18 +98,22 @@ def _commit(pending: list[_Pending]) -> None:
         return
     with _folder_lock(pending[0].target.parent):
         done: list[tuple[_Pending, str | None]] = []
-        failed = pending[0]
+        failed, backup = pending[0], None
         try:
             for failed in pending:
+                backup = None
                 backup = _keep_old(failed.target)
-                done.append((failed, backup))
                 os.replace(failed.tmp, failed.target)
+                done.append((failed, backup))
         except BaseException as err:
-            for item, backup in reversed(done):  # put back what was replaced
+            if backup is not None:  # the failed one's target was not touched
                 with contextlib.suppress(OSError):
-                    if backup is not None:
-                        os.replace(backup, item.target)
-                    elif not os.path.exists(item.tmp):
+                    os.unlink(backup)
+            for item, kept in reversed(done):  # put back what was replaced
+                with contextlib.suppress(OSError):
+                    if kept is not None:
+                        os.replace(kept, item.target)
+                    else:
                         os.unlink(item.target)
             if isinstance(err, OSError):
                 raise OutputError(f"{failed.target}: cannot write "
