@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from matchlens import __version__
 from matchlens.ui.compare.compare_tab import CompareTab
 from matchlens.ui.config_model import ConfigModel, ask_thresholds_path
+from matchlens.ui.label_menu import install_label_menu
 
 BATCH_PLACEHOLDER = ("Batch scoring arrives here: load a CSV/JSONL dataset, score every row, "
                      "tune thresholds.")
@@ -73,6 +74,7 @@ class MainWindow(QMainWindow):
         self._batch_row: int | None = None
         self.batch_finished = True  # False from a dataset load until the tab says it is done
         self._build_menus()
+        self.label_menu = install_label_menu(self)  # labelling from the table or compare view
         self.compare_tab.sig_status.connect(self.show_status)
         self.config.sig_error.connect(self.show_status)
         self.statusBar().showMessage("Ready.")
