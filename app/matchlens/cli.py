@@ -56,6 +56,10 @@ def build_parser() -> argparse.ArgumentParser:
                             "jaccard, plus local metrics the config gives a threshold)")
     score.add_argument("--config", type=Path, metavar="FILE.toml", dest="score_config",
                        help="thresholds and options: the file the app saves, or a sidecar")
+    score.add_argument("--normalise", metavar="STEPS",
+                       help="the normalisation of every text metric of the run: a preset "
+                            "(squad), a step, or a JSON array of steps; --set ID.normalise=... "
+                            "overrides it for one metric")
     score.add_argument("--set", metavar="ID.OPTION=VALUE", action="append", default=[],
                        dest="overrides",
                        help="one override, repeatable (levenshtein_similarity.threshold=0.8)")
@@ -67,6 +71,11 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--encoding", metavar="NAME",
                        help="the input's encoding when it is not UTF-8 (e.g. cp1252, latin-1)")
     score.add_argument("--delimiter", metavar="CHAR", help="the CSV delimiter (default: detected)")
+    score.add_argument("--base-url", metavar="URL",
+                       help="the OpenAI-compatible endpoint for semantic_similarity (your API "
+                            "key goes only to an endpoint you name: here, OPENAI_BASE_URL or "
+                            "Settings; one from a --config file gets no key but one stored "
+                            "for it)")
     score.add_argument("--quiet", action="store_true", help="no summary on standard error")
     _calibrate_parser(sub)
     return parser

@@ -224,3 +224,36 @@ def test_labelling_in_the_compare_view_with_the_diff_in_front(qtbot, window):
     # The table shows the same labels when the person goes back.
     window.tabs.setCurrentWidget(tab)
     assert _human(tab, 5) == "✓ pass" and _human(tab, 0) == "✗ fail"
+
+
+def test_one_undo_stack_for_labels_and_thresholds(qtbot, window):
+    """Ctrl+Z undoes the last thing done, a label or "Apply this threshold", in order."""
+    tab = window.batch_tab
+    config = window.config
+    window.tabs.setCurrentWidget(tab)
+    assert tab.labelling.session.undo_stack is config.undo_stack
+    view = tab.view
+    view.setFocus()
+    view.setCurrentIndex(tab.model.index(1, 0))  # qa-002 "Sydney": fail in the data
+    qtbot.keyClick(view, Qt.Key.Key_P)
+    labels = tab.labelling.session.labels
+    assert labels.label(1, "output_a") == PASS
+    summary = tab.labelling.summary
+    qtbot.waitUntil(lambda: summary.table.rowCount() > 0)
+    metrics = [summary.table.item(r, 0).data(Qt.ItemDataRole.UserRole)
+               for r in range(summary.table.rowCount())]
+    summary.table.selectRow(metrics.index("levenshtein_similarity"))
+    best = summary.report("levenshtein_similarity").best.threshold
+    assert best != 0.7  # the default: the button changes something
+    qtbot.mouseClick(summary.apply_button, Qt.MouseButton.LeftButton)
+    assert config.settings("levenshtein_similarity").threshold == best
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert config.settings("levenshtein_similarity").threshold == 0.7
+    assert labels.label(1, "output_a") == PASS
+    qtbot.keyClick(view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert labels.label(1, "output_a") == FAIL  # back to the data's label
+    assert _human(tab, 1) == "✗ fail"
+    qtbot.keyClick(view, Qt.Key.Key_Z,
+                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert labels.label(1, "output_a") == PASS

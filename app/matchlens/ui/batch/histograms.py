@@ -211,7 +211,10 @@ class MetricHistogram(QFrame):
         self.line.setZValue(10)
         self.line.setToolTip("Drag to change the threshold; the counts update as you drag")
         self.plot.addItem(self.line)
-        self.line.sigPositionChanged.connect(self._on_moving)
+        # sigDragged / sigPositionChangeFinished come only from the user's mouse; the line's
+        # own motion (setValue, clamped by setBounds to a new range) says sigPositionChanged
+        # only, and must never write a threshold (it painted phantom verdicts once).
+        self.line.sigDragged.connect(self._on_moving)
         self.line.sigPositionChangeFinished.connect(self._on_finished)
         self._variants: list[str] = []
         self._curves: dict[str, pg.PlotDataItem] = {}
@@ -276,7 +279,12 @@ class MetricHistogram(QFrame):
         self._x_range = (lo, hi)
         pad = (hi - lo) * 0.02
         self.plot.getPlotItem().setXRange(lo - pad, hi + pad, padding=0)
-        self.line.setBounds((lo, hi))
+        self._setting = True
+        try:
+            self.line.setBounds((lo, hi))  # may clamp the line: its motion, not a threshold
+        finally:
+            self._setting = False
+        self._placed = None  # a clamped line is placed again from the config on the next draw
 
     def threshold(self) -> float | None:
         return self._threshold

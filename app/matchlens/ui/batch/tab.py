@@ -29,6 +29,7 @@ from matchlens.core.batch import BatchResult, Chunk, MetricJob, Progress
 from matchlens.core.datasets import Cancelled, Table
 from matchlens.core.errors import MatchLensError
 from matchlens.core.metrics.registry import DEFAULT_METRICS, all_metrics, get_metric
+from matchlens.core.results import threshold_text
 from matchlens.ui.batch import table_model
 from matchlens.ui.batch.bars import ProgressRow, TableBar, TopBar
 from matchlens.ui.batch.calibration_view import CalibrationView
@@ -99,6 +100,8 @@ class BatchTab(QWidget):
         self._done_sentence = ""  # set when scores are in, said once the plots are drawn
         self._pending: tuple = (None, None, None)
         self._started_at = 0.0
+        self._drag_serial = 0  # one undo step per drag of a histogram line
+        self._dragging: str | None = None
         self._build()
         config_model.sig_changed.connect(self._on_config_changed)
 
@@ -142,9 +145,9 @@ class BatchTab(QWidget):
         self.histograms = HistogramGrid(self.tabs)
         self.histograms.sig_moving.connect(self._on_threshold_moving)
         self.histograms.sig_drawn.connect(self._on_drawn)
-        self.histograms.sig_committed.connect(self.config_model.set_threshold)
+        self.histograms.sig_committed.connect(self._on_threshold_committed)
         self.calibration = CalibrationView(self.tabs)
-        self.calibration.sig_set_threshold.connect(self.config_model.set_threshold)
+        self.calibration.sig_set_threshold.connect(self._on_best_threshold)
         self.variants = VariantsView(self.tabs)
         self.tabs.addTab(self.histograms, "Distributions")
         self.tabs.addTab(self.calibration, "Calibration")
@@ -550,8 +553,24 @@ class BatchTab(QWidget):
         return {job.id: self.config_model.settings(job.id).threshold for job in self.result.jobs}
 
     def _on_threshold_moving(self, metric_id: str, value: float) -> None:
-        self.calibration.set_threshold(metric_id, value)
-        self.model.preview_threshold(metric_id, value)
+        """A line is being dragged: the config model follows it live (every view draws from
+        there), all of one drag merged into one undo step."""
+        self._dragging = metric_id
+        self.config_model.set_threshold(metric_id, value,
+                                        merge_key=("drag", metric_id, self._drag_serial))
+
+    def _on_threshold_committed(self, metric_id: str, value: float) -> None:
+        self.config_model.set_threshold(metric_id, value,
+                                        merge_key=("drag", metric_id, self._drag_serial))
+        self._drag_serial += 1
+        self._dragging = None
+        self.model.set_thresholds(self._thresholds())  # the filter and sort follow on release
+
+    def _on_best_threshold(self, metric_id: str, value: float) -> None:
+        spec = get_metric(metric_id)
+        self.config_model.set_threshold(
+            metric_id, value, text=f"Best threshold: {spec.label} "
+                                   f"{threshold_text(spec.direction, value)}")
 
     def _on_config_changed(self, metric_id: str) -> None:
         if self.result is None:
@@ -561,7 +580,11 @@ class BatchTab(QWidget):
             if metric_id in ("", job_id):
                 self.histograms.set_threshold(job_id, value)
                 self.calibration.set_threshold(job_id, value)
-        self.model.set_thresholds(thresholds)
+        if self._dragging is not None and metric_id == self._dragging:
+            # While dragging only the visible verdicts repaint; filter and sort wait for the drop.
+            self.model.preview_threshold(metric_id, thresholds.get(metric_id))
+        else:
+            self.model.set_thresholds(thresholds)
         stale = [job.spec.label for job in self.result.jobs
                  if self.config_model.settings(job.id).options != dict(job.options)]
         if stale:
