@@ -177,7 +177,8 @@ class BatchTab(QWidget):
         self._loading_encoding = encoding or ""
         self.top.set_encoding(encoding)
         self._stop_work()
-        self._clear_session()
+        # The dataset on screen stays, whole, until the new file is read: a file that fails
+        # to open never leaves the table of one file under the plots of another.
         self._score_after_read = score
         self._score_on_load = score  # kept for a reload in another encoding
         self._pending = (expected, actuals, label)
@@ -259,7 +260,8 @@ class BatchTab(QWidget):
     def _reload_as(self, encoding: str) -> None:
         """The user chose another encoding: read the same file again with it (once: an
         editable combo box reports one Return through several signals)."""
-        current = self.table.encoding if self.table is not None else None
+        shown = self.table is not None and self.table.path == self._path
+        current = self.table.encoding if shown else None  # not that of a file still shown
         if self._read_task is not None and encoding == self._loading_encoding:
             return
         if self._read_task is None and current is not None and encoding == current:
@@ -270,12 +272,12 @@ class BatchTab(QWidget):
                       encoding=encoding)
 
     def _on_table(self, table: Table) -> None:
+        self._clear_session()
         self.table = table
         expected, actuals, label = self._pending
         self.mapping = guess_mapping(table, self._default_metrics(), expected, actuals, label)
         self.mapping_panel.set_columns(table.columns, self.mapping)
-        self.top.set_file(table.path, f"{len(table):,} rows · {table.kind.upper()} · "
-                          f"{table.encoding}")
+        self._show_table_file(table)
         self.sig_status.emit(f"Loaded {table.path.name}: {len(table):,} rows.")
         if self._score_after_read:
             self._score_after_read = False
@@ -283,6 +285,10 @@ class BatchTab(QWidget):
         else:
             self._show_idle()
             self.sig_finished.emit()
+
+    def _show_table_file(self, table: Table) -> None:
+        self.top.set_file(table.path, f"{len(table):,} rows · {table.kind.upper()} · "
+                          f"{table.encoding}")
 
     def _default_metrics(self) -> tuple[str, ...]:
         """The CLI's default: the five text metrics, plus local metrics the config gates."""
@@ -419,6 +425,8 @@ class BatchTab(QWidget):
         if self._read_task is not None:
             self._read_task.cancel()
             self._read_task = None
+            if self.table is not None:  # the previous dataset is still the one shown
+                self._show_table_file(self.table)
             self._after_stop("Reading cancelled.")
         if self._check_task is not None:
             self._check_task.cancel()
@@ -528,8 +536,12 @@ class BatchTab(QWidget):
 
     def _fail(self, sentence: str) -> None:
         self._score_after_read = False
-        if self.table is None and self._path is not None:  # "reading…" is no longer true
-            self.top.set_file(self._path, "not loaded (see below)")
+        if self._path is not None and (self.table is None or self.table.path != self._path):
+            if self.table is None:  # "reading…" is no longer true
+                self.top.set_file(self._path, "not loaded (see below)")
+            else:  # the previous dataset is still the one shown: say so, and name it again
+                self._show_table_file(self.table)
+                sentence = (f"{sentence} {self.table.path.name} is still shown, as it was.")
         self._show_idle()
         self.progress.finish("")
         self._say(sentence, error=True)
