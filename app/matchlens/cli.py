@@ -181,15 +181,16 @@ def run_calibrate(args: argparse.Namespace) -> int:
 
 
 def run_diff(args: argparse.Namespace) -> int:
+    from matchlens.crash import run_guarded
     from matchlens.diff_command import diff_command
 
-    try:
-        return diff_command(args)
-    except MatchLensError as err:
-        print(f"matchlens: {err}", file=sys.stderr)
-        return EXIT_USAGE
-    except BrokenPipeError:  # `matchlens diff a b | head`
-        return EXIT_OK
+    def diff_quietly(parsed: argparse.Namespace) -> int:
+        try:
+            return diff_command(parsed)
+        except BrokenPipeError:  # `matchlens diff a b | head`
+            return EXIT_OK
+
+    return run_guarded(diff_quietly, args)
 
 
 def run_headless(args: argparse.Namespace) -> int:
