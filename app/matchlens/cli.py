@@ -11,7 +11,7 @@ from matchlens import __version__
 from matchlens.core.errors import MatchLensError
 
 EXIT_OK, EXIT_GATE, EXIT_USAGE = 0, 1, 2
-_COMMANDS = ("compare", "batch", "score")
+_COMMANDS = ("compare", "batch", "score", "calibrate")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -57,6 +57,10 @@ def build_parser() -> argparse.ArgumentParser:
                             "jaccard, plus local metrics the config gives a threshold)")
     score.add_argument("--config", type=Path, metavar="FILE.toml", dest="score_config",
                        help="thresholds and options: the file the app saves, or a sidecar")
+    score.add_argument("--normalise", metavar="STEPS",
+                       help="the normalisation of every text metric of the run: a preset "
+                            "(squad), a step, or a JSON array of steps; --set ID.normalise=... "
+                            "overrides it for one metric")
     score.add_argument("--set", metavar="ID.OPTION=VALUE", action="append", default=[],
                        dest="overrides",
                        help="one override, repeatable (levenshtein_similarity.threshold=0.8)")
@@ -69,8 +73,44 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the input's encoding when it is not UTF-8 (e.g. cp1252, latin-1)")
     score.add_argument("--delimiter", metavar="CHAR", help="the CSV delimiter (default: detected)")
     _reading_options(score)
+    score.add_argument("--base-url", metavar="URL",
+                       help="the OpenAI-compatible endpoint for semantic_similarity (your API "
+                            "key goes only to an endpoint you name: here, OPENAI_BASE_URL or "
+                            "Settings; one from a --config file gets no key but one stored "
+                            "for it)")
     score.add_argument("--quiet", action="store_true", help="no summary on standard error")
+    _calibrate_parser(sub)
     return parser
+
+
+def _calibrate_parser(sub) -> None:  # noqa: ANN001 - argparse's private subparsers type
+    cal = sub.add_parser("calibrate", help="the best threshold per metric against human labels")
+    cal.add_argument("data", type=Path, help=f"{_FORMATS_HELP}, or - for standard input")
+    cal.add_argument("--expected", metavar="SPEC", help=f"the reference: {_SPEC}")
+    cal.add_argument("--expected-literal", metavar="TEXT",
+                     help="one fixed reference text for every row")
+    cal.add_argument("--actual", metavar="SPEC", action="append", required=True,
+                     help="the output the labels judge; repeat for several variants")
+    cal.add_argument("--label", metavar="COLUMN",
+                     help="a column of human verdicts (pass/fail, true/false, 1/0, yes/no)")
+    cal.add_argument("--labels", type=Path, metavar="FILE",
+                     help="the labels the window saved (DATA.labels.csv); over --label's column "
+                          "when both are given")
+    cal.add_argument("--id", metavar="COLUMN",
+                     help="the id column that matches --labels lines to rows (default: guessed, "
+                          "as the window does; else row numbers)")
+    cal.add_argument("--metric", metavar="ID", action="append",
+                     help="a metric to calibrate, repeatable or a,b,c (default: every local "
+                          "metric with a threshold)")
+    cal.add_argument("--config", type=Path, metavar="FILE.toml", dest="score_config",
+                     help="thresholds and options (the current verdicts; options used to score)")
+    cal.add_argument("--set", metavar="ID.OPTION=VALUE", action="append", default=[],
+                     dest="overrides", help="one override, repeatable")
+    cal.add_argument("-o", "--output", type=Path, metavar="thresholds.toml",
+                     help="write the suggested thresholds as a config `score --config` reads")
+    cal.add_argument("--encoding", metavar="NAME", help="the input's encoding when not UTF-8")
+    cal.add_argument("--delimiter", metavar="CHAR", help="the CSV delimiter (default: detected)")
+    _reading_options(cal)
 
 
 _SPEC = "a column name, or a JSONPath starting with $ (cells holding JSON are parsed)"
@@ -115,7 +155,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace | int:
         return int(stop.code or 0)
     # `--screenshot`/`--config` may come before or after the sub-command.
     args.screenshot = getattr(args, "sub_screenshot", None) or args.screenshot
-    if args.command != "score":
+    if args.command not in ("score", "calibrate"):
         args.config = getattr(args, "sub_config", None) or args.config
     else:  # `matchlens --config c.toml score ...` must not drop the config silently
         args.score_config = args.score_config or args.config
@@ -135,12 +175,27 @@ def run_score(args: argparse.Namespace) -> int:
         return 130
 
 
+def run_calibrate(args: argparse.Namespace) -> int:
+    from matchlens.calibrate_command import calibrate_command
+
+    try:
+        return calibrate_command(args)
+    except MatchLensError as err:
+        print(f"matchlens: {err}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("matchlens: interrupted; nothing was written", file=sys.stderr)
+        return 130
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Headless-only entry (`score`); the full entry point is matchlens.main."""
     args = parse_args(argv)
     if isinstance(args, int):
         return args
+    if args.command == "calibrate":
+        return run_calibrate(args)
     if args.command != "score":
-        print("matchlens: this entry point only runs `score`", file=sys.stderr)
+        print("matchlens: this entry point only runs `score` and `calibrate`", file=sys.stderr)
         return EXIT_USAGE
     return run_score(args)

@@ -19,6 +19,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return args
     if args.command == "score":
         return cli.run_score(args)
+    if args.command == "calibrate":
+        return cli.run_calibrate(args)
     try:
         from matchlens.ui.app import run_app  # Qt is loaded only here
     except ImportError as err:

@@ -261,3 +261,17 @@ def test_best_is_the_strictest_maximal_f1(rows, direction):
     assert best.threshold == strictest
     assert sorted(best.ties.tolist()) == sorted(tied)
     assert math.isclose(best.f1, float(top))
+
+
+def test_kappa_against_its_definition_and_its_undefined_cases():
+    from matchlens.core.calibration import Confusion
+
+    # TP 20, FP 5, TN 10, FN 5 (n = 40): observed agreement p_o = 30/40 = 0.75; both raters
+    # pass 25 of 40, so chance agreement p_e = (25/40)² + (15/40)² = 0.53125;
+    # kappa = (0.75 − 0.53125) / (1 − 0.53125) = 0.21875 / 0.46875 = 7/15.
+    assert Confusion(20, 5, 10, 5).kappa == pytest.approx(7 / 15)
+    # Perfect disagreement on balanced classes: p_o = 0, p_e = 0.5 -> kappa = −1.
+    assert Confusion(0, 5, 0, 5).kappa == pytest.approx(-1.0)
+    # Both raters pass every row: chance agreement is already 1 -> undefined, not 0 or 1.
+    assert Confusion(7, 0, 0, 0).kappa is None
+    assert Confusion(0, 0, 0, 0).kappa is None

@@ -46,7 +46,7 @@ def test_levenshtein_similarity_examples(expected, actual, case_sensitive, want)
 def test_levenshtein_similarity_defaults_ignore_case_and_threshold_07():
     spec = get_metric("levenshtein_similarity")
     assert spec.default_threshold == 0.7
-    assert spec.default_options() == {"case_sensitive": False}
+    assert spec.default_options() == {"case_sensitive": False, "normalise": []}
     result = evaluate(spec, "Paris", "PARIS")
     assert (result.score, result.passed, result.label) == (1.0, True, Label.PASS)
 

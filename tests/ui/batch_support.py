@@ -67,3 +67,49 @@ def small_dataset(path: Path) -> Path:
         ["r8", "red planet?", "Mars", "Mars.", "Mars", "maybe"],
     ]
     return write_csv(path, rows)
+
+
+def _send_mouse(widget, kind: QEvent.Type, pos, buttons) -> None:
+    from PySide6.QtCore import QPointF, Qt
+    from PySide6.QtGui import QMouseEvent
+    from PySide6.QtWidgets import QApplication
+
+    local = QPointF(pos)
+    button = Qt.MouseButton.LeftButton if kind != QEvent.Type.MouseMove else \
+        Qt.MouseButton.NoButton
+    event = QMouseEvent(kind, local, widget.mapToGlobal(local), button, buttons,
+                        Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(widget, event)
+
+
+def drag_line(panel, *values: float, release: bool = True) -> None:
+    """Drag a histogram's threshold line with real mouse events on its plot: press on the
+    line (unless a drag is under way), move through `values` (data units), and let go unless
+    `release` is False."""
+    import pyqtgraph as pg
+    from PySide6.QtCore import QPointF, Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    plot, line = panel.plot, panel.line
+    box = plot.getPlotItem().getViewBox()
+    y = sum(box.viewRange()[1]) / 2
+
+    def pixel(x: float):
+        return plot.mapFromScene(box.mapViewToScene(QPointF(x, y)))
+
+    held = Qt.MouseButton.LeftButton
+    viewport = plot.viewport()
+    if not line.moving:
+        _send_mouse(viewport, QEvent.Type.MouseButtonPress, pixel(line.value()), held)
+    # pyqtgraph drops mouse moves closer together than 1/mouseRateLimit s, as from a real hand.
+    rate = pg.getConfigOption("mouseRateLimit")
+    gap_ms = int(1000 / rate) + 5 if rate > 0 else 0
+    for value in values:
+        QTest.qWait(gap_ms)
+        _send_mouse(viewport, QEvent.Type.MouseMove, pixel(value), held)
+        QApplication.processEvents()
+    if release:
+        _send_mouse(viewport, QEvent.Type.MouseButtonRelease, pixel(values[-1]),
+                    Qt.MouseButton.NoButton)
+        QApplication.processEvents()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from PySide6.QtCore import QPointF, QRectF
-from tests.ui.batch_support import wait_idle
+from tests.ui.batch_support import drag_line, wait_idle
 
 from matchlens.core.calibration import labelled, sweep
 from matchlens.core.datasets import parse_label, read_table
@@ -45,7 +45,7 @@ def test_numbers_at_the_threshold_match_core(qtbot, tab):
     px, py = view.point.getData()
     assert (px[0], py[0]) == pytest.approx((at.fp / sw.negatives, at.tp / sw.positives))
     # Dragging a histogram line moves the point and the numbers live.
-    tab.histograms.panels["levenshtein_similarity"].line.setValue(0.9)
+    drag_line(tab.histograms.panels["levenshtein_similarity"], 0.8, 0.9)
     live = sw.at(0.9)
     assert f"TP {live.tp:,} · FP {live.fp:,}" in view.numbers.text()
 
@@ -66,9 +66,16 @@ def test_best_threshold_button_moves_the_line_and_the_config(qtbot, tab, config)
                                f"{best.passing} of 200 labelled rows pass there; passing every "
                                f"row would give F1 0.784")
     assert sentence in view.numbers.text().replace("&lt;", "<")
+    # The button says what it will set before it is pressed.
+    assert view.best_button.text() == f"Best threshold: ≥ {best.threshold:.2f}"
     with qtbot.waitSignal(config.sig_changed):
         view.best_button.click()
     assert config.settings("levenshtein_similarity").threshold == best.threshold
+    assert view.best_button.text().endswith("(in use)") and not view.best_button.isEnabled()
+    config.undo_stack.undo()  # and it can be taken back
+    assert config.settings("levenshtein_similarity").threshold == 0.7
+    assert view.best_button.isEnabled()
+    config.undo_stack.redo()
     assert tab.histograms.panels["levenshtein_similarity"].line.value() == \
         pytest.approx(best.threshold)
     wait_idle(qtbot, tab)

@@ -7,7 +7,7 @@ import tomllib
 import numpy as np
 import pytest
 from PySide6.QtGui import QColor, QImage
-from tests.ui.batch_support import load, make_tab, small_dataset, wait_idle
+from tests.ui.batch_support import drag_line, load, make_tab, small_dataset, wait_idle
 
 from matchlens.core.batch import MetricJob, run_to_completion
 from matchlens.core.config import load_config
@@ -28,9 +28,7 @@ def tab(qtbot, config, tmp_path):
 
 def test_thresholds_round_trip(qtbot, tab, config, tmp_path):
     panel = tab.histograms.panels["jaccard"]
-    panel.line.setValue(0.333)  # dragged: stored as shown, at 2 decimals (0.33)
-    with qtbot.waitSignal(config.sig_changed):
-        panel.line.sigPositionChangeFinished.emit(panel.line)
+    drag_line(panel, 0.2, 0.333)  # dragged: stored as shown, at 2 decimals (0.33)
     config.set_threshold("levenshtein_distance", 3)
     path = tmp_path / "thresholds.toml"
     assert tab.export_thresholds(path)

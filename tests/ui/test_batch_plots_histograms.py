@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetricsF, QTextDocument
-from tests.ui.batch_support import wait_idle
+from tests.ui.batch_support import drag_line, wait_idle
 
 from matchlens.core.metrics.registry import get_metric
 from matchlens.core.results import Direction, threshold_text
@@ -27,11 +27,10 @@ def _plain(html_text: str) -> str:
 
 def test_a_dragged_threshold_is_stored_as_it_is_shown(qtbot, tab, config):
     panel = tab.histograms.panels["jaccard"]
-    panel.line.setValue(0.402)  # where a drag lets go, between two pixels
+    drag_line(panel, 0.3, 0.402, release=False)  # where a drag lets go, between two pixels
     # While dragging the label reads "≥ 0.40": the 2 decimals every threshold is shown with.
     assert panel.line.label.toPlainText() == "≥ 0.40"
-    with qtbot.waitSignal(config.sig_changed):
-        panel.line.sigPositionChangeFinished.emit(panel.line)
+    drag_line(panel, 0.402)
     stored = config.settings("jaccard").threshold
     assert stored == 0.4  # not 0.402: the stored value is the one the label showed
     assert threshold_text(Direction.MAX, stored) == "≥ 0.40"
@@ -47,11 +46,16 @@ def test_a_dragged_threshold_is_stored_as_it_is_shown(qtbot, tab, config):
 
 def test_an_integer_metric_snaps_to_whole_numbers(qtbot, tab, config):
     panel = tab.histograms.panels["levenshtein_distance"]
-    panel.line.setValue(3.4)  # an edit distance of 3.4 does not exist: shown and stored as 3
-    assert panel.line.label.toPlainText() == "≤ 3"
-    with qtbot.waitSignal(config.sig_changed):
-        panel.line.sigPositionChangeFinished.emit(panel.line)
-    assert config.settings("levenshtein_distance").threshold == 3.0
+    # An edit distance of 3.4 does not exist: the line stops on a whole number while dragged
+    # (the pixel nearest 3.4 spans ~0.4 here, so which one is read back from the line), and
+    # that number is shown and stored.
+    drag_line(panel, 6.0, 3.4, release=False)
+    where = panel.line.value()
+    assert where == round(where) and abs(where - 3.4) < 1
+    assert panel.line.label.toPlainText() == f"≤ {round(where)}"
+    assert config.settings("levenshtein_distance").threshold == where
+    drag_line(panel, 3.4)
+    assert config.settings("levenshtein_distance").threshold == where
     wait_idle(qtbot, tab)
 
 

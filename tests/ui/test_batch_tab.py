@@ -10,7 +10,14 @@ import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 from PySide6.QtTest import QTest
-from tests.ui.batch_support import load, make_tab, small_dataset, wait_idle, write_csv
+from tests.ui.batch_support import (
+    drag_line,
+    load,
+    make_tab,
+    small_dataset,
+    wait_idle,
+    write_csv,
+)
 
 from matchlens.core.batch import Chunk, MetricJob, run_to_completion
 from matchlens.core.datasets import read_table, resolve_column
@@ -87,13 +94,20 @@ def test_dragging_the_threshold_updates_pass_rate_then_config(qtbot, tab, config
     load(qtbot, tab, path)
     core = core_result(path, ["output_a", "output_b"])
     panel = tab.histograms.panels["levenshtein_similarity"]
-    panel.line.setValue(0.8123)  # as a drag does; it snaps to the 2 decimals the app shows
+    steps = config.undo_stack.count()
+    drag_line(panel, 0.75, 0.8123, release=False)  # it snaps to the 2 decimals the app shows
     expected = core.summary("output_a", "levenshtein_similarity", 0.81).pass_rate
     assert tab.histograms.pass_rate("output_a", "levenshtein_similarity", 0.81) == expected
     assert f"pass {expected:.1%}" in panel.stats.text()
-    assert config.settings("levenshtein_similarity").threshold == 0.7  # not stored while dragging
-    with qtbot.waitSignal(config.sig_changed):
-        panel.line.sigPositionChangeFinished.emit(panel.line)  # the drag ends
+    # The config follows the line live (every view draws from it), as one undo step.
+    assert config.settings("levenshtein_similarity").threshold == 0.81
+    drag_line(panel, 0.81)  # a last move and the drag ends
+    assert config.settings("levenshtein_similarity").threshold == 0.81
+    assert config.undo_stack.count() == steps + 1
+    config.undo_stack.undo()  # the whole drag, in one step
+    assert config.settings("levenshtein_similarity").threshold == 0.7
+    assert panel.line.value() == pytest.approx(0.7)
+    config.undo_stack.redo()
     assert config.settings("levenshtein_similarity").threshold == 0.81
     # The table verdicts follow the stored threshold.
     wait_idle(qtbot, tab)
@@ -280,11 +294,11 @@ def test_table_verdicts_follow_the_line_while_it_is_dragged(qtbot, tab, config):
     cell = tab.model.index(row, col.index("score:levenshtein_similarity"))
     assert "passes" in cell.data(Qt.ItemDataRole.ToolTipRole)
     panel = tab.histograms.panels["levenshtein_similarity"]
-    panel.line.setValue(0.9)  # mid-drag, not dropped
+    drag_line(panel, 0.8, 0.9, release=False)  # mid-drag, not dropped
     assert "fails ≥ 0.9" in cell.data(Qt.ItemDataRole.ToolTipRole)
     title = panel.title.text().replace("&nbsp;", " ")
     assert "≥ 0.90" in title and "≥ 0.70" not in title
-    assert config.settings("levenshtein_similarity").threshold == 0.7  # stored only on drop
+    drag_line(panel, 0.9)  # let go
 
 
 @pytest.mark.parametrize("where", ["scoring process", "window's worker thread"])

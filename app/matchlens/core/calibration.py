@@ -28,9 +28,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from matchlens.core.metrics.registry import MetricSpec
 from matchlens.core.results import Direction
 
 MIN_LABELLED = 30  # below this the numbers swing by several points per row
+
+
+def shown_decimals(spec: MetricSpec) -> int:
+    """How many decimals a threshold of this metric is shown and suggested with (the window's
+    number boxes, `threshold_text`, `calibrate`): none for integer metrics (edit distances)."""
+    return 0 if spec.integer else 2
 
 
 @dataclass(frozen=True)
@@ -62,6 +69,19 @@ class Confusion:
     @property
     def accuracy(self) -> float | None:
         return _ratio(self.tp + self.tn, self.n)
+
+    @property
+    def kappa(self) -> float | None:
+        """Cohen's kappa between the metric's verdict and the human's: agreement beyond what
+        chance gives with the same pass rates. None when undefined (no rows, or both raters
+        say the same thing for every row, so chance agreement is already 1).
+
+        (p_o - p_e) / (1 - p_e) with p_o = (TP + TN) / n and p_e the chance agreement,
+        multiplied out over n²: 2 (TP·TN − FN·FP) / ((TP+FP)(FP+TN) + (TP+FN)(FN+TN)).
+        """
+        tp, fp, tn, fn = self.tp, self.fp, self.tn, self.fn
+        den = (tp + fp) * (fp + tn) + (tp + fn) * (fn + tn)
+        return 2 * (tp * tn - fn * fp) / den if den else None
 
 
 def _ratio(num: int, den: int) -> float | None:

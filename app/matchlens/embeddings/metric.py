@@ -6,7 +6,7 @@ Importing this module registers the metric in the core registry (core never impo
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -20,8 +20,10 @@ from matchlens.core.metrics.registry import (
     register,
 )
 from matchlens.core.results import Direction, Label, Outcome
-from matchlens.embeddings.embed import Embeddings, embed_texts
 from matchlens.embeddings.endpoint import DEFAULT_MODEL
+
+if TYPE_CHECKING:
+    from matchlens.embeddings.embed import Embeddings
 
 METRIC_ID = "semantic_similarity"
 
@@ -78,6 +80,10 @@ def _row(e: str, a: str, run: Embeddings) -> tuple[float | None, Label | None, s
 
 
 def semantic_similarity(expected: str, actual: str, options: Mapping[str, Any]) -> Outcome:
+    # deferred: the client (ssl, sockets) and the disk cache (sqlite3) cost ~40 ms to import,
+    # paid by every `matchlens score` that only registers this metric
+    from matchlens.embeddings.embed import embed_texts
+
     run = embed_texts([expected, actual] if expected and actual else [], options)
     score, label, sentence = _row(expected, actual, run)
     if score is None:
@@ -100,6 +106,8 @@ def semantic_similarity_many(expected: Sequence[str], actual: Sequence[str],
         raise ValueError("expected and actual must have the same length")
     n = len(expected)
     # Rows with an empty side are invalid anyway: their other text need not be paid for.
+    from matchlens.embeddings.embed import embed_texts  # deferred, as in semantic_similarity
+
     run = embed_texts([t for e, a in zip(expected, actual, strict=True) if e and a
                        for t in (e, a)], options)
     scores = np.full(n, np.nan)

@@ -45,7 +45,8 @@ def make_application() -> QApplication:
 
 
 def load_config_model(path: Path | None) -> tuple[ConfigModel, str | None]:
-    """The user's thresholds; with --config that file (read, never overwritten by autosave)."""
+    """The user's thresholds; with --config that file (read, never overwritten by autosave).
+    Call register_network_metrics() first."""
     if path is None:
         model = ConfigModel.from_disk()
         return model, model.load_error
@@ -125,8 +126,10 @@ class ScreenshotJob(QObject):
 
 def build_window(args: argparse.Namespace, screenshot: bool) -> tuple[MainWindow, list[str], bool]:
     """The window for a command form: (window, input-file error sentences, wait for batch)."""
-    config, config_error = load_config_model(getattr(args, "config", None))
+    # Metrics first: a saved [metrics.semantic_similarity] read before its metric is
+    # registered was "unknown" and cost the user every threshold they had tuned.
     register_network_metrics()
+    config, config_error = load_config_model(getattr(args, "config", None))
     window = MainWindow(config, restore=not screenshot)
     errors: list[str] = []
     wait_for_batch = False
@@ -152,7 +155,9 @@ def build_window(args: argparse.Namespace, screenshot: bool) -> tuple[MainWindow
                                                  actuals=["output_a", "output_b"], label="label")
             window.tabs.setCurrentWidget(window.compare_tab)
     if config_error:
-        window.show_status(" ".join([config_error, *errors]))
+        window.show_notice(config_error)  # stays until dismissed; the status bar moves on
+        if errors:
+            window.show_status(" ".join(errors))
         if screenshot:
             print(f"matchlens: {config_error}", file=sys.stderr)
     return window, errors, wait_for_batch

@@ -15,12 +15,14 @@ from PySide6.QtWidgets import (
     QMenu,
     QMessageBox,
     QTabWidget,
+    QVBoxLayout,
     QWidget,
 )
 
 from matchlens import __version__
 from matchlens.ui.compare.compare_tab import CompareTab
 from matchlens.ui.config_model import ConfigModel, ask_thresholds_path
+from matchlens.ui.notice_bar import NoticeBar
 
 BATCH_PLACEHOLDER = ("Batch scoring arrives here: load a CSV/JSONL dataset, score every row, "
                      "tune thresholds.")
@@ -69,7 +71,14 @@ class MainWindow(QMainWindow):
             self.batch_tab.sig_open_row.connect(self.open_batch_row)
             self.batch_tab.sig_status.connect(self.show_status)
             self.batch_tab.sig_finished.connect(self._on_batch_finished)
-        self.setCentralWidget(self.tabs)
+        self.notice = NoticeBar(self)
+        central = QWidget(self)
+        column = QVBoxLayout(central)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(self.notice)
+        column.addWidget(self.tabs, 1)
+        self.setCentralWidget(central)
         self._batch_row: int | None = None
         self.batch_finished = True  # False from a dataset load until the tab says it is done
         self._build_menus()
@@ -110,6 +119,8 @@ class MainWindow(QMainWindow):
                      "Write thresholds and options as TOML for `matchlens score --config`")
         file_menu.addSeparator()
         self._action(file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+
+        self._build_edit_menu(bar.addMenu("&Edit"))
 
         view = bar.addMenu("&View")
         tab = self.compare_tab
@@ -156,6 +167,22 @@ class MainWindow(QMainWindow):
         self._action(help_menu, "&About MatchLens", self.show_about)
         self._rebuild_recent_menu()
 
+    def _build_edit_menu(self, edit: QMenu) -> None:
+        """Undo/redo of every threshold and option change (the config model's QUndoStack)."""
+        stack = self.config.undo_stack
+        self.action_undo = stack.createUndoAction(self, "&Undo")
+        self.action_undo.setShortcuts(QKeySequence.StandardKey.Undo)
+        self.action_redo = stack.createRedoAction(self, "&Redo")
+        # Ctrl+Shift+Z everywhere (the brief's key), plus the platform's own (Ctrl+Y on Windows).
+        redo_keys = [QKeySequence("Ctrl+Shift+Z")]
+        redo_keys += [k for k in QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)
+                      if k not in redo_keys]
+        self.action_redo.setShortcuts(redo_keys)
+        for action, tip in ((self.action_undo, "Undo the last threshold or option change"),
+                            (self.action_redo, "Redo the change last undone")):
+            action.setStatusTip(tip)
+            edit.addAction(action)
+
     def _next_difference(self) -> None:
         self.tabs.setCurrentWidget(self.compare_tab)
         self.compare_tab.next_difference()
@@ -172,6 +199,10 @@ class MainWindow(QMainWindow):
 
     def show_status(self, text: str) -> None:
         self.statusBar().showMessage(text, 15000)
+
+    def show_notice(self, text: str) -> None:
+        """A sentence that stays above the tabs until the user dismisses it."""
+        self.notice.show_notice(text)
 
     def show_about(self) -> None:
         QMessageBox.about(self, "About MatchLens",

@@ -146,6 +146,7 @@ CASE_FALSE = OptionSpec("case_sensitive", bool, False, "Count case differences a
 
 register(MetricSpec(
     id="levenshtein_distance",
+    text=True,
     label="Levenshtein distance",
     direction=Direction.MIN,
     default_threshold=None,
@@ -160,6 +161,7 @@ register(MetricSpec(
 
 register(MetricSpec(
     id="levenshtein_similarity",
+    text=True,
     label="Levenshtein similarity",
     direction=Direction.MAX,
     default_threshold=0.7,

@@ -45,6 +45,7 @@ def _outcome(expected: str, actual: str, options: Mapping[str, Any]) -> Outcome:
 
 register(MetricSpec(
     id="rouge_l",
+    text=True,
     label="ROUGE-L",
     direction=Direction.MAX,
     default_threshold=None,

@@ -64,6 +64,7 @@ def _chrf_outcome(expected: str, actual: str, options: Mapping[str, Any]) -> Out
 
 register(MetricSpec(
     id="bleu",
+    text=True,
     label="BLEU",
     direction=Direction.MAX,
     default_threshold=None,
@@ -75,6 +76,7 @@ register(MetricSpec(
 
 register(MetricSpec(
     id="chrf",
+    text=True,
     label="chrF",
     direction=Direction.MAX,
     default_threshold=None,

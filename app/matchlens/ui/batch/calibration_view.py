@@ -144,6 +144,7 @@ class CalibrationView(QWidget):
     def refresh(self) -> None:
         data = self.current()
         self.best_button.setEnabled(False)
+        self.best_button.setText("Best threshold")
         if data is None:
             self.curve.setData([], [])
             self.point.setData([], [])
@@ -179,7 +180,15 @@ class CalibrationView(QWidget):
                 sentence = f"<b>{head}:</b>{rest}"
                 self.best_button.setToolTip(NO_USE_TIP)
             lines.append(sentence)
-            self.best_button.setEnabled(True)
+            # The button says what it will set before it is pressed (and Ctrl+Z takes it back).
+            target = threshold_text(spec.direction, best.threshold)
+            in_use = threshold == best.threshold
+            self.best_button.setText(f"Best threshold: {target}" + (" (in use)" if in_use
+                                                                   else ""))
+            self.best_button.setToolTip(
+                f"Set the {spec.label} threshold to {target}. "
+                f"{self.best_button.toolTip()} (Edit ▸ Undo takes it back)")
+            self.best_button.setEnabled(not in_use)
         warning = labelled.warning()
         if warning:
             lines.append(f"<b>Note:</b> {html.escape(warning)}")

@@ -18,6 +18,7 @@ from PySide6.QtGui import QFontMetricsF, QPalette, QResizeEvent, QShowEvent, QTe
 from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from matchlens.core.batch import BatchResult, Chunk
+from matchlens.core.calibration import shown_decimals
 from matchlens.core.metrics.registry import MetricSpec
 from matchlens.core.results import Direction, threshold_text
 from matchlens.ui.batch.colours import variant_colour, with_alpha
@@ -29,8 +30,8 @@ REDRAW_MS = 400  # while rows arrive, plots are redrawn at most this often
 
 def decimals(spec: MetricSpec) -> int:
     """How many decimals the app shows a threshold of this metric with (`threshold_text`, the
-    compare tab's number box): none for integer metrics (edit distances), else 2."""
-    return 0 if spec.integer else 2
+    compare tab's number box): core's rule, which `matchlens calibrate` uses too."""
+    return shown_decimals(spec)
 
 
 def snap(spec: MetricSpec, value: float) -> float:
@@ -210,7 +211,10 @@ class MetricHistogram(QFrame):
         self.line.setZValue(10)
         self.line.setToolTip("Drag to change the threshold; the counts update as you drag")
         self.plot.addItem(self.line)
-        self.line.sigPositionChanged.connect(self._on_moving)
+        # sigDragged / sigPositionChangeFinished come only from the user's mouse; the line's
+        # own motion (setValue, clamped by setBounds to a new range) says sigPositionChanged
+        # only, and must never write a threshold (it painted phantom verdicts once).
+        self.line.sigDragged.connect(self._on_moving)
         self.line.sigPositionChangeFinished.connect(self._on_finished)
         self._variants: list[str] = []
         self._curves: dict[str, pg.PlotDataItem] = {}
@@ -275,7 +279,12 @@ class MetricHistogram(QFrame):
         self._x_range = (lo, hi)
         pad = (hi - lo) * 0.02
         self.plot.getPlotItem().setXRange(lo - pad, hi + pad, padding=0)
-        self.line.setBounds((lo, hi))
+        self._setting = True
+        try:
+            self.line.setBounds((lo, hi))  # may clamp the line: its motion, not a threshold
+        finally:
+            self._setting = False
+        self._placed = None  # a clamped line is placed again from the config on the next draw
 
     def threshold(self) -> float | None:
         return self._threshold

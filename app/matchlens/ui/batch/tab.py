@@ -29,6 +29,7 @@ from matchlens.core.batch import BatchResult, Chunk, MetricJob, Progress
 from matchlens.core.datasets import Cancelled, Table
 from matchlens.core.errors import MatchLensError
 from matchlens.core.metrics.registry import DEFAULT_METRICS, all_metrics, get_metric
+from matchlens.core.results import threshold_text
 from matchlens.ui.batch import table_model
 from matchlens.ui.batch.bars import ProgressRow, TableBar, TopBar
 from matchlens.ui.batch.calibration_view import CalibrationView
@@ -98,6 +99,8 @@ class BatchTab(QWidget):
         self._done_sentence = ""  # set when scores are in, said once the plots are drawn
         self._pending: tuple = (None, None, None)
         self._started_at = 0.0
+        self._drag_serial = 0  # one undo step per drag of a histogram line
+        self._dragging: str | None = None
         self._build()
         config_model.sig_changed.connect(self._on_config_changed)
 
@@ -141,9 +144,9 @@ class BatchTab(QWidget):
         self.histograms = HistogramGrid(self.tabs)
         self.histograms.sig_moving.connect(self._on_threshold_moving)
         self.histograms.sig_drawn.connect(self._on_drawn)
-        self.histograms.sig_committed.connect(self.config_model.set_threshold)
+        self.histograms.sig_committed.connect(self._on_threshold_committed)
         self.calibration = CalibrationView(self.tabs)
-        self.calibration.sig_set_threshold.connect(self.config_model.set_threshold)
+        self.calibration.sig_set_threshold.connect(self._on_best_threshold)
         self.variants = VariantsView(self.tabs)
         self.tabs.addTab(self.histograms, "Distributions")
         self.tabs.addTab(self.calibration, "Calibration")
@@ -172,7 +175,8 @@ class BatchTab(QWidget):
         self._loading_encoding = encoding or ""
         self.top.set_encoding(encoding)
         self._stop_work()
-        self._clear_session()
+        # The dataset on screen stays, whole, until the new file is read: a file that fails
+        # to open never leaves the table of one file under the plots of another.
         self._score_after_read = score
         self._score_on_load = score  # kept for a reload in another encoding
         self._pending = (expected, actuals, label)
@@ -253,7 +257,8 @@ class BatchTab(QWidget):
     def _reload_as(self, encoding: str) -> None:
         """The user chose another encoding: read the same file again with it (once: an
         editable combo box reports one Return through several signals)."""
-        current = self.table.encoding if self.table is not None else None
+        shown = self.table is not None and self.table.path == self._path
+        current = self.table.encoding if shown else None  # not that of a file still shown
         if self._read_task is not None and encoding == self._loading_encoding:
             return
         if self._read_task is None and current is not None and encoding == current:
@@ -264,12 +269,12 @@ class BatchTab(QWidget):
                       encoding=encoding)
 
     def _on_table(self, table: Table) -> None:
+        self._clear_session()
         self.table = table
         expected, actuals, label = self._pending
         self.mapping = guess_mapping(table, self._default_metrics(), expected, actuals, label)
         self.mapping_panel.set_columns(table.columns, self.mapping)
-        self.top.set_file(table.path, f"{len(table):,} rows · {table.kind.upper()} · "
-                          f"{table.encoding}")
+        self._show_table_file(table)
         self.sig_status.emit(f"Loaded {table.path.name}: {len(table):,} rows.")
         if self._score_after_read:
             self._score_after_read = False
@@ -277,6 +282,10 @@ class BatchTab(QWidget):
         else:
             self._show_idle()
             self.sig_finished.emit()
+
+    def _show_table_file(self, table: Table) -> None:
+        self.top.set_file(table.path, f"{len(table):,} rows · {table.kind.upper()} · "
+                          f"{table.encoding}")
 
     def _default_metrics(self) -> tuple[str, ...]:
         """The CLI's default: the five text metrics, plus local metrics the config gates."""
@@ -413,6 +422,8 @@ class BatchTab(QWidget):
         if self._read_task is not None:
             self._read_task.cancel()
             self._read_task = None
+            if self.table is not None:  # the previous dataset is still the one shown
+                self._show_table_file(self.table)
             self._after_stop("Reading cancelled.")
         if self._check_task is not None:
             self._check_task.cancel()
@@ -520,8 +531,12 @@ class BatchTab(QWidget):
 
     def _fail(self, sentence: str) -> None:
         self._score_after_read = False
-        if self.table is None and self._path is not None:  # "reading…" is no longer true
-            self.top.set_file(self._path, "not loaded (see below)")
+        if self._path is not None and (self.table is None or self.table.path != self._path):
+            if self.table is None:  # "reading…" is no longer true
+                self.top.set_file(self._path, "not loaded (see below)")
+            else:  # the previous dataset is still the one shown: say so, and name it again
+                self._show_table_file(self.table)
+                sentence = (f"{sentence} {self.table.path.name} is still shown, as it was.")
         self._show_idle()
         self.progress.finish("")
         self._say(sentence, error=True)
@@ -545,8 +560,24 @@ class BatchTab(QWidget):
         return {job.id: self.config_model.settings(job.id).threshold for job in self.result.jobs}
 
     def _on_threshold_moving(self, metric_id: str, value: float) -> None:
-        self.calibration.set_threshold(metric_id, value)
-        self.model.preview_threshold(metric_id, value)
+        """A line is being dragged: the config model follows it live (every view draws from
+        there), all of one drag merged into one undo step."""
+        self._dragging = metric_id
+        self.config_model.set_threshold(metric_id, value,
+                                        merge_key=("drag", metric_id, self._drag_serial))
+
+    def _on_threshold_committed(self, metric_id: str, value: float) -> None:
+        self.config_model.set_threshold(metric_id, value,
+                                        merge_key=("drag", metric_id, self._drag_serial))
+        self._drag_serial += 1
+        self._dragging = None
+        self.model.set_thresholds(self._thresholds())  # the filter and sort follow on release
+
+    def _on_best_threshold(self, metric_id: str, value: float) -> None:
+        spec = get_metric(metric_id)
+        self.config_model.set_threshold(
+            metric_id, value, text=f"Best threshold: {spec.label} "
+                                   f"{threshold_text(spec.direction, value)}")
 
     def _on_config_changed(self, metric_id: str) -> None:
         if self.result is None:
@@ -556,7 +587,11 @@ class BatchTab(QWidget):
             if metric_id in ("", job_id):
                 self.histograms.set_threshold(job_id, value)
                 self.calibration.set_threshold(job_id, value)
-        self.model.set_thresholds(thresholds)
+        if self._dragging is not None and metric_id == self._dragging:
+            # While dragging only the visible verdicts repaint; filter and sort wait for the drop.
+            self.model.preview_threshold(metric_id, thresholds.get(metric_id))
+        else:
+            self.model.set_thresholds(thresholds)
         stale = [job.spec.label for job in self.result.jobs
                  if self.config_model.settings(job.id).options != dict(job.options)]
         if stale:

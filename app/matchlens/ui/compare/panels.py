@@ -127,6 +127,8 @@ class MetricPanel(QFrame):
         layout.addWidget(self.details)
 
         self.threshold.sig_threshold_changed.connect(self._on_threshold_changed)
+        self._drag_serial = 0
+        self.threshold.slider.sliderReleased.connect(self._end_drag)
         self.details.itemClicked.connect(self._on_detail_clicked)
         self.refresh_from_model()
         self.set_outcome(None)
@@ -219,7 +221,13 @@ class MetricPanel(QFrame):
         if self._updating:
             return
         # Live verdict while dragging: re-judge the stored score, nothing is recomputed.
-        self.config.set_threshold(self.spec.id, value)
+        # A slider drag is one undo step: its changes merge under one key until release.
+        slider = self.threshold.slider
+        key = ("slider", self.spec.id, self._drag_serial) if slider.isSliderDown() else None
+        self.config.set_threshold(self.spec.id, value, merge_key=key)
+
+    def _end_drag(self) -> None:
+        self._drag_serial += 1
 
     # -- results --------------------------------------------------------------------------------
     def set_outcome(self, outcome: Outcome | None) -> None:
