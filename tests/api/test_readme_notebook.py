@@ -6,6 +6,7 @@ import re
 
 import pandas as pd
 
+from tests.api.conftest import release_dask_threads
 from tests.cli.conftest import REPO
 
 
@@ -24,7 +25,10 @@ def test_the_readme_notebook_examples_run(monkeypatch):
     scored, summary = namespace["scored"], namespace["summary"]
     assert len(scored) == 200 and "levenshtein_similarity_pass@output_b" in scored
     assert 0 < summary["variants"]["output_b"]["pass_rate"] <= 1
-    exec(compile(blocks[1], "README.md (dask)", "exec"), namespace)
+    try:
+        exec(compile(blocks[1], "README.md (dask)", "exec"), namespace)
+    finally:
+        release_dask_threads()
     scored_df, dask_summary = namespace["scored_df"], namespace["summary"]
     assert isinstance(scored_df, pd.DataFrame) and len(scored_df) == 200
     assert dask_summary["rows"] == 200 and dask_summary["partitions"] == 4
