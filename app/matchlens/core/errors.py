@@ -21,8 +21,10 @@ class DatasetError(MatchLensError):
         file: str | None = None,
         row: int | None = None,
         column: str | None = None,
+        unit: str = "line",
     ) -> None:
         self.file = file
+        self.unit = unit  # "line" in a text file; "row" in a spreadsheet or a Parquet file
         self.row = row
         self.column = column
         self.reason = message
@@ -33,7 +35,7 @@ class DatasetError(MatchLensError):
         if self.file:
             where.append(str(self.file))
         if self.row is not None:
-            where.append(f"line {self.row}")
+            where.append(f"{self.unit} {self.row}")
         if self.column is not None:
             where.append(f"column {self.column!r}")
         prefix = ", ".join(where)

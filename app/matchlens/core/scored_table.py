@@ -23,6 +23,7 @@ from matchlens.core.atomic import atomic_writer
 from matchlens.core.batch import BatchResult
 from matchlens.core.datasets import json_numbers
 from matchlens.core.datasets.source import gc_paused
+from matchlens.core.datasets.table import ROW_LIST_KINDS
 from matchlens.core.errors import ConfigError, OutputError
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -148,7 +149,7 @@ def _join_coded(left: _Coded, right: _Coded) -> _Coded:
 
 def _input_columns(table, start: int, stop: int) -> list[Sequence[str]]:
     """The cells of rows [start, stop), column by column."""
-    if table.kind in ("csv", "tsv"):
+    if table.kind in ROW_LIST_KINDS:  # rows are lists of cell strings already
         rows = table.rows[start:stop]
     else:
         rows = [[table.cell_text(i, c) or "" for c in table.columns] for i in range(start, stop)]
@@ -230,13 +231,13 @@ def _blocks(rows: int) -> list[tuple[int, int]]:
 
 def write_csv(handle: TextIO, table, result: BatchResult) -> int:
     """Returns how many lone surrogates were written as U+FFFD (see `utf8_safe`)."""
-    replaced = _write_text(handle, _csv_header(table, result))
+    replaced = write_text(handle.write, _csv_header(table, result))
     added = _metric_columns(result)
     # The cyclic GC is paused: each block allocates tuples by the thousand, and every
     # collection would walk all the rows of the table.
     with gc_paused():
         for start, stop in _blocks(len(table)):
-            replaced += _write_text(handle, _csv_block(table, added, start, stop))
+            replaced += write_text(handle.write, _csv_block(table, added, start, stop))
     return replaced
 
 
@@ -256,17 +257,18 @@ def utf8_safe(text: str) -> tuple[str, int]:
     return text, 0
 
 
-def _write_text(handle: TextIO, text: str) -> int:
+def write_text(write, text: str) -> int:
+    """`write(text)`; returns how many lone surrogates had to become U+FFFD."""
     try:
-        handle.write(text)  # TextIOWrapper encodes the whole text before writing any of it
+        write(text)  # TextIOWrapper encodes the whole text before writing any of it
     except UnicodeEncodeError:
         text, replaced = utf8_safe(text)
-        handle.write(text)
+        write(text)
         return replaced
     return 0
 
 
-def _encode(text: str) -> tuple[bytes, int]:
+def encode_utf8(text: str) -> tuple[bytes, int]:
     try:
         return text.encode("utf-8"), 0
     except UnicodeEncodeError:
@@ -280,10 +282,10 @@ def _write_csv_file(handle: BinaryIO, table, result: BatchResult) -> int:
     added = _metric_columns(result)
     replaced = 0
     with gc_paused(), _BackgroundWriter(handle) as out:
-        data, replaced = _encode(_csv_header(table, result))
+        data, replaced = encode_utf8(_csv_header(table, result))
         out.write(data)
         for start, stop in _blocks(len(table)):
-            data, count = _encode(_csv_block(table, added, start, stop))
+            data, count = encode_utf8(_csv_block(table, added, start, stop))
             replaced += count
             out.write(data)
     return replaced

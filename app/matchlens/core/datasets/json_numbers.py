@@ -45,7 +45,8 @@ loads = DECODER.decode
 
 
 def dumps(value: Any, *, ensure_ascii: bool = False) -> str:
-    """`json.dumps` that writes a JsonNumber as the number it was (no cost without one)."""
+    """`json.dumps` that writes a JsonNumber as the number it was (no cost without one), and
+    any other value JSON has no type for (a date, bytes from Parquet) as its text."""
     raws: list[str] = []
     token = ""
 
@@ -55,7 +56,7 @@ def dumps(value: Any, *, ensure_ascii: bool = False) -> str:
             token = token or uuid.uuid4().hex
             raws.append(obj.text)
             return f"{token}:{len(raws) - 1}"
-        raise TypeError(f"{type(obj).__name__} is not JSON")
+        return str(obj)  # dates, Parquet bytes: their text
 
     text = json.dumps(value, ensure_ascii=ensure_ascii, default=default)
     if not raws:

@@ -96,10 +96,11 @@ class Source:
     head: str  # the first ~64 KB decoded (BOM removed)
     cancel: Callable[[], bool] | None = None
     explicit: bool = False  # the encoding came from the caller (--encoding)
+    display: str | None = None  # how messages name the input ("<stdin>"), when not by path
 
     @property
     def name(self) -> str:
-        return str(self.path)
+        return self.display or str(self.path)
 
     def fail(self, message: str, row: int | None = None, column: str | None = None) -> NoReturn:
         raise DatasetError(message, file=self.name, row=row, column=column)
@@ -168,9 +169,10 @@ def _read_full(raw: io.FileIO, size: int) -> bytes:
 
 
 def open_source(path: Path, encoding: str | None,
-                cancel: Callable[[], bool] | None = None) -> Source:
-    """Check the file exists and is readable, choose the encoding, decode a sample."""
-    name = str(path)
+                cancel: Callable[[], bool] | None = None, display: str | None = None) -> Source:
+    """Check the file exists and is readable, choose the encoding, decode a sample.
+    `display` names the input in messages when `path` is a copy (of standard input, say)."""
+    name = display or str(path)
     if not path.exists():
         if path.is_symlink():
             raise DatasetError(_broken_link(path), file=name)
@@ -187,7 +189,8 @@ def open_source(path: Path, encoding: str | None,
     if not head:
         raise DatasetError("is empty (0 bytes)", file=name)
     reported, codec, skip = _choose_encoding(head, encoding, name)
-    source = Source(path, reported, codec, skip, "", cancel, explicit=encoding is not None)
+    source = Source(path, reported, codec, skip, "", cancel, explicit=encoding is not None,
+                    display=display)
     if _is_8bit(codec) and b"\0" in head:
         raise_nul_error(source, head.index(b"\0"))
     decoder = codecs.getincrementaldecoder(codec)("strict")
@@ -280,8 +283,8 @@ def raise_nul_error(source: Source, offset: int) -> NoReturn:
         head = handle.read(4096)
     line = _line_of_byte(source.path, offset)
     if head.startswith(b"PK\x03\x04"):
-        source.fail("is a ZIP archive or an Excel workbook (.xlsx), not text; "
-                    "save it as CSV (UTF-8) and load that", row=line)
+        source.fail("is a ZIP archive or a spreadsheet, not text; a workbook is read when "
+                    "its name ends in .xlsx or .ods (or with --format xlsx)", row=line)
     marked = head.startswith(codecs.BOM_UTF8)
     if marked:  # the UTF-16 text starts after the 3-byte UTF-8 mark: count pairs from there
         head = head[len(codecs.BOM_UTF8):]
