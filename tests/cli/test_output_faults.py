@@ -197,7 +197,7 @@ def test_an_internal_error_exits_70_with_a_report_and_no_traceback(folder, capsy
     def broken(*args, **kwargs):
         raise KeyError(f"unexpected state near {SECRET}")
 
-    monkeypatch.setattr(score_command, "run_to_completion", broken)
+    monkeypatch.setattr(score_command, "score_stream", broken)
     before = snapshot(folder)
     run = _score(capsys, "-o", "out.csv")
     assert run.code == 70 and len(run.err_lines) == 1, run.err

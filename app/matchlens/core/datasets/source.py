@@ -174,9 +174,7 @@ def open_source(path: Path, encoding: str | None,
     `display` names the input in messages when `path` is a copy (of standard input, say)."""
     name = display or str(path)
     if not path.exists():
-        if path.is_symlink():
-            raise DatasetError(_broken_link(path), file=name)
-        raise DatasetError("no such file", file=name)
+        raise DatasetError(why_unreachable(path), file=name)
     if path.is_dir():
         raise DatasetError("is a folder, not a data file", file=name)
     try:
@@ -205,16 +203,26 @@ def open_source(path: Path, encoding: str | None,
     return source
 
 
-def _broken_link(path: Path) -> str:
-    """Why a symbolic link leads nowhere: a loop, or a target that is missing."""
-    try:
-        path.resolve(strict=True)
-    except RuntimeError:  # Python 3.11-3.12 say "Symlink loop"
-        return "is a symbolic link loop (the links point at each other), not a file"
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            return "is a symbolic link loop (the links point at each other), not a file"
-    return f"is a symbolic link to {os.readlink(path)!r}, which does not exist"
+_LOOP = "is a symbolic link loop (the links point at each other), not a file"
+
+
+def why_unreachable(path: Path, exc: OSError | None = None) -> str:
+    """Why `path` cannot be opened, as the end of a sentence: no such file, a symbolic link
+    loop (not "no such file"), a link to something missing, or the system's reason."""
+    if exc is not None and exc.errno == errno.ELOOP:
+        return _LOOP
+    if path.is_symlink():
+        try:
+            path.resolve(strict=True)
+        except RuntimeError:  # Python 3.11-3.12 say "Symlink loop"
+            return _LOOP
+        except OSError as err:
+            if err.errno == errno.ELOOP:
+                return _LOOP
+        return f"is a symbolic link to {os.readlink(path)!r}, which does not exist"
+    if exc is not None and not isinstance(exc, FileNotFoundError):
+        return f"cannot be read ({exc.strerror or exc})"
+    return "no such file"
 
 
 def _choose_encoding(head: bytes, encoding: str | None, name: str) -> tuple[str, str, int]:
