@@ -19,6 +19,7 @@ from matchlens.core.metrics.registry import (
     get_metric,
     local_metric_ids,
 )
+from matchlens.core.references import reference_lists, score_any
 from matchlens.core.scored_table import (
     provenance,
     sidecar_path,
@@ -86,10 +87,15 @@ def _check_overrides_metrics(config: Config) -> None:
 
 def score_command(args: argparse.Namespace) -> int:
     load_network_metrics()
-    if args.expected and args.expected_literal is not None:
-        raise ConfigError("give --expected or --expected-literal, not both")
-    if not args.expected and args.expected_literal is None:
-        raise ConfigError("missing --expected SPEC (a column or $.json.path) or --expected-literal")
+    any_spec = getattr(args, "expected_any", None)
+    given = [flag for flag, value in (("--expected", args.expected),
+                                      ("--expected-literal", args.expected_literal),
+                                      ("--expected-any", any_spec)) if value is not None]
+    if len(given) > 1:
+        raise ConfigError(f"give one of {' / '.join(given)}, not several")
+    if not given:
+        raise ConfigError("missing --expected SPEC (a column or $.json.path), --expected-literal "
+                          "or --expected-any")
     config = build_config(args)
     _check_overrides_metrics(config)
     metric_ids = choose_metrics(args, config)
@@ -104,12 +110,18 @@ def score_command(args: argparse.Namespace) -> int:
                           f"(the settings of {args.output} go there)")
     delimiter = _delimiter(args.delimiter)
     table = read_table(args.data, encoding=args.encoding, delimiter=delimiter)
-    if args.expected_literal is not None:
+    if any_spec is not None:
+        expected = reference_lists(table, any_spec)
+    elif args.expected_literal is not None:
         expected = literal_column(table, args.expected_literal)
     else:
         expected = resolve_column(table, args.expected)
     actuals = {spec: resolve_column(table, spec) for spec in dict.fromkeys(args.actual)}
-    result = run_to_completion(expected.values, {k: v.values for k, v in actuals.items()}, jobs)
+    values = {k: v.values for k, v in actuals.items()}
+    if any_spec is not None:
+        result = score_any(expected.lists, values, jobs)
+    else:
+        result = run_to_completion(expected.values, values, jobs)
     if args.output is None:
         _stdout_as_utf8()
     try:
@@ -120,7 +132,7 @@ def score_command(args: argparse.Namespace) -> int:
         _discard_stdout()
     if args.output is not None:
         data = provenance(result, config_to_dict(config, metric_ids), source=args.data,
-                          expected=args.expected or f"literal:{args.expected_literal}",
+                          expected=_expected_provenance(args),
                           model=config.model or None)
         write_sidecar(args.output, data)
     if not args.quiet:
@@ -128,6 +140,12 @@ def score_command(args: argparse.Namespace) -> int:
         print(format_summary(result, reasons, source=str(args.data), lines=table.lines),
               file=sys.stderr)
     return _gate(result, args.fail_under)
+
+
+def _expected_provenance(args: argparse.Namespace) -> str:
+    if getattr(args, "expected_any", None) is not None:
+        return f"any:{args.expected_any}"
+    return args.expected or f"literal:{args.expected_literal}"
 
 
 def _check_network(jobs: list[MetricJob], config: Config) -> Config:

@@ -102,6 +102,9 @@ class BatchResult:
     status: dict[tuple[str, str], np.ndarray] = field(default_factory=dict)
     messages: dict[tuple[str, str], dict[int, str]] = field(default_factory=dict)
     done: int = 0  # rows scored so far (all rows once complete)
+    # With several references per row (core.references): the index of the reference that won,
+    # -1 where none scored; empty otherwise.
+    refs: dict[tuple[str, str], np.ndarray] = field(default_factory=dict)
 
     @classmethod
     def empty(cls, rows: int, variants: Sequence[str], jobs: Sequence[MetricJob]) -> BatchResult:

@@ -1,0 +1,127 @@
+"""Several references per row (`--expected-any`): each metric keeps the best one.
+
+Every (reference, actual) pair is scored by the ordinary batch path (so normalisation, the
+sharing of work between metrics and both cores apply as usual), then each row keeps, per metric,
+the highest score of a maximised metric or the lowest of a minimised one; ties go to the first
+reference. `refs` records the 0-based index of the winner (-1 where no reference scored).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from matchlens.core.batch import BatchResult, MetricJob, run_to_completion
+from matchlens.core.datasets.columns import ColumnValues, resolve_column
+from matchlens.core.datasets.table import Table
+from matchlens.core.errors import DatasetError
+from matchlens.core.metrics.registry import STATUS_MISSING, STATUS_SCORED
+from matchlens.core.results import Direction
+
+
+@dataclass
+class ReferenceLists:
+    """The references of every row; None where a row has none, with the reason in `reasons`."""
+
+    lists: list[list[str] | None]
+    reasons: dict[int, str] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.lists)
+
+
+def parse_references(value: str | None) -> list[str] | None:
+    """One cell: a JSON array of texts (numbers are taken as their JSON text); a cell that is
+    not a JSON array is one reference. ValueError with a reason for anything else."""
+    if value is None:
+        return None
+    if not value.lstrip().startswith("["):
+        return [value]
+    try:
+        items = json.loads(value)
+    except ValueError as err:
+        raise ValueError(f"not a JSON array of reference texts ({err})") from None
+    if not isinstance(items, list):
+        raise ValueError("not a JSON array of reference texts")
+    out = []
+    for i, item in enumerate(items):
+        if isinstance(item, str):
+            out.append(item)
+        elif isinstance(item, int | float) and not isinstance(item, bool):
+            out.append(json.dumps(item))
+        else:
+            raise ValueError(f"reference {i} is {json.dumps(item)[:40]}, not a text")
+    return out or None
+
+
+def reference_lists(table: Table, spec: str) -> ReferenceLists:
+    """The `--expected-any SPEC` of every row (a column or JSONPath holding a JSON array)."""
+    column: ColumnValues = resolve_column(table, spec)
+    lists: list[list[str] | None] = []
+    reasons = dict(column.reasons)
+    for i, value in enumerate(column.values):
+        try:
+            refs = parse_references(value)
+        except ValueError as err:
+            refs = None
+            reasons[i] = str(DatasetError(str(err), file=str(table.path), row=table.lines[i],
+                                          column=spec))
+        if refs is None and value is not None and i not in reasons:
+            reasons[i] = str(DatasetError("no reference answers (an empty list)",
+                                          file=str(table.path), row=table.lines[i],
+                                          column=spec))
+        lists.append(refs)
+    return ReferenceLists(lists, reasons)
+
+
+def score_any(references: Sequence[list[str] | None],
+              actuals: Mapping[str, Sequence[str | None]],
+              jobs: Sequence[MetricJob]) -> BatchResult:
+    """Score every row against each of its references; keep the best per metric."""
+    rows = len(references)
+    counts = np.fromiter((len(r) if r else 0 for r in references), dtype=np.int64, count=rows)
+    with_refs = np.flatnonzero(counts > 0)
+    flat_expected = [text for refs in references if refs for text in refs]
+    owner = np.repeat(np.arange(rows), counts)  # flat pair -> row
+    owner_list = owner.tolist()
+    flat_actuals = {variant: [values[i] for i in owner_list]
+                    for variant, values in actuals.items()}
+    flat = run_to_completion(flat_expected, flat_actuals, list(jobs))
+    result = BatchResult.empty(rows, list(actuals), list(jobs))
+    starts = np.concatenate(([0], np.cumsum(counts[with_refs])[:-1])).astype(np.int64)
+    group_sizes = counts[with_refs]
+    for key in result.keys():  # noqa: SIM118 - a method, not a dict
+        refs = np.full(rows, -1, dtype=np.int64)
+        result.refs[key] = refs
+        if not len(with_refs):
+            continue
+        scores, status = flat.scores[key], flat.status[key]
+        first = _best_in_groups(scores, starts, group_sizes, result.job(key[1]).spec.direction)
+        chosen = starts + first
+        result.scores[key][with_refs] = scores[chosen]
+        result.status[key][with_refs] = status[chosen]
+        scored = status[chosen] == STATUS_SCORED
+        refs[with_refs[scored]] = first[scored]
+        messages = flat.messages[key]
+        if messages:
+            result.messages[key] = {int(with_refs[g]): messages[int(c)]
+                                    for g, c in enumerate(chosen.tolist()) if c in messages}
+    for key in result.keys():  # noqa: SIM118 - rows without references stay missing
+        result.status[key][counts == 0] = STATUS_MISSING
+    result.done = rows
+    return result
+
+
+def _best_in_groups(scores: np.ndarray, starts: np.ndarray, sizes: np.ndarray,
+                    direction: Direction) -> np.ndarray:
+    """Per group of consecutive pairs, the 0-based index of its best score (ties: the first;
+    a group with no score: 0, whose status and message the row then shows)."""
+    signed = scores if direction is Direction.MAX else -scores
+    ranked = np.where(np.isnan(signed), -np.inf, signed)
+    best = np.maximum.reduceat(ranked, starts)
+    local = np.arange(len(scores)) - np.repeat(starts, sizes)
+    at_best = ranked == np.repeat(best, sizes)
+    return np.minimum.reduceat(np.where(at_best, local, np.iinfo(np.int64).max), starts)
