@@ -92,7 +92,8 @@ def score_command(args: argparse.Namespace) -> int:
                                       ("--expected-literal", args.expected_literal),
                                       ("--expected-any", any_spec)) if value is not None]
     if len(given) > 1:
-        raise ConfigError(f"give one of {' / '.join(given)}, not several")
+        raise ConfigError(f"give {' or '.join(given)}, not both" if len(given) == 2 else
+                          f"give one of {', '.join(given)}, not all three")
     if not given:
         raise ConfigError("missing --expected SPEC (a column or $.json.path), --expected-literal "
                           "or --expected-any")

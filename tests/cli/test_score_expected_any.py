@@ -66,6 +66,6 @@ def test_jsonl_with_a_jsonpath_and_two_variants(cli, tmp_path):
 def test_one_reference_flag_only(cli, tmp_path):
     data = write_csv(tmp_path / "qa.csv", [["e", "o"], ["x", "x"]])
     run = cli(data, "--expected", "e", "--expected-any", "e", "--actual", "o")
-    assert_one_line_error(run, "--expected / --expected-any")
+    assert_one_line_error(run, "give --expected or --expected-any, not both")
     run = cli(data, "--expected-any", "nope", "--actual", "o")
     assert_one_line_error(run, "no column 'nope'")

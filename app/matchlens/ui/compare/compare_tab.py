@@ -295,8 +295,12 @@ class CompareTab(QWidget):
             panel.mark_stale()
 
     def _align_options(self) -> dict[str, Any]:
-        case = self.config.settings(HIGHLIGHT_METRIC).options.get("case_sensitive", True)
-        return {"case_sensitive": bool(case), "granularity": self.granularity}
+        options = self.config.settings(HIGHLIGHT_METRIC).options
+        case = options.get("case_sensitive", True)
+        # the highlight aligns what the metric compares: the normalised texts, drawn on the
+        # originals with what the normalisation removed marked as ignored
+        return {"case_sensitive": bool(case), "granularity": self.granularity,
+                "normalise": options.get("normalise") or []}
 
     def _task_options(self) -> dict[str, dict[str, Any]]:
         tasks = {ALIGN_TASK: self._align_options()}
