@@ -105,3 +105,22 @@ def test_equals_the_per_row_best_of_evaluate(refs, data):
             best, minus_index = max(real)
             assert result.refs[key][row] == -minus_index
             assert result.scores[key][row] == scores[-minus_index]
+
+
+def test_the_windows_chunked_path_equals_the_whole_batch_path():
+    from matchlens.core.batch import BatchResult, Chunk
+    from matchlens.core.references import score_any_chunks
+
+    refs = [["a b", "a"], None, ["", "x y"], ["c"], [], ["a", "a b c"]] * 7
+    actual = {"v1": ["a", "b", None, "c", "d", "a b"] * 7, "v2": ["a b"] * 42}
+    chosen = jobs("jaccard", "wer", "exact_match")
+    whole = score_any(refs, actual, chosen)
+    chunked = BatchResult.empty(len(refs), list(actual), chosen)
+    for item in score_any_chunks(refs, actual, chosen, chunk_size=5):  # uneven chunks
+        if isinstance(item, Chunk):
+            chunked.add(item)
+    for key in whole.keys():  # noqa: SIM118 - a method
+        assert chunked.refs[key].tolist() == whole.refs[key].tolist()
+        assert chunked.status[key].tolist() == whole.status[key].tolist()
+        assert str(chunked.scores[key].tolist()) == str(whole.scores[key].tolist())  # NaN too
+        assert chunked.messages[key] == whole.messages[key]

@@ -9,12 +9,20 @@ reference. `refs` records the 0-based index of the winner (-1 where no reference
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from matchlens.core.batch import BatchResult, MetricJob, run_to_completion
+from matchlens.core.batch import (
+    BatchResult,
+    Chunk,
+    MetricJob,
+    Progress,
+    run_to_completion,
+    score_pairs,
+)
 from matchlens.core.datasets.columns import ColumnValues, resolve_column
 from matchlens.core.datasets.table import Table
 from matchlens.core.errors import DatasetError
@@ -80,17 +88,60 @@ def reference_lists(table: Table, spec: str) -> ReferenceLists:
 def score_any(references: Sequence[list[str] | None],
               actuals: Mapping[str, Sequence[str | None]],
               jobs: Sequence[MetricJob]) -> BatchResult:
-    """Score every row against each of its references; keep the best per metric."""
+    """Score every row against each of its references; keep the best per metric (the CLI's
+    way: the whole batch at once, on both cores)."""
+    flat_expected, flat_actuals, counts = _flatten(references, actuals)
+    flat = run_to_completion(flat_expected, flat_actuals, list(jobs))
+    return _keep_best(flat, counts, list(actuals), jobs)
+
+
+def score_any_chunks(references: Sequence[list[str] | None],
+                     actuals: Mapping[str, Sequence[str | None]],
+                     jobs: Sequence[MetricJob], *, chunk_size: int = 20_000,
+                     cancel: Callable[[], bool] | None = None,
+                     clock: Callable[[], float] = time.perf_counter,
+                     ) -> Iterator[Progress | Chunk]:
+    """`score_pairs`' items for several references per row (the window's way: chunks of rows
+    it can show as they come, cancellable between metrics)."""
+    total = len(references)
+    started = clock()
+    yield Progress(0, total, 0.0)
+    for start in range(0, total, chunk_size):
+        stop = min(start + chunk_size, total)
+        part = {variant: values[start:stop] for variant, values in actuals.items()}
+        flat_expected, flat_actuals, counts = _flatten(references[start:stop], part)
+        flat = BatchResult.empty(len(flat_expected), list(actuals), list(jobs))
+        for item in score_pairs(flat_expected, flat_actuals, jobs,
+                                chunk_size=max(1, len(flat_expected)), cancel=cancel):
+            if isinstance(item, Chunk):
+                flat.add(item)
+        if cancel is not None and cancel():
+            return
+        flat.done = flat.rows
+        best = _keep_best(flat, counts, list(actuals), jobs)
+        yield Chunk(start, stop, best.scores, best.status,
+                    {key: {start + row: text for row, text in rows.items()}
+                     for key, rows in best.messages.items()}, best.refs)
+        yield Progress(stop, total, clock() - started)
+
+
+def _flatten(references: Sequence[list[str] | None],
+             actuals: Mapping[str, Sequence[str | None]]):
+    """One (reference, actual) pair per reference of every row, row after row."""
     rows = len(references)
     counts = np.fromiter((len(r) if r else 0 for r in references), dtype=np.int64, count=rows)
-    with_refs = np.flatnonzero(counts > 0)
     flat_expected = [text for refs in references if refs for text in refs]
-    owner = np.repeat(np.arange(rows), counts)  # flat pair -> row
-    owner_list = owner.tolist()
-    flat_actuals = {variant: [values[i] for i in owner_list]
-                    for variant, values in actuals.items()}
-    flat = run_to_completion(flat_expected, flat_actuals, list(jobs))
-    result = BatchResult.empty(rows, list(actuals), list(jobs))
+    owner = np.repeat(np.arange(rows), counts).tolist()  # flat pair -> row
+    flat_actuals = {variant: [values[i] for i in owner] for variant, values in actuals.items()}
+    return flat_expected, flat_actuals, counts
+
+
+def _keep_best(flat: BatchResult, counts: np.ndarray, variants: list[str],
+               jobs: Sequence[MetricJob]) -> BatchResult:
+    """Per row and metric, the best of its consecutive flat pairs."""
+    rows = len(counts)
+    with_refs = np.flatnonzero(counts > 0)
+    result = BatchResult.empty(rows, variants, list(jobs))
     starts = np.concatenate(([0], np.cumsum(counts[with_refs])[:-1])).astype(np.int64)
     group_sizes = counts[with_refs]
     for key in result.keys():  # noqa: SIM118 - a method, not a dict

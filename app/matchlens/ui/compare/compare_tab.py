@@ -25,6 +25,7 @@ from matchlens.core.metrics.registry import all_metrics
 from matchlens.ui.compare.jobs import ALIGN_TASK, SpanTable
 from matchlens.ui.compare.pane import EditorPane, FileReadError, read_text_file
 from matchlens.ui.compare.panels import MetricPanel
+from matchlens.ui.compare.references_bar import ReferenceStepper
 from matchlens.ui.compare.scheduler import SYNC_LIMIT, ScoreScheduler
 from matchlens.ui.compare.semantic import NetworkPanel
 from matchlens.ui.compare.sync import ScrollLock
@@ -137,6 +138,11 @@ class CompareTab(QWidget):
         self.toolbar.addWidget(spacer)
         self.context_label = QLabel(self)
         self.toolbar.addWidget(self.context_label)
+        self.references = ReferenceStepper(self)
+        self.references.sig_reference.connect(
+            lambda text: self.panes["expected"].set_text(text, "dataset"))
+        self.references_action = self.toolbar.addWidget(self.references)
+        self.references_action.setVisible(False)
         self.busy_label = QLabel("computing…", self)
         self.busy_bar = QProgressBar(self)
         self.busy_bar.setRange(0, 0)
@@ -212,9 +218,16 @@ class CompareTab(QWidget):
     def set_texts(self, expected: str, actual: str, *, context: str = "",
                   sources: tuple[str, str] = ("", "")) -> None:
         self.context_label.setText(context)
+        self.set_references([])
         later = min(len(expected), len(actual)) >= _STAGGER_CHARS
         self.panes["expected"].set_text(expected, sources[0])
         self.panes["actual"].set_text(actual, sources[1], later=later)
+
+    def set_references(self, references: list[str], current: int = 0, why: str = "") -> None:
+        """A row's several references: the expected side shows `references[current]` and the
+        toolbar steps through the others (nothing shown for fewer than one)."""
+        self.references.set_references(references, current, why)
+        self.references_action.setVisible(bool(references))
 
     def texts(self) -> tuple[str, str]:
         return self.editor("expected").text(), self.editor("actual").text()
