@@ -43,6 +43,8 @@ def build_config(args: argparse.Namespace) -> Config:
         config = config.with_normalisation(args.normalise)
     for assignment in args.overrides:
         config = config.with_override(assignment)
+    if getattr(args, "base_url", None):  # named on the command line: the key may go there
+        config = config.with_endpoint(args.base_url)
     return config
 
 
@@ -155,10 +157,15 @@ def _check_network(jobs: list[MetricJob], config: Config) -> Config:
     network = [job for job in jobs if job.spec.network]
     if not network:
         return config
+    from matchlens.embeddings.embed import file_endpoint_refusal
     from matchlens.embeddings.endpoint import resolve_endpoint
 
     endpoint = resolve_endpoint(network[0].options)  # ConfigError: a sentence, exit 2
-    return replace(config, base_url=endpoint.display_url, model=endpoint.model)
+    refusal = file_endpoint_refusal(endpoint)
+    if refusal:
+        raise ConfigError(f"semantic_similarity: {refusal}")
+    # Recorded without user:password@ or a query (where credentials hide).
+    return replace(config, base_url=endpoint.stored_url, model=endpoint.model)
 
 
 def _stdout_as_utf8() -> None:

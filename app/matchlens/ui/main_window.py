@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from matchlens import __version__
 from matchlens.ui.compare.compare_tab import CompareTab
 from matchlens.ui.config_model import ConfigModel, ask_thresholds_path
+from matchlens.ui.label_menu import install_label_menu
 from matchlens.ui.notice_bar import NoticeBar
 
 BATCH_PLACEHOLDER = ("Batch scoring arrives here: load a CSV/JSONL dataset, score every row, "
@@ -82,6 +83,7 @@ class MainWindow(QMainWindow):
         self._batch_row: int | None = None
         self.batch_finished = True  # False from a dataset load until the tab says it is done
         self._build_menus()
+        self.label_menu = install_label_menu(self)  # labelling from the table or compare view
         self.compare_tab.sig_status.connect(self.show_status)
         self.config.sig_error.connect(self.show_status)
         self.statusBar().showMessage("Ready.")
@@ -178,7 +180,7 @@ class MainWindow(QMainWindow):
         redo_keys += [k for k in QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)
                       if k not in redo_keys]
         self.action_redo.setShortcuts(redo_keys)
-        for action, tip in ((self.action_undo, "Undo the last threshold or option change"),
+        for action, tip in ((self.action_undo, "Undo the last change: a threshold, an option or a label"),
                             (self.action_redo, "Redo the change last undone")):
             action.setStatusTip(tip)
             edit.addAction(action)

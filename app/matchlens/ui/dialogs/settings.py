@@ -109,7 +109,8 @@ def with_endpoint(config: Any, base_url: str, model: str) -> Any:
             values = {k: v for k, v in values.items() if k not in _NETWORK_OPTIONS}
         if values:
             options[metric_id] = values
-    return dataclasses.replace(config, base_url=base_url, model=model, options=options)
+    # Typed in Settings: the user named this endpoint, so their key may go there.
+    return dataclasses.replace(config, options=options).with_endpoint(base_url, model)
 
 
 # -- "Test connection" (runs in a worker thread: no Qt in here) -----------------------------------
