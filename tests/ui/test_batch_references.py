@@ -89,3 +89,34 @@ def test_the_mapping_shows_each_metrics_normalisation(qtbot, window) -> None:
     assert panel.normalise.currentText() == "none"
     window.config.undo_stack.undo()  # one undo step brings every metric's back
     assert items["token_f1"].text() == "Token F1 · squad"
+
+
+def test_new_metrics_reach_histograms_and_calibration(qtbot, config, tmp_path) -> None:
+    from tests.ui.batch_support import make_tab
+
+    from matchlens.core.calibration import labelled, sweep
+    from matchlens.core.paths import sample_dataset
+    from matchlens.core.results import Direction
+
+    tab = make_tab(qtbot, config)
+    try:
+        with qtbot.waitSignal(tab.sig_finished, timeout=30_000):
+            tab.load(sample_dataset(), score=False)
+        tab.mapping_panel.set_metrics(["token_f1", "wer", "cer"])
+        with qtbot.waitSignal(tab.sig_finished, timeout=60_000):
+            tab.score()
+        wait_idle(qtbot, tab)
+        assert {"token_f1", "wer", "cer"} <= set(tab.histograms.panels)
+        view = tab.calibration
+        for metric_id, direction in (("token_f1", Direction.MAX), ("wer", Direction.MIN)):
+            at = view.metric.findData(metric_id)
+            assert at >= 0, metric_id
+            view.metric.setCurrentIndex(at)
+            labels = tab.prepared.labels
+            scores = tab.result.scores[(tab.result.variants[0], metric_id)]
+            want = sweep(labelled(scores, [None if v < 0 else bool(v) for v in labels]),
+                         direction)
+            assert f"ROC AUC {want.auc():.3f}" in view.numbers.text()
+    finally:
+        tab.shutdown()
+

@@ -76,10 +76,37 @@ def test_panel_shows_and_sets_the_option(qtbot, compare_tab, config) -> None:
 
 def test_ignored_layer_is_limited_to_the_visible_range(qtbot, compare_tab, config) -> None:
     _squad(config, "levenshtein_distance")
-    text = "\n".join(f"line {i}, the end." for i in range(20_000))
+    text = "\n".join(f"line {i}, the end." for i in range(6_000))
     set_pair(qtbot, compare_tab, text, text)
     decorator: DiffDecorator = compare_tab.panes["expected"].decorator
+    table = decorator.table
+    # squad removes 3 runs a line: ",", "the " (the article becomes a stand-in space, which the
+    # collapse keeps in place of the real one) and "."; each line break stays as the space
+    # between lines: 6,000 lines -> 18,000 runs (the last line's "." too)
+    assert len(table.exp_ignored) == 18_000
     shown = decorator.ignored_spans()
-    # 3 removed runs a line (",", " the", "." + line break... ) but only near the screen
-    assert 0 < len(shown) < 3 * 2_000
+    # only those near the screen (a screen and ~2,000 characters either side) are drawn
+    assert 0 < len(shown) < 2_000
     assert len(compare_tab.editor("expected").layer("ignored")) == len(shown)
+
+
+def test_toolbar_box_normalises_every_text_metric_and_the_highlight(qtbot, compare_tab,
+                                                                    config) -> None:
+    box = compare_tab.normalise_box
+    assert box.currentText() == "(differs per metric)"  # token_f1 squad, the rest none
+    set_pair(qtbot, compare_tab, "The Eiffel Tower.", "eiffel tower")
+    box.setEditText("squad")
+    box.lineEdit().editingFinished.emit()
+    wait_done(qtbot, compare_tab)
+    assert {config.settings(m).options["normalise"] for m in
+            ("exact_match", "contains", "levenshtein_distance", "wer", "bleu")} == {"squad"}
+    assert compare_tab.panels["exact_match"].result().score == 1.0
+    assert _ranges(compare_tab.editor("expected"), "ignored") == [(0, 4), (16, 17)]
+    assert box.currentText() == "squad"
+    config.undo_stack.undo()  # one step back: as typed again
+    wait_done(qtbot, compare_tab)
+    assert compare_tab.panels["exact_match"].result().score == 0.0
+    assert _ranges(compare_tab.editor("expected"), "ignored") == []
+    box.setEditText("bogus")
+    box.lineEdit().editingFinished.emit()
+    assert box.currentText() == "(differs per metric)"  # refused, back to the model's state

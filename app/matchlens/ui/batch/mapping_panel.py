@@ -20,8 +20,9 @@ from PySide6.QtWidgets import (
 )
 
 from matchlens.core.metrics.registry import all_metrics
-from matchlens.core.normalise import PRESETS, SIMPLE_STEPS, describe, to_text
+from matchlens.core.normalise import describe
 from matchlens.ui.batch.session import Mapping
+from matchlens.ui.normalise_box import NormaliseBox
 
 NO_LABEL = "(no label column)"
 NO_ID = "(row number)"
@@ -103,17 +104,8 @@ class MappingPanel(QWidget):
         self.id = QComboBox(self)
         self.id.setToolTip("A column that names each row")
         form.addRow("Id", self.id)
-        self.normalise = QComboBox(self)
-        self.normalise.setEditable(True)
-        self.normalise.addItems(["none", *PRESETS, *SIMPLE_STEPS])
-        self.normalise.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-        self.normalise.setToolTip("How every text metric normalises both texts before scoring "
-                                  '(none, squad, a step, or a JSON array such as ["lowercase", '
-                                  '"strip_punctuation"]); each metric\'s own is in its tooltip '
-                                  "and its compare panel")
-        self.normalise.activated.connect(
-            lambda _index: self.sig_normalise.emit(self.normalise.currentText()))
-        self.normalise.lineEdit().editingFinished.connect(self._normalise_typed)
+        self.normalise = NormaliseBox(self)
+        self.normalise.sig_chosen.connect(self.sig_normalise)
         form.addRow("Normalise", self.normalise)
         layout.addLayout(form)
 
@@ -174,15 +166,7 @@ class MappingPanel(QWidget):
                 label = f"{label} · {describe(values[metric_id])}"
             if item.text() != label:
                 item.setText(label)
-        shared = {to_text(v) or "none" for v in values.values()}
-        text = shared.pop() if len(shared) == 1 else "(differs per metric)"
-        if self.normalise.currentText() != text and not self.normalise.lineEdit().hasFocus():
-            self.normalise.setEditText(text)
-
-    def _normalise_typed(self) -> None:
-        text = self.normalise.currentText()
-        if text != "(differs per metric)":
-            self.sig_normalise.emit(text)
+        self.normalise.show_values(values)
 
     def set_metrics(self, metric_ids: tuple[str, ...] | list[str]) -> None:
         for i in range(self.metrics.count()):

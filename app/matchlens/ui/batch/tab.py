@@ -54,6 +54,7 @@ from matchlens.ui.batch.worker import (
     stop_tasks,
 )
 from matchlens.ui.config_model import ConfigModel, ask_thresholds_path
+from matchlens.ui.normalise_box import normalise_every_text_metric, text_metric_normalisations
 
 CHUNK_ROWS = 25_000  # one chunk per metric call: cancel answers within a chunk's metric call
 # A network metric's chunk is a few API requests: small, so Cancel stops the spending quickly.
@@ -606,18 +607,13 @@ class BatchTab(QWidget):
 
     def _normalise_all(self, value: str) -> None:
         """The mapping's Normalise box: one normalisation for every text metric, one undo."""
-        try:
-            config = self.config_model.config().with_normalisation(value)
-        except MatchLensError as err:
-            self._say(str(err), error=True)
+        error = normalise_every_text_metric(self.config_model, value)
+        if error:
+            self._say(error, error=True)
             self._show_normalisation()
-            return
-        self.config_model.push(config, "", "Normalise every text metric")
 
     def _show_normalisation(self) -> None:
-        self.mapping_panel.show_normalisation(
-            {spec.id: self.config_model.settings(spec.id).options.get("normalise")
-             for spec in all_metrics() if spec.text})
+        self.mapping_panel.show_normalisation(text_metric_normalisations(self.config_model))
 
     def _on_config_changed(self, metric_id: str) -> None:
         self._show_normalisation()

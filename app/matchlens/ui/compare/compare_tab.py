@@ -31,6 +31,11 @@ from matchlens.ui.compare.scheduler import SYNC_LIMIT, ScoreScheduler
 from matchlens.ui.compare.semantic import NetworkPanel
 from matchlens.ui.compare.sync import ScrollLock
 from matchlens.ui.config_model import ConfigModel
+from matchlens.ui.normalise_box import (
+    NormaliseBox,
+    normalise_every_text_metric,
+    text_metric_normalisations,
+)
 from matchlens.ui.palette import diff_colours
 
 # The highlight is this metric's edit script, with this metric's case option, so the number of
@@ -97,6 +102,7 @@ class CompareTab(QWidget):
         self.scheduler.sig_busy.connect(self._show_busy)
         self.scheduler.sig_idle.connect(self._on_idle)
         self.config.sig_changed.connect(self._on_config_changed)
+        self.normalise_box.show_values(text_metric_normalisations(self.config))
 
     # -- layout ---------------------------------------------------------------------------------
     def _build_ui(self) -> None:
@@ -140,6 +146,11 @@ class CompareTab(QWidget):
         self.granularity_box.currentIndexChanged.connect(
             lambda _i: self.set_granularity(self.granularity_box.currentData()))
         self.toolbar.addWidget(self.granularity_box)
+        # every text metric's normalisation at once; the highlight follows levenshtein_distance's
+        self.toolbar.addWidget(QLabel(" Normalise ", self))
+        self.normalise_box = NormaliseBox(self)
+        self.normalise_box.sig_chosen.connect(self._normalise_all)
+        self.toolbar.addWidget(self.normalise_box)
         self.legend = QLabel(self)
         self.legend.setToolTip("Underlined and faint: differs only in case or whitespace")
         self.toolbar.addWidget(self.legend)
@@ -398,7 +409,14 @@ class CompareTab(QWidget):
         edits view at word granularity, whole words)."""
         return self._table.distance if self._table is not None else 0
 
+    def _normalise_all(self, value: str) -> None:
+        error = normalise_every_text_metric(self.config, value)
+        if error:
+            self.sig_status.emit(error)
+        self.normalise_box.show_values(text_metric_normalisations(self.config))
+
     def _on_config_changed(self, metric_id: str) -> None:
+        self.normalise_box.show_values(text_metric_normalisations(self.config))
         ids = [metric_id] if metric_id else list(self.panels)
         stale: set[str] = set()
         for mid in ids:
