@@ -43,8 +43,12 @@ def test_csv_cells_holding_json_arrays(cli, tmp_path):
     assert [r["exact_match"] for r in records] == ["1.0", "", "1.0"]
     assert [r["exact_match_ref"] for r in records] == ["1", "", "0"]
     assert "line 3" in run.err and "no reference answers (an empty list)" in run.err
-    sidecar = (tmp_path / "scored.csv.matchlens.toml").read_text("utf-8")
-    assert 'expected = "any:answers"' in sidecar
+    sidecar = tmp_path / "scored.csv.matchlens.toml"
+    assert 'expected = "any:answers"' in sidecar.read_text("utf-8")
+    # the sidecar as --config scores the same references again, with no column flags
+    again = tmp_path / "again.csv"
+    assert cli(data, "--config", sidecar, "-o", again).code == 0
+    assert read_csv_file(again) == read_csv_file(out)
 
 
 def test_jsonl_with_a_jsonpath_and_two_variants(cli, tmp_path):

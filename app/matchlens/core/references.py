@@ -67,7 +67,12 @@ def parse_references(value: str | None) -> list[str] | None:
 
 def reference_lists(table: Table, spec: str) -> ReferenceLists:
     """The `--expected-any SPEC` of every row (a column or JSONPath holding a JSON array)."""
-    column: ColumnValues = resolve_column(table, spec)
+    return references_from_column(table, resolve_column(table, spec), spec)
+
+
+def references_from_column(table: Table, column: ColumnValues, spec: str) -> ReferenceLists:
+    """Every cell of a resolved column read as a list of references (see parse_references);
+    a cell that cannot be read, or an empty list, is a missing row with its reason."""
     lists: list[list[str] | None] = []
     reasons = dict(column.reasons)
     for i, value in enumerate(column.values):
@@ -75,14 +80,18 @@ def reference_lists(table: Table, spec: str) -> ReferenceLists:
             refs = parse_references(value)
         except ValueError as err:
             refs = None
-            reasons[i] = str(DatasetError(str(err), file=str(table.path), row=table.lines[i],
+            reasons[i] = str(DatasetError(str(err), file=_label(table), row=table.lines[i],
                                           column=spec))
         if refs is None and value is not None and i not in reasons:
             reasons[i] = str(DatasetError("no reference answers (an empty list)",
-                                          file=str(table.path), row=table.lines[i],
+                                          file=_label(table), row=table.lines[i],
                                           column=spec))
         lists.append(refs)
     return ReferenceLists(lists, reasons)
+
+
+def _label(table: Table) -> str:
+    return str(getattr(table, "label", None) or table.path)
 
 
 def score_any(references: Sequence[list[str] | None],
