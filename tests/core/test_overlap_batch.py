@@ -141,3 +141,39 @@ def test_two_processes_score_every_row_as_the_single_pair_path(monkeypatch):
         want = [np.nan if e is None or a is None else evaluate(job.spec, e, a).score
                 for e, a in zip(expected, actual, strict=True)]
         np.testing.assert_array_equal(result.scores[("a", job.id)], want)
+
+
+WORDS = st.lists(st.sampled_from(["the", "Cat", "sat", "on", "mat", "x1", "dog,", "東京", "", "_",
+                                  "\t", "\n", "Zoë"]), max_size=8).map(" ".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(WORDS, WORDS), min_size=1, max_size=10))
+def test_rouge_l_batch_is_the_single_pair_path(pairs):
+    pairs = pairs + [(e, e) for e, _ in pairs[:2]]
+    expected, actual = [e for e, _ in pairs], [a for _, a in pairs]
+    spec = get_metric("rouge_l")
+    want = [evaluate(spec, e, a).score for e, a in pairs]
+    assert many("rouge_l", expected, actual) == want
+
+
+JSON_TEXT = st.sampled_from(['{"a": 1}', '{"a": 2, "b": [1, 2]}', '[1, 2, 3]', '[1]', "null",
+                             '{"a": {"b": "X"}}', '{"a": {"b": "x"}}', "not json", "",
+                             '{"a": 1', '```json\n{"a": 1}\n```', "NaN", "1e400", "[" * 3000])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(JSON_TEXT, JSON_TEXT), min_size=1, max_size=10),
+       st.fixed_dictionaries({"strip_code_fences": st.booleans(),
+                              "case_insensitive_strings": st.booleans(),
+                              "ignore_keys": st.sampled_from([[], ["b"]])}))
+def test_json_distance_batch_is_the_single_pair_path(pairs, options):
+    spec = get_metric("json_distance")
+    resolved = spec.resolve_options(options)
+    expected, actual = [e for e, _ in pairs], [a for _, a in pairs]
+    got = spec.many(expected, actual, resolved)
+    single = [evaluate(spec, e, a, options=options) for e, a in pairs]
+    np.testing.assert_array_equal(
+        got.scores, [np.nan if r.score is None else r.score for r in single])
+    assert got.messages == {i: r.explanation for i, r in enumerate(single) if r.score is None}
+    assert got.status.tolist() == [0 if r.score is not None else 1 for r in single]
