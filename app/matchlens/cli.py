@@ -11,7 +11,8 @@ from matchlens import __version__
 from matchlens.core.errors import MatchLensError
 
 EXIT_OK, EXIT_GATE, EXIT_USAGE = 0, 1, 2
-_COMMANDS = ("compare", "batch", "score", "calibrate")
+_COMMANDS = ("compare", "batch", "score", "calibrate", "diff")
+_HEADLESS = ("score", "calibrate", "diff")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -78,6 +79,21 @@ def build_parser() -> argparse.ArgumentParser:
                             "for it)")
     score.add_argument("--quiet", action="store_true", help="no summary on standard error")
     _calibrate_parser(sub)
+
+    diff = sub.add_parser("diff", help="the compare view in a terminal: a readable inline diff "
+                                       "and the scores (--json for scripts)")
+    diff.add_argument("expected_file", type=Path)
+    diff.add_argument("actual_file", type=Path)
+    diff.add_argument("--words", action="store_true",
+                      help="whole-word pieces only (no character-level typos)")
+    diff.add_argument("--json", action="store_true",
+                      help="print distance, edits, chunks and scores as JSON")
+    diff.add_argument("--metrics", metavar="a,b,c",
+                      help="metric ids, as for score (default: the five text metrics)")
+    diff.add_argument("--config", type=Path, metavar="FILE.toml", dest="score_config",
+                      help="thresholds and options (the file the app saves)")
+    diff.add_argument("--set", metavar="ID.OPTION=VALUE", action="append", default=[],
+                      dest="overrides", help="one override, repeatable")
     return parser
 
 
@@ -139,7 +155,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace | int:
         return int(stop.code or 0)
     # `--screenshot`/`--config` may come before or after the sub-command.
     args.screenshot = getattr(args, "sub_screenshot", None) or args.screenshot
-    if args.command not in ("score", "calibrate"):
+    if args.command not in _HEADLESS:
         args.config = getattr(args, "sub_config", None) or args.config
     else:  # `matchlens --config c.toml score ...` must not drop the config silently
         args.score_config = args.score_config or args.config
@@ -172,14 +188,31 @@ def run_calibrate(args: argparse.Namespace) -> int:
         return 130
 
 
+def run_diff(args: argparse.Namespace) -> int:
+    from matchlens.diff_command import diff_command
+
+    try:
+        return diff_command(args)
+    except MatchLensError as err:
+        print(f"matchlens: {err}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:  # `matchlens diff a b | head`
+        return EXIT_OK
+
+
+def run_headless(args: argparse.Namespace) -> int:
+    """`score`, `calibrate` or `diff`: the forms that never load Qt."""
+    runner = {"diff": run_diff, "calibrate": run_calibrate}.get(args.command, run_score)
+    return runner(args)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Headless-only entry (`score`); the full entry point is matchlens.main."""
+    """Headless-only entry (`score`, `diff`); the full entry point is matchlens.main."""
     args = parse_args(argv)
     if isinstance(args, int):
         return args
-    if args.command == "calibrate":
-        return run_calibrate(args)
-    if args.command != "score":
-        print("matchlens: this entry point only runs `score` and `calibrate`", file=sys.stderr)
+    if args.command not in _HEADLESS:
+        print("matchlens: this entry point only runs `score`, `calibrate` and `diff`",
+              file=sys.stderr)
         return EXIT_USAGE
-    return run_score(args)
+    return run_headless(args)

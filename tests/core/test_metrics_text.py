@@ -158,3 +158,12 @@ def test_fast_batch_paths_agree_with_single_pair_paths(a, b):
             single = spec.compute(a, b, options).score
             many = spec.many([a], [b], options).scores[0]
             assert single == many, metric_id
+
+
+def test_similarity_explanation_agrees_in_number():
+    from matchlens.core.metrics.registry import evaluate, get_metric
+
+    spec = get_metric("levenshtein_similarity")
+    # "a" vs "b": 1 edit over 1 character (singular both), "ab" vs "cd": plurals.
+    assert evaluate(spec, "a", "b").explanation.startswith("1 edit over 1 character,")
+    assert evaluate(spec, "ab", "cd").explanation.startswith("2 edits over 2 characters")

@@ -23,6 +23,7 @@ from matchlens import __version__
 from matchlens.embeddings.redact import scrub
 from matchlens.ui.compare.compare_tab import CompareTab
 from matchlens.ui.config_model import ConfigModel, ask_thresholds_path
+from matchlens.ui.label_menu import install_label_menu
 from matchlens.ui.notice_bar import NoticeBar
 from matchlens.ui.window_fit import fit_to_screen, keep_on_screen, restore_or_fit
 
@@ -84,6 +85,7 @@ class MainWindow(QMainWindow):
         self._batch_row: int | None = None
         self.batch_finished = True  # False from a dataset load until the tab says it is done
         self._build_menus()
+        self.label_menu = install_label_menu(self)  # labelling from the table or compare view
         self.compare_tab.sig_status.connect(self.show_status)
         self.config.sig_error.connect(self.show_status)
         self.statusBar().showMessage("Ready.")
@@ -182,7 +184,7 @@ class MainWindow(QMainWindow):
         redo_keys += [k for k in QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)
                       if k not in redo_keys]
         self.action_redo.setShortcuts(redo_keys)
-        for action, tip in ((self.action_undo, "Undo the last threshold or option change"),
+        for action, tip in ((self.action_undo, "Undo the last change: a threshold, an option or a label"),
                             (self.action_redo, "Redo the change last undone")):
             action.setStatusTip(tip)
             edit.addAction(action)

@@ -84,7 +84,8 @@ def _similarity_outcome(expected: str, actual: str, options: Mapping[str, Any]) 
     score = similarity_from_distance(dist, len(expected), len(actual))
     suffix = "" if case else ", ignoring case"
     edits = f"{dist} edit{'' if dist == 1 else 's'}"
-    return Outcome(score, f"{edits} over {longest} characters{suffix}")
+    chars = f"{longest} character{'' if longest == 1 else 's'}"
+    return Outcome(score, f"{edits} over {chars}{suffix}")
 
 
 def many_distances(expected: Sequence[str], actual: Sequence[str], case_sensitive: bool

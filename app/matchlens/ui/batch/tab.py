@@ -36,6 +36,7 @@ from matchlens.ui.batch.bars import ProgressRow, TableBar, TopBar
 from matchlens.ui.batch.calibration_view import CalibrationView
 from matchlens.ui.batch.export import save_plot_png, with_thresholds, write_table
 from matchlens.ui.batch.histograms import HistogramGrid
+from matchlens.ui.batch.labelling import BatchLabelling
 from matchlens.ui.batch.mapping_panel import MappingPanel
 from matchlens.ui.batch.network_check import Preflight, preflight
 from matchlens.ui.batch.session import Mapping, Prepared, guess_mapping
@@ -162,6 +163,7 @@ class BatchTab(QWidget):
         split.setStretchFactor(1, 1)
         split.setSizes([260, 1000])
         layout.addWidget(split, 1)
+        self.labelling = BatchLabelling(self)  # the human column, Label actions, live calibration
         self._show_idle()
 
     # -- the agreed interface --------------------------------------------------------------------
@@ -203,6 +205,7 @@ class BatchTab(QWidget):
         verdict = _VERDICT_WORDS.get(self.model.row_code(row))
         if verdict:
             parts.append(verdict)
+        parts.extend(self.labelling.row_words(row))
         if expected is None or actual is None:
             parts.append("no expected value" if expected is None else "no actual value")
         return expected or "", actual or "", " · ".join(parts)
@@ -238,7 +241,7 @@ class BatchTab(QWidget):
         return any(t is not None for t in (self._read_task, self._score_task, self._export_task,
                                            self._check_task)) \
             or self._scoring_requested or bool(self._done_sentence) or self.model.is_busy() \
-            or self._rank_pending \
+            or self._rank_pending or self.labelling.live.is_busy() \
             or self.variants.is_busy() or self.histograms.is_drawing()
 
     # -- reading ---------------------------------------------------------------------------------
@@ -471,8 +474,9 @@ class BatchTab(QWidget):
         self.model.set_session(prepared, self.result, specs, thresholds)
         self.table_bar.set_session(self.result.variants, specs)
         self.histograms.reset(self.result, thresholds)
-        self.calibration.reset(specs, self.result.variants[0], prepared.labels is not None,
-                               thresholds)
+        # Calibration always has labels to show: a person can label rows without a column.
+        self.calibration.reset(specs, self.result.variants[0], True, thresholds)
+        self.labelling.start(prepared, self.result.variants)
         self.variants.reset(self.result, specs)
         self.view.fit_columns()
         if prepared.notes:
@@ -486,6 +490,7 @@ class BatchTab(QWidget):
         self.histograms.finish(final)
         self.model.scoring_finished()
         self.calibration.set_final(final)
+        self.labelling.live.set_final(final)  # the sweeps again, with the labels of now
         self.variants.set_complete()
         seconds = time.perf_counter() - self._started_at
         rows, metrics = self.result.rows, len(self.result.jobs)
@@ -716,6 +721,7 @@ class BatchTab(QWidget):
         if self.table is not None:
             old += [self.table.rows, self.table.lines]
         self.model.clear()
+        self.labelling.stop()
         self.table = self.prepared = self.result = self.final = self.mapping = None
         self.mapping_panel.set_columns([], None)
         if old:
