@@ -49,6 +49,16 @@ def memory_keyring() -> MemoryKeyring:
 
 
 @pytest.fixture(autouse=True)
+def forget_secrets():
+    """The masking function remembers keys a run resolved; each test starts with none."""
+    from matchlens.embeddings.redact import forget_all
+
+    forget_all()
+    yield
+    forget_all()
+
+
+@pytest.fixture(autouse=True)
 def private_dirs(tmp_path_factory, monkeypatch):
     """Settings, caches and QSettings go to a fresh folder; no OPENAI_* leaks in from outside."""
     home = tmp_path_factory.mktemp("home")

@@ -11,7 +11,8 @@ from matchlens import __version__
 from matchlens.core.errors import MatchLensError
 
 EXIT_OK, EXIT_GATE, EXIT_USAGE = 0, 1, 2
-_COMMANDS = ("compare", "batch", "score", "calibrate")
+_COMMANDS = ("compare", "batch", "score", "calibrate", "diff")
+_HEADLESS = ("score", "calibrate", "diff")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -34,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     _gui_common(compare)
 
     batch = sub.add_parser("batch", help="open the app on the batch tab with DATA scored")
-    batch.add_argument("data", type=Path, help=".csv, .tsv, .jsonl or .json (array of objects)")
+    batch.add_argument("data", type=Path, help=_FORMATS_HELP)
     batch.add_argument("--expected", metavar="SPEC", help=f"the reference: {_SPEC}")
     batch.add_argument("--actual", metavar="SPEC", action="append",
                        help="an output column or JSONPath; repeat for prompt variants")
@@ -44,18 +45,23 @@ def build_parser() -> argparse.ArgumentParser:
     _gui_common(batch)
 
     score = sub.add_parser("score", help="score headless and write a scored table")
-    score.add_argument("data", type=Path, help=".csv, .tsv, .jsonl or .json (array of objects)")
+    score.add_argument("data", type=Path, help=f"{_FORMATS_HELP}, or - for standard input")
     score.add_argument("--expected", metavar="SPEC", help=f"the reference: {_SPEC}")
     score.add_argument("--expected-literal", metavar="TEXT",
                        help="one fixed reference text for every row")
-    score.add_argument("--actual", metavar="SPEC", action="append", required=True,
-                       help="the output under test; repeat to score several variants")
+    score.add_argument("--actual", metavar="SPEC", action="append",
+                       help="the output under test; repeat to score several variants (default: "
+                            "the columns a sidecar --config records, or promptfoo's outputs)")
     score.add_argument("--metrics", metavar="a,b,c",
                        help="metric ids; 'all' = every metric that needs no network (default: "
                             "exact_match,contains,levenshtein_distance,levenshtein_similarity,"
                             "jaccard, plus local metrics the config gives a threshold)")
     score.add_argument("--config", type=Path, metavar="FILE.toml", dest="score_config",
                        help="thresholds and options: the file the app saves, or a sidecar")
+    score.add_argument("--normalise", metavar="STEPS",
+                       help="the normalisation of every text metric of the run: a preset "
+                            "(squad), a step, or a JSON array of steps; --set ID.normalise=... "
+                            "overrides it for one metric")
     score.add_argument("--set", metavar="ID.OPTION=VALUE", action="append", default=[],
                        dest="overrides",
                        help="one override, repeatable (levenshtein_similarity.threshold=0.8)")
@@ -67,14 +73,35 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--encoding", metavar="NAME",
                        help="the input's encoding when it is not UTF-8 (e.g. cp1252, latin-1)")
     score.add_argument("--delimiter", metavar="CHAR", help="the CSV delimiter (default: detected)")
+    _reading_options(score)
+    score.add_argument("--base-url", metavar="URL",
+                       help="the OpenAI-compatible endpoint for semantic_similarity (your API "
+                            "key goes only to an endpoint you name: here, OPENAI_BASE_URL or "
+                            "Settings; one from a --config file gets no key but one stored "
+                            "for it)")
     score.add_argument("--quiet", action="store_true", help="no summary on standard error")
     _calibrate_parser(sub)
+
+    diff = sub.add_parser("diff", help="the compare view in a terminal: a readable inline diff "
+                                       "and the scores (--json for scripts)")
+    diff.add_argument("expected_file", type=Path)
+    diff.add_argument("actual_file", type=Path)
+    diff.add_argument("--words", action="store_true",
+                      help="whole-word pieces only (no character-level typos)")
+    diff.add_argument("--json", action="store_true",
+                      help="print distance, edits, chunks and scores as JSON")
+    diff.add_argument("--metrics", metavar="a,b,c",
+                      help="metric ids, as for score (default: the five text metrics)")
+    diff.add_argument("--config", type=Path, metavar="FILE.toml", dest="score_config",
+                      help="thresholds and options (the file the app saves)")
+    diff.add_argument("--set", metavar="ID.OPTION=VALUE", action="append", default=[],
+                      dest="overrides", help="one override, repeatable")
     return parser
 
 
 def _calibrate_parser(sub) -> None:  # noqa: ANN001 - argparse's private subparsers type
     cal = sub.add_parser("calibrate", help="the best threshold per metric against human labels")
-    cal.add_argument("data", type=Path, help=".csv, .tsv, .jsonl or .json (array of objects)")
+    cal.add_argument("data", type=Path, help=f"{_FORMATS_HELP}, or - for standard input")
     cal.add_argument("--expected", metavar="SPEC", help=f"the reference: {_SPEC}")
     cal.add_argument("--expected-literal", metavar="TEXT",
                      help="one fixed reference text for every row")
@@ -99,9 +126,23 @@ def _calibrate_parser(sub) -> None:  # noqa: ANN001 - argparse's private subpars
                      help="write the suggested thresholds as a config `score --config` reads")
     cal.add_argument("--encoding", metavar="NAME", help="the input's encoding when not UTF-8")
     cal.add_argument("--delimiter", metavar="CHAR", help="the CSV delimiter (default: detected)")
+    _reading_options(cal)
 
 
 _SPEC = "a column name, or a JSONPath starting with $ (cells holding JSON are parsed)"
+_FORMATS_HELP = ".csv, .tsv, .jsonl, .json, .parquet, .xlsx, .xls or .ods"
+
+
+def _reading_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--records", metavar="JSONPATH",
+                        help="where the rows are inside a .json file ($.results.results for "
+                             "promptfoo's output; default: the only array of objects)")
+    parser.add_argument("--sheet", metavar="NAME",
+                        help="the sheet of a spreadsheet to read (default: the first)")
+    parser.add_argument("--format", choices=("csv", "tsv", "jsonl", "json", "parquet", "xlsx",
+                                             "xls", "ods"),
+                        help="the input's format when its name does not say (standard input: "
+                             "csv unless this says)")
 
 
 def _gui_common(parser: argparse.ArgumentParser) -> None:
@@ -130,7 +171,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace | int:
         return int(stop.code or 0)
     # `--screenshot`/`--config` may come before or after the sub-command.
     args.screenshot = getattr(args, "sub_screenshot", None) or args.screenshot
-    if args.command not in ("score", "calibrate"):
+    if args.command not in _HEADLESS:
         args.config = getattr(args, "sub_config", None) or args.config
     else:  # `matchlens --config c.toml score ...` must not drop the config silently
         args.score_config = args.score_config or args.config
@@ -163,14 +204,31 @@ def run_calibrate(args: argparse.Namespace) -> int:
         return 130
 
 
+def run_diff(args: argparse.Namespace) -> int:
+    from matchlens.diff_command import diff_command
+
+    try:
+        return diff_command(args)
+    except MatchLensError as err:
+        print(f"matchlens: {err}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:  # `matchlens diff a b | head`
+        return EXIT_OK
+
+
+def run_headless(args: argparse.Namespace) -> int:
+    """`score`, `calibrate` or `diff`: the forms that never load Qt."""
+    runner = {"diff": run_diff, "calibrate": run_calibrate}.get(args.command, run_score)
+    return runner(args)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Headless-only entry (`score`); the full entry point is matchlens.main."""
+    """Headless-only entry (`score`, `diff`); the full entry point is matchlens.main."""
     args = parse_args(argv)
     if isinstance(args, int):
         return args
-    if args.command == "calibrate":
-        return run_calibrate(args)
-    if args.command != "score":
-        print("matchlens: this entry point only runs `score` and `calibrate`", file=sys.stderr)
+    if args.command not in _HEADLESS:
+        print("matchlens: this entry point only runs `score`, `calibrate` and `diff`",
+              file=sys.stderr)
         return EXIT_USAGE
-    return run_score(args)
+    return run_headless(args)

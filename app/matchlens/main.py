@@ -1,4 +1,4 @@
-"""The `matchlens` entry point: `score` runs headless; every other form opens the window."""
+"""The `matchlens` entry point: `score` and `diff` run headless; every other form opens the window."""
 
 from __future__ import annotations
 
@@ -17,10 +17,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = cli.parse_args(argv)
     if isinstance(args, int):
         return args
-    if args.command == "score":
-        return cli.run_score(args)
-    if args.command == "calibrate":
-        return cli.run_calibrate(args)
+    if args.command in ("score", "calibrate", "diff"):  # headless: never loads Qt
+        return cli.run_headless(args)
     try:
         from matchlens.ui.app import run_app  # Qt is loaded only here
     except ImportError as err:

@@ -46,7 +46,7 @@ def test_levenshtein_similarity_examples(expected, actual, case_sensitive, want)
 def test_levenshtein_similarity_defaults_ignore_case_and_threshold_07():
     spec = get_metric("levenshtein_similarity")
     assert spec.default_threshold == 0.7
-    assert spec.default_options() == {"case_sensitive": False}
+    assert spec.default_options() == {"case_sensitive": False, "normalise": []}
     result = evaluate(spec, "Paris", "PARIS")
     assert (result.score, result.passed, result.label) == (1.0, True, Label.PASS)
 
@@ -158,3 +158,12 @@ def test_fast_batch_paths_agree_with_single_pair_paths(a, b):
             single = spec.compute(a, b, options).score
             many = spec.many([a], [b], options).scores[0]
             assert single == many, metric_id
+
+
+def test_similarity_explanation_agrees_in_number():
+    from matchlens.core.metrics.registry import evaluate, get_metric
+
+    spec = get_metric("levenshtein_similarity")
+    # "a" vs "b": 1 edit over 1 character (singular both), "ab" vs "cd": plurals.
+    assert evaluate(spec, "a", "b").explanation.startswith("1 edit over 1 character,")
+    assert evaluate(spec, "ab", "cd").explanation.startswith("2 edits over 2 characters")

@@ -83,6 +83,12 @@ class FakeOpenAI:
     always_floats: bool = False  # ignore encoding_format, as some compatible servers do
     rules: list[Rule] = field(default_factory=list)
     requests: list[Recorded] = field(default_factory=list)
+    # Hostile answers: `mangle(data)` rewrites the items of a 200 answer (wrong indices, NaN…);
+    # `raw_reply` = (status, content type, body) replaces the answer (an HTML page);
+    # `trickle` = seconds between the bytes of an answer (a server that never quite stops).
+    mangle: Any = None
+    raw_reply: tuple[int, str, bytes] | None = None
+    trickle: float | None = None
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
@@ -180,6 +186,8 @@ class FakeOpenAI:
             else:
                 embedding = [float(x) for x in vec]
             data.append({"object": "embedding", "index": i, "embedding": embedding})
+        if self.mangle is not None:
+            data = self.mangle(data)
         tokens = sum(len(_WORD.findall(t)) for t in inputs)
         return 200, {}, {"object": "list", "data": data, "model": model,
                          "usage": {"prompt_tokens": tokens, "total_tokens": tokens}}
@@ -216,7 +224,7 @@ class _Handler(BaseHTTPRequestHandler):
     fake: FakeOpenAI
 
     def do_POST(self) -> None:  # noqa: N802 (http.server's name)
-        if self.path.rstrip("/") != "/v1/embeddings":
+        if self.path.partition("?")[0].rstrip("/") != "/v1/embeddings":
             self._send(404, {}, {"error": {"message": f"no route {self.path}"}})
             return
         length = int(self.headers.get("Content-Length", "0"))
@@ -226,18 +234,30 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(400, {}, {"error": {"message": "body is not JSON"}})
             return
         status, headers, payload = self.fake.answer(body, self.headers.get("Authorization"))
+        if self.fake.raw_reply is not None:
+            status, kind, raw = self.fake.raw_reply
+            self._send(status, {}, raw, kind)
+            return
         self._send(status, headers, payload)
 
-    def _send(self, status: int, headers: dict[str, str], payload: dict[str, Any]) -> None:
-        data = json.dumps(payload).encode("utf-8")
+    def _send(self, status: int, headers: dict[str, str], payload: Any,
+              kind: str = "application/json") -> None:
+        data = payload if isinstance(payload, bytes) else json.dumps(payload).encode("utf-8")
         try:
             self.send_response(status)
-            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Type", kind)
             self.send_header("Content-Length", str(len(data)))
             for name, value in headers.items():
                 self.send_header(name, value)
             self.end_headers()
-            self.wfile.write(data)
+            if self.fake.trickle is None:
+                self.wfile.write(data)
+                return
+            for i in range(len(data)):  # one byte at a time until the client gives up
+                if self.fake._stopping.wait(self.fake.trickle):
+                    return
+                self.wfile.write(data[i:i + 1])
+                self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):
             pass
 

@@ -87,8 +87,8 @@ def test_zero_vector_is_an_error_sentence_not_nan(options, fake_openai):
     out = SPEC.many(["!!!", "good answer"], ["some words", "good answer"], options)
     assert out.status.tolist() == [STATUS_ERROR, STATUS_SCORED]
     assert math.isnan(out.scores[0]) and out.scores[1] == pytest.approx(1.0)
-    assert out.messages[0] == ("An embedding is all zeros, so the cosine similarity "
-                               "is undefined")
+    assert out.messages[0] == ("the server sent an all-zero embedding, so the cosine "
+                               "similarity is undefined")
     single = SPEC.compute("!!!", "some words", options)
     assert single.score is None and single.label is Label.ERROR
 

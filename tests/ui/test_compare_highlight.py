@@ -16,6 +16,7 @@ def _ranges(editor) -> list[tuple[int, int]]:
 
 
 def test_spans_sit_on_the_edited_characters(qtbot, compare_tab) -> None:
+    compare_tab.set_view("exact")
     set_pair(qtbot, compare_tab, "The quick brown fox", "The quick brown dog")
     # fox -> dog: f→d at 16 and x→g at 18 (the 'o' between is equal) on both sides.
     assert _ranges(compare_tab.editor("expected")) == [(16, 17), (18, 19)]
@@ -71,6 +72,7 @@ def test_whitespace_only_edits_are_visible_and_subdued(qtbot, compare_tab) -> No
 
 
 def test_word_granularity(qtbot, compare_tab) -> None:
+    compare_tab.set_view("exact")
     set_pair(qtbot, compare_tab, "the cat sat", "the dog sat")
     compare_tab.set_granularity("word")
     wait_done(qtbot, compare_tab)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from PySide6.QtCore import Qt
 from tests.ui.conftest import set_pair
 
 from matchlens.core.alignment import align, next_hunk
+from matchlens.core.readable import readable_diff
 from matchlens.core.scroll_sync import line_anchors
 
 EXPECTED = "one two three four five six"
@@ -15,13 +17,23 @@ ACTUAL = "one 2 three four 5 six seven"
 # The hunks ("two"→"2", "five"→"5", " seven" added) are taken from core.align, not hard-coded.
 
 
-def _hunk_starts(expected: str, actual: str) -> list[tuple[int, int]]:
-    return [(h.exp_start, h.act_start) for h in align(expected, actual).hunks]
+def _hunk_starts(expected: str, actual: str, view: str = "exact") -> list[tuple[int, int]]:
+    if view == "exact":
+        return [(h.exp_start, h.act_start) for h in align(expected, actual).hunks]
+    # Readable: each run of touching non-equal chunks is one difference.
+    starts, previous = [], "equal"
+    for c in readable_diff(expected, actual).chunks:
+        if c.op != "equal" and previous == "equal":
+            starts.append((c.exp_start, c.act_start))
+        previous = c.op
+    return starts
 
 
-def test_next_and_previous_walk_the_hunks_in_order(qtbot, compare_tab) -> None:
+@pytest.mark.parametrize("view", ["readable", "exact"])
+def test_next_and_previous_walk_the_hunks_in_order(qtbot, compare_tab, view) -> None:
+    compare_tab.set_view(view)
     set_pair(qtbot, compare_tab, EXPECTED, ACTUAL)
-    starts = _hunk_starts(EXPECTED, ACTUAL)
+    starts = _hunk_starts(EXPECTED, ACTUAL, view)
     n = len(starts)
     assert n == compare_tab.difference_count() >= 3
     assert compare_tab.difference_label.text().strip() == f"{n} differences"

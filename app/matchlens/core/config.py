@@ -15,6 +15,10 @@ from matchlens.core.errors import ConfigError
 from matchlens.core.metrics.registry import MetricSpec, get_metric
 
 _UNSET = object()
+# Put in a network metric's options when its base_url came from a config file: the file's name.
+# The embeddings client then sends no general key there (a file can name any URL; see
+# embeddings/endpoint.py). Not an OptionSpec: nobody sets it but Config.settings.
+BASE_URL_FROM = "base_url_from"
 
 
 @dataclass(frozen=True)
@@ -36,12 +40,28 @@ class Config:
     # The metrics a scored table's sidecar says made it ([matchlens] metrics): `score --config
     # SIDECAR` without --metrics scores these again. The window's thresholds file has none.
     metrics: tuple[str, ...] = ()
+    # Endpoint URLs that came from a config file (URL -> file), not from the user.
+    url_files: dict[str, str] = field(default_factory=dict)
 
     def settings(self, metric_id: str) -> MetricSettings:
         spec = get_metric(metric_id)
         threshold = self.thresholds.get(metric_id, spec.default_threshold)
         options = spec.resolve_options(self._network_options(spec) | self.options.get(metric_id, {}))
+        url = str(options.get("base_url") or "").strip().rstrip("/")
+        if spec.network and url in self.url_files:
+            options[BASE_URL_FROM] = self.url_files[url]
         return MetricSettings(threshold, options)
+
+    def with_endpoint(self, base_url: str | None = None, model: str | None = None) -> Config:
+        """The [openai] endpoint named by the user (Settings, --base-url): trusted with a key."""
+        changes: dict[str, Any] = {}
+        if base_url is not None:
+            url = base_url.strip().rstrip("/")
+            changes["base_url"] = base_url
+            changes["url_files"] = {k: v for k, v in self.url_files.items() if k != url}
+        if model is not None:
+            changes["model"] = model
+        return replace(self, **changes)
 
     def _network_options(self, spec: MetricSpec) -> dict[str, Any]:
         # [openai] base_url / model feed every network metric that has such options.
@@ -64,6 +84,16 @@ class Config:
         merged = {**self.options.get(metric_id, {}), name: coerced}
         return replace(self, options={**self.options, metric_id: merged})
 
+    def with_normalisation(self, value: Any) -> Config:
+        """`normalise` set for every text metric (`--normalise`)."""
+        from matchlens.core.metrics.registry import all_metrics
+
+        config = self
+        for spec in all_metrics():
+            if spec.text:
+                config = config.with_option(spec.id, "normalise", value)
+        return config
+
     def with_override(self, assignment: str) -> Config:
         """Apply one `ID.OPTION=VALUE` (as `--set` gives it)."""
         key, sep, value = assignment.partition("=")
@@ -74,7 +104,12 @@ class Config:
         value = value.strip()
         if name == "threshold":
             return self.with_threshold(metric_id, value)
-        return self.with_option(metric_id, name, _parse_value(value))
+        config = self.with_option(metric_id, name, _parse_value(value))
+        if name == "base_url":  # typed on the command line: the user named it
+            url = str(value).strip().rstrip("/")
+            config = replace(config, url_files={k: v for k, v in config.url_files.items()
+                                                if k != url})
+        return config
 
 
 def _parse_value(text: str) -> Any:
@@ -85,7 +120,9 @@ def _parse_value(text: str) -> Any:
         return text
 
 
-def load_config(path: str | Path) -> Config:
+def load_config(path: str | Path, *, trusted: bool = False) -> Config:
+    """The config in `path`. An endpoint URL in it is marked as coming from that file unless
+    `trusted` (the user's own settings file, which only Settings writes)."""
     path = Path(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -95,7 +132,12 @@ def load_config(path: str | Path) -> Config:
         raise ConfigError(f"{path}: cannot read ({err})") from None
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{path}: not valid TOML ({err})") from None
-    return config_from_dict(data, source=str(path))
+    config = config_from_dict(data, source=str(path))
+    if trusted:
+        return config
+    urls = [config.base_url, *(opts.get("base_url", "") for opts in config.options.values())]
+    files = {str(u).strip().rstrip("/"): str(path) for u in urls if str(u or "").strip()}
+    return replace(config, url_files={**config.url_files, **files})
 
 
 def config_from_dict(data: Mapping[str, Any], source: str = "config") -> Config:

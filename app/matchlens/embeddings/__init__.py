@@ -3,8 +3,11 @@
 Nothing here imports `openai` or `keyring` at import time (openai costs ~0.7 s); they are
 loaded on first use. `import matchlens.embeddings.metric` registers the metric.
 
-    credentials  resolve_api_key, save_api_key, delete_api_key, keyring_backend_name, mask
-    endpoint     resolve_endpoint (options base_url, else OPENAI_BASE_URL, else OpenAI)
+    redact       scrub(text, *secrets): THE masking function for every sentence, log line,
+                 sidecar and cache row (keys, pieces of keys, Bearer values, secret URL params)
+    credentials  resolve_api_key, save_api_key, delete_api_key (per endpoint too), mask
+    endpoint     resolve_endpoint (options base_url, else OPENAI_BASE_URL, else OpenAI); a
+                 config file's URL is "file" sourced and gets no general key
     cost         estimate(texts, options) -> CostEstimate, for the "about to send" prompt
     embed        embed_texts(texts, options) -> Embeddings (cache, batching, error sentences)
     cache        EmbeddingCache (SQLite under platformdirs.user_cache_dir("matchlens"))
@@ -22,6 +25,7 @@ from matchlens.embeddings.credentials import (
     resolve_api_key,
     save_api_key,
 )
+from matchlens.embeddings.redact import scrub
 
 __all__ = [
     "ApiKey",
@@ -32,4 +36,5 @@ __all__ = [
     "mask",
     "resolve_api_key",
     "save_api_key",
+    "scrub",
 ]

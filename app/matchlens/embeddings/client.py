@@ -18,9 +18,11 @@ import base64
 import logging
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from urllib.parse import parse_qsl
 
 import numpy as np
 
+from matchlens.embeddings.deadline import deadline_http_client
 from matchlens.embeddings.endpoint import Endpoint
 from matchlens.embeddings.failures import Context, describe
 
@@ -95,8 +97,15 @@ class EmbeddingClient:
         self._key_hint = key_hint or "check the key in Settings or OPENAI_API_KEY"
         self._attempts = 0
         self._down: str | None = None  # the sentence once the endpoint proved unreachable
-        http = openai.DefaultHttpxClient(event_hooks={"request": [self._count_attempt]})
-        self._client = openai.OpenAI(api_key=api_key, base_url=endpoint.base_url,
+        self._dim: int | None = None  # every vector of a run has the first one's length
+        # One overall deadline per HTTP attempt: a server trickling a byte every 2 s never
+        # trips a per-read timeout (deadline.py).
+        http = deadline_http_client(self.timeout, self._count_attempt)
+        # A query in the base URL (`…/v1?api-key=…`, Azure-style) goes on every request; left in
+        # the base URL the client would append the route after it.
+        base, _, query = endpoint.base_url.partition("?")
+        self._client = openai.OpenAI(api_key=api_key, base_url=base,
+                                     default_query=dict(parse_qsl(query)) or None,
                                      timeout=self.timeout, max_retries=self.max_retries,
                                      http_client=http)
 
@@ -168,7 +177,7 @@ class EmbeddingClient:
             # hand us the strings, and numpy decodes them ~10x faster than its float lists.
             response = self._client.embeddings.create(model=self.endpoint.model, input=batch,
                                                       encoding_format="base64")
-            vectors = _vectors(response, batch)
+            vectors, unusable = _vectors(response, batch, self._dim)
         except Exception as exc:  # every failure becomes a sentence for these rows only
             result.requests += self._attempts - before
             # The placeholder is no secret: a 401 names it as it is ('not-needed').
@@ -184,6 +193,9 @@ class EmbeddingClient:
                 self._down = sentence
             return sentence, isinstance(exc, openai.BadRequestError)
         result.requests += self._attempts - before
+        if vectors and self._dim is None:  # one length for the whole run
+            self._dim = next(iter(vectors.values())).size
+        result.errors.update(unusable)  # these texts fail alone, and are never cached
         return vectors, False
 
     def _answers_a_probe(self, result: EmbedResult) -> bool:
@@ -214,19 +226,49 @@ class EmbeddingClient:
         self.close()
 
 
-def _vectors(response, batch: list[str]) -> dict[str, np.ndarray]:
-    data = sorted(response.data, key=lambda item: item.index)
+def _vectors(response, batch: list[str], dim: int | None
+             ) -> tuple[dict[str, np.ndarray], dict[str, str]]:
+    """(vectors by text, sentences for texts whose vector is unusable). ValueError (the whole
+    answer is untrustworthy) unless the indices are a permutation of 0..n-1 and every vector
+    has the same dimension (`dim`, the run's, when known)."""
+    data = getattr(response, "data", None)
+    if not isinstance(data, list):  # an HTML page with status 200, a proxy's login form…
+        kind = "text" if isinstance(response, str) else type(response).__name__
+        raise ValueError(f"the answer is {kind}, not a list of embeddings")
     if len(data) != len(batch):
         raise ValueError(f"{len(data)} embeddings for {len(batch)} texts")
+    indices = [getattr(item, "index", None) for item in data]
+    if sorted(i for i in indices if isinstance(i, int)) != list(range(len(batch))):
+        raise ValueError(f"its indices are not each of 0..{len(batch) - 1} once")
     out: dict[str, np.ndarray] = {}
-    for text, item in zip(batch, data, strict=True):
-        raw = item.embedding
-        if isinstance(raw, str):  # little-endian float32, base64-encoded
-            vec = np.frombuffer(base64.b64decode(raw, validate=True), dtype="<f4").astype(
+    bad: dict[str, str] = {}
+    for item in data:
+        text = batch[item.index]
+        vec = _decode(item.embedding)
+        if dim is None:
+            dim = vec.size
+        if vec.ndim != 1 or vec.size == 0 or vec.size != dim:
+            raise ValueError(f"its embeddings do not all have the same length ({dim} and "
+                             f"{vec.size})")
+        if not np.isfinite(vec).all():
+            bad[text] = "the server sent an embedding with values that are not numbers"
+        elif not vec.any():
+            bad[text] = ("the server sent an all-zero embedding, so the cosine similarity is "
+                         "undefined")
+        else:
+            out[text] = vec
+    return out, bad
+
+
+def _decode(raw: object) -> np.ndarray:
+    if isinstance(raw, str):  # little-endian float32, base64-encoded
+        try:
+            return np.frombuffer(base64.b64decode(raw, validate=True), dtype="<f4").astype(
                 np.float32, copy=False)
-        else:  # a server that ignores encoding_format and sends floats
-            vec = np.asarray(raw, dtype=np.float32)
-        if vec.ndim != 1 or vec.size == 0:
-            raise ValueError("an embedding is not a list of numbers")
-        out[text] = vec
-    return out
+        except ValueError:  # bad base64, or a length that is not a multiple of 4
+            raise ValueError("an embedding is not valid base64 float32") from None
+    try:  # a server that ignores encoding_format and sends floats
+        with np.errstate(all="ignore"):  # 1e39 becomes inf (then refused), without a warning
+            return np.asarray(raw, dtype=np.float32)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError("an embedding is not a list of numbers") from None

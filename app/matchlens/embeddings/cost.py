@@ -45,7 +45,7 @@ def estimate(texts: Iterable[str], options: Mapping[str, Any], *,
     endpoint = resolve_endpoint(options)
     distinct = distinct_texts(texts)
     with EmbeddingCache(cache_path) as cache:
-        cached = cache.get_many(endpoint.display_url, endpoint.model, distinct)
+        cached = cache.get_many(endpoint.stored_url, endpoint.model, distinct)
     uncached = [t for t in distinct if t not in cached]
     count = token_counter(endpoint.model)
     return CostEstimate(len(distinct), len(uncached), sum(count(t) for t in uncached),

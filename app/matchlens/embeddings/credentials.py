@@ -5,17 +5,24 @@ Linux keyring's `fail.Keyring` raises `NoKeyringError` on every call: that becom
 and a fallback to the environment, never a crash.
 
 The key itself is never logged, written to a file or put in a message: `ApiKey.__repr__` masks
-it, and `scrub` removes it (and anything shaped like an OpenAI key) from text we surface.
+it, and `redact.scrub` removes it (and any piece of it, and anything shaped like a credential)
+from text we surface; a resolved key is remembered there so every later sentence is scrubbed.
+
+Keys are stored per endpoint too (`USERNAME@<endpoint>`): an endpoint that comes from a config
+file, not from the user, only ever gets the key stored for that very endpoint (see embed.py).
 """
 
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass, field
 from typing import Literal
 
 from matchlens.core.errors import MatchLensError
+from matchlens.embeddings.redact import mask, remember, scrub
+
+__all__ = ["ApiKey", "CredentialError", "mask", "scrub", "resolve_api_key", "save_api_key",
+           "delete_api_key", "keyring_available", "keyring_backend_name", "endpoint_username"]
 
 SERVICE = "matchlens"
 USERNAME = "openai_api_key"
@@ -25,8 +32,6 @@ NO_KEY = ("No OpenAI API key: set one in Settings (stored in the system keyring)
           "or export OPENAI_API_KEY")
 
 Source = Literal["keyring", "environment"]
-
-_KEY_SHAPE = re.compile(r"\bsk-[A-Za-z0-9_\-*]{6,}")
 
 
 class CredentialError(MatchLensError):
@@ -41,6 +46,7 @@ class ApiKey:
     source: Source | None
     note: str
     keyring_problem: str | None = None  # why the keyring could not be read (no backend, locked…)
+    endpoint: str | None = None  # the endpoint this key was stored for (None: any endpoint)
 
     @property
     def masked(self) -> str:
@@ -52,21 +58,9 @@ class ApiKey:
     __str__ = __repr__
 
 
-def mask(key: str | None) -> str:
-    """'sk-…abcd': enough to tell keys apart, never enough to use one (short keys show no tail)."""
-    if not key:
-        return ""
-    prefix = "sk-" if key.startswith("sk-") else ""
-    tail = key[-4:] if len(key) >= 12 else ""
-    return f"{prefix}…{tail}"
-
-
-def scrub(text: str, *secrets: str | None) -> str:
-    """`text` without the given secrets and without anything shaped like an OpenAI key."""
-    for secret in secrets:
-        if secret and len(secret) >= 4:
-            text = text.replace(secret, mask(secret) or "…")
-    return _KEY_SHAPE.sub(lambda m: mask(m.group(0)), text)
+def endpoint_username(endpoint: str | None) -> str:
+    """The keyring user name of the key stored for `endpoint` (a stored URL); None: the default."""
+    return f"{USERNAME}@{endpoint}" if endpoint else USERNAME
 
 
 def keyring_backend_name() -> str:
@@ -94,22 +88,40 @@ def keyring_available() -> bool:
         return False
 
 
-def resolve_api_key() -> ApiKey:
-    """The key from the keyring, else OPENAI_API_KEY, else none — with a sentence saying which."""
-    stored, problem = _read_keyring()
+def resolve_api_key(endpoint: str | None = None, *, only_that_endpoint: bool = False) -> ApiKey:
+    """The key stored for `endpoint` (a stored URL, see Endpoint.stored_url), else the keyring's
+    default key, else OPENAI_API_KEY, else none — with a sentence saying which.
+
+    `only_that_endpoint`: nothing but the key stored for that very endpoint (an endpoint from a
+    config file must never receive the user's general key).
+    """
+    problem = None
+    if endpoint:
+        stored, problem = _read_keyring(endpoint_username(endpoint))
+        if stored:
+            remember(stored)
+            return ApiKey(stored, "keyring", f"Using the API key stored for {endpoint} in the "
+                          f"system keyring ({keyring_backend_name()})", endpoint=endpoint)
+        if only_that_endpoint:
+            return ApiKey(None, None, f"No API key is stored for {endpoint}",
+                          keyring_problem=problem)
+    stored, problem = _read_keyring(USERNAME) if problem is None else (None, problem)
     if stored:
+        remember(stored)
         return ApiKey(stored, "keyring",
                       f"Using the API key stored in the system keyring ({keyring_backend_name()})")
     env = os.environ.get(ENV_VAR, "").strip()
     prefix = f"{problem}. " if problem else ""
     if env:
+        remember(env)
         return ApiKey(env, "environment", f"{prefix}Using OPENAI_API_KEY from the environment",
                       keyring_problem=problem)
     return ApiKey(None, None, f"{prefix}{NO_KEY}", keyring_problem=problem)
 
 
-def save_api_key(key: str) -> None:
-    """Store the key in the system keyring; CredentialError (a sentence) when that is impossible."""
+def save_api_key(key: str, endpoint: str | None = None) -> None:
+    """Store the key in the system keyring (for `endpoint` only, when given: a stored URL);
+    CredentialError (a sentence) when that is impossible."""
     key = key.strip()
     if not key or any(c in key for c in "\r\n\t "):
         raise CredentialError("An API key is one line of text without spaces")
@@ -117,7 +129,7 @@ def save_api_key(key: str) -> None:
     from keyring.errors import NoKeyringError
 
     try:
-        keyring.set_password(SERVICE, USERNAME, key)
+        keyring.set_password(SERVICE, endpoint_username(endpoint), key)
     except NoKeyringError:
         raise CredentialError(_no_keyring_sentence()) from None
     except Exception as err:  # KeyringError, and D-Bus errors that are not KeyringErrors
@@ -126,13 +138,14 @@ def save_api_key(key: str) -> None:
             f"{scrub(_text(err), key)}") from None
 
 
-def delete_api_key() -> bool:
-    """Remove the stored key; True if there was one. CredentialError when the keyring fails."""
+def delete_api_key(endpoint: str | None = None) -> bool:
+    """Remove the stored key (the one for `endpoint`, when given); True if there was one.
+    CredentialError when the keyring fails."""
     import keyring
     from keyring.errors import NoKeyringError, PasswordDeleteError
 
     try:
-        keyring.delete_password(SERVICE, USERNAME)
+        keyring.delete_password(SERVICE, endpoint_username(endpoint))
     except PasswordDeleteError:
         return False
     except NoKeyringError:
@@ -144,7 +157,7 @@ def delete_api_key() -> bool:
     return True
 
 
-def _read_keyring() -> tuple[str | None, str | None]:
+def _read_keyring(username: str) -> tuple[str | None, str | None]:
     """(stored key or None, a sentence when the keyring could not be read)."""
     try:
         import keyring
@@ -152,7 +165,7 @@ def _read_keyring() -> tuple[str | None, str | None]:
     except Exception as err:  # keyring missing or broken: the environment still works
         return None, f"The keyring library could not be loaded ({type(err).__name__})"
     try:
-        value = keyring.get_password(SERVICE, USERNAME)
+        value = keyring.get_password(SERVICE, username)
     except NoKeyringError:
         return None, _no_keyring_sentence()
     except Exception as err:  # KeyringLocked, D-Bus errors, …

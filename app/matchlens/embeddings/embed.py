@@ -60,7 +60,7 @@ def embed_texts(texts: Iterable[str], options: Mapping[str, Any], *, use_cache: 
     cache = EmbeddingCache(cache_path) if use_cache else None
     try:
         if cache is not None:
-            run.vectors = cache.get_many(endpoint.display_url, endpoint.model, distinct)
+            run.vectors = cache.get_many(endpoint.stored_url, endpoint.model, distinct)
             run.cached = len(run.vectors)
         missing = [t for t in distinct if t not in run.vectors]
         if missing:
@@ -74,8 +74,7 @@ def embed_texts(texts: Iterable[str], options: Mapping[str, Any], *, use_cache: 
 
 def _fetch(run: Embeddings, endpoint: Endpoint, missing: list[str],
            cache: EmbeddingCache | None, cancel: Callable[[], bool] | None) -> None:
-    key = resolve_api_key()
-    credentials = _credentials(key, endpoint)
+    credentials = credentials_for(endpoint)
     if isinstance(credentials, str):  # no way to authenticate: say so for every text
         run.errors.update(dict.fromkeys(missing, credentials))
         return
@@ -83,7 +82,7 @@ def _fetch(run: Embeddings, endpoint: Endpoint, missing: list[str],
 
     def store(vectors: Mapping[str, np.ndarray]) -> None:
         if cache is not None:
-            cache.put_many(endpoint.display_url, endpoint.model, vectors)
+            cache.put_many(endpoint.stored_url, endpoint.model, vectors)
 
     try:
         with client_module.EmbeddingClient(endpoint, api_key, key_hint=hint) as client:
@@ -101,8 +100,45 @@ def _fetch(run: Embeddings, endpoint: Endpoint, missing: list[str],
     run.sent += result.sent
 
 
+def credentials_for(endpoint: Endpoint) -> tuple[str, str] | str:
+    """(key to send, hint for a 401) or the sentence explaining why nothing can be sent.
+
+    An endpoint the user named gets the key stored for it, else their general key. One that
+    came from a config file gets only a key stored for that very endpoint, or no key at all:
+    a colleague's file must not be able to send the user's key (and texts) anywhere.
+    """
+    if not endpoint.user_named:
+        own = resolve_api_key(endpoint.stored_url, only_that_endpoint=True)
+        if own.value:
+            return own.value, f"the key stored for {endpoint.display_url}"
+        refusal = file_endpoint_refusal(endpoint)
+        if refusal:
+            return refusal
+        return (client_module.PLACEHOLDER_KEY,
+                "no key is set, so the placeholder key 'not-needed' was sent")
+    return _credentials(resolve_api_key(endpoint.stored_url), endpoint)
+
+
+def file_endpoint_refusal(endpoint: Endpoint) -> str | None:
+    """The sentence why nothing goes to a file's endpoint while the user has a general key
+    (and none stored for that endpoint); None when the run may go on."""
+    if endpoint.user_named:
+        return None
+    if resolve_api_key(endpoint.stored_url, only_that_endpoint=True).value:
+        return None
+    if not resolve_api_key().value:
+        return None  # no key to leak: a keyless local server may be used
+    url = endpoint.display_url
+    return (f"nothing was sent to {url}: that endpoint comes from {endpoint.origin}, and your "
+            f"API key only goes to an endpoint you name yourself; to allow it, pass "
+            f"--base-url {url} (or set OPENAI_BASE_URL, or the base URL in Settings), or store "
+            f"a key for {url} in the system keyring")
+
+
 def _credentials(key: ApiKey, endpoint: Endpoint) -> tuple[str, str] | str:
     """(key to send, hint for a 401) or the sentence explaining why nothing can be sent."""
+    if key.value and key.endpoint:
+        return key.value, f"the key stored for {endpoint.display_url}"
     if key.value:
         where = "the system keyring" if key.source == "keyring" else "OPENAI_API_KEY"
         return key.value, f"the key from {where}"

@@ -1,4 +1,14 @@
-"""Which embeddings endpoint and model a run uses: options, else OPENAI_BASE_URL, else OpenAI."""
+"""Which embeddings endpoint and model a run uses: options, else OPENAI_BASE_URL, else OpenAI.
+
+Where the URL came from matters: a key only goes to an endpoint the user named (Settings, a
+command-line flag, OPENAI_BASE_URL). A base URL read from a config file (`options` then carry
+`base_url_from`: the file's name) is "file" sourced; embed.py sends it only the key stored for
+that very endpoint, or no key.
+
+Three forms of the URL: `base_url` is what requests go to (as given); `stored_url` is what a
+sidecar or the cache records (no user:password@, no query, no fragment: credentials hide there);
+`display_url` is `stored_url` for sentences.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +16,17 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
+from matchlens.core.config import BASE_URL_FROM
 from matchlens.core.errors import ConfigError
+from matchlens.embeddings.redact import scrub
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
 DEFAULT_MODEL = "text-embedding-3-small"
 ENV_BASE_URL = "OPENAI_BASE_URL"
+
+Source = Literal["settings", "environment", "default", "file"]
 
 
 @dataclass(frozen=True)
@@ -21,7 +35,8 @@ class Endpoint:
 
     base_url: str
     model: str
-    source: Literal["settings", "environment", "default"]
+    source: Source
+    origin: str = ""  # for source "file": the config file that named it
 
     @property
     def is_openai(self) -> bool:
@@ -29,12 +44,26 @@ class Endpoint:
         return (urlsplit(self.base_url).hostname or "").lower() == "api.openai.com"
 
     @property
+    def user_named(self) -> bool:
+        """True when the user chose this endpoint (a key may go there)."""
+        return self.source != "file"
+
+    @property
+    def stored_url(self) -> str:
+        """The URL to record (sidecar, cache key): no userinfo, query or fragment."""
+        return stored_url(self.base_url)
+
+    @property
     def display_url(self) -> str:
-        """The URL for messages, without any user:password@ part."""
-        parts = urlsplit(self.base_url)
-        if "@" not in parts.netloc:
-            return self.base_url
-        return parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl()
+        """The URL for messages: the stored form, scrubbed."""
+        return scrub(self.stored_url)
+
+
+def stored_url(url: str) -> str:
+    """`url` without user:password@, query and fragment (where credentials hide)."""
+    parts = urlsplit(url.strip())
+    netloc = parts.netloc.rpartition("@")[2]
+    return urlunsplit((parts.scheme, netloc, parts.path.rstrip("/"), "", ""))
 
 
 def resolve_endpoint(options: Mapping[str, Any] | None = None) -> Endpoint:
@@ -48,16 +77,27 @@ def resolve_endpoint(options: Mapping[str, Any] | None = None) -> Endpoint:
         raise ConfigError("semantic_similarity.model is empty: name an embeddings model")
     given = str(options.get("base_url") or "").strip()
     env = os.environ.get(ENV_BASE_URL, "").strip()
+    origin = str(options.get(BASE_URL_FROM) or "")
+    source: Source
     if given:
         url, source = given, "settings"
+        # A file's URL the user also named (OPENAI_BASE_URL, OpenAI's own) is theirs anyway.
+        if origin and stored_url(given) not in {stored_url(env), OPENAI_BASE_URL} - {""}:
+            source = "file"
     elif env:
         url, source = env, "environment"
     else:
         url, source = OPENAI_BASE_URL, "default"
     url = url.rstrip("/")
     parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        where = "OPENAI_BASE_URL" if source == "environment" else "base_url"
+    try:
+        parts.port  # noqa: B018  (raises on a port that is not a number)
+        hostname = parts.hostname
+    except ValueError:
+        hostname = None
+    if parts.scheme not in ("http", "https") or not hostname:
+        where = {"environment": "OPENAI_BASE_URL", "file": f"{origin}: [openai] base_url"
+                 }.get(source, "base_url")
         raise ConfigError(f"{where} must be an http:// or https:// URL such as "
-                          f"http://localhost:11434/v1, not {url!r}")
-    return Endpoint(url, model, source)  # type: ignore[arg-type]
+                          f"http://localhost:11434/v1, not {scrub(url)!r}")
+    return Endpoint(url, model, source, origin if source == "file" else "")

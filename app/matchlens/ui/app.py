@@ -17,8 +17,8 @@ from matchlens import __version__
 from matchlens.core.config import load_config
 from matchlens.core.errors import MatchLensError
 from matchlens.core.paths import resource_dir, sample_dataset, sample_pair
+from matchlens.core.textfile import FileReadError, read_text_file
 from matchlens.ui import pyside_fixes
-from matchlens.ui.compare.pane import FileReadError, read_text_file
 from matchlens.ui.config_model import ConfigModel
 from matchlens.ui.main_window import MainWindow
 
@@ -172,6 +172,7 @@ def run_app(args: argparse.Namespace) -> int:
             print("\n".join(f"matchlens: {e}" for e in errors), file=sys.stderr)
             window.shutdown()
             return 2
+        window.fit_screen = False
         window.resize(*SCREENSHOT_SIZE)
         job = ScreenshotJob(window, screenshot, wait_for_batch)
         loop = QEventLoop()

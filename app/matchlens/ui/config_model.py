@@ -119,7 +119,7 @@ class ConfigModel(QObject):
         config, error = Config(), None
         if path.exists():
             try:
-                config = load_config(path)
+                config = load_config(path, trusted=True)  # only Settings writes it
             except MatchLensError as err:
                 try:
                     kept = move_aside(path)

@@ -96,6 +96,7 @@ def contains_many(expected: Sequence[str], actual: Sequence[str],
 
 register(MetricSpec(
     id="exact_match",
+    text=True,
     label="Exact match",
     direction=Direction.MAX,
     default_threshold=0.5,
@@ -107,6 +108,7 @@ register(MetricSpec(
 
 register(MetricSpec(
     id="contains",
+    text=True,
     label="Contains",
     direction=Direction.MAX,
     default_threshold=0.5,

@@ -61,6 +61,7 @@ def _many(expected: Sequence[str], actual: Sequence[str], options: Mapping[str, 
 
 register(MetricSpec(
     id="jaccard",
+    text=True,
     label="Jaccard (words)",
     direction=Direction.MAX,
     default_threshold=0.5,

@@ -84,7 +84,8 @@ def _similarity_outcome(expected: str, actual: str, options: Mapping[str, Any]) 
     score = similarity_from_distance(dist, len(expected), len(actual))
     suffix = "" if case else ", ignoring case"
     edits = f"{dist} edit{'' if dist == 1 else 's'}"
-    return Outcome(score, f"{edits} over {longest} characters{suffix}")
+    chars = f"{longest} character{'' if longest == 1 else 's'}"
+    return Outcome(score, f"{edits} over {chars}{suffix}")
 
 
 def many_distances(expected: Sequence[str], actual: Sequence[str], case_sensitive: bool
@@ -146,6 +147,7 @@ CASE_FALSE = OptionSpec("case_sensitive", bool, False, "Count case differences a
 
 register(MetricSpec(
     id="levenshtein_distance",
+    text=True,
     label="Levenshtein distance",
     direction=Direction.MIN,
     default_threshold=None,
@@ -160,6 +162,7 @@ register(MetricSpec(
 
 register(MetricSpec(
     id="levenshtein_similarity",
+    text=True,
     label="Levenshtein similarity",
     direction=Direction.MAX,
     default_threshold=0.7,

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from matchlens.core.errors import ConfigError
+from matchlens.core.normalise import Normalisation, parse_normalise
 from matchlens.core.results import Direction, Label, MetricResult, Outcome, judge
 
 ComputeFn = Callable[[str, str, Mapping[str, Any]], Outcome]
@@ -56,6 +57,8 @@ class OptionSpec:
     def coerce(self, value: Any, metric_id: str = "") -> Any:
         """Validate and convert a value from TOML, `--set` or a widget."""
         where = f"{metric_id}.{self.name}" if metric_id else self.name
+        if self.kind is Normalisation:
+            return parse_normalise(value, where)
         if self.kind is bool:
             if isinstance(value, bool):
                 return value
@@ -104,6 +107,10 @@ class MetricSpec:
     score_range: tuple[float, float | None] = (0.0, 1.0)
     integer: bool = False
     network: bool = False
+    # A text metric takes the `normalise` option (see metrics.md); `register` adds it, with
+    # this default, and applies it before `compute` / `compute_many` (normalising_metric).
+    text: bool = False
+    normalise_default: str | tuple[str, ...] = ()
 
     def option(self, name: str) -> OptionSpec:
         for opt in self.options:
@@ -225,6 +232,10 @@ DEFAULT_METRICS = (
 
 
 def register(spec: MetricSpec) -> MetricSpec:
+    if spec.text:
+        from matchlens.core.metrics.normalising import normalising_metric
+
+        spec = normalising_metric(spec)
     REGISTRY[spec.id] = spec
     return spec
 
@@ -239,8 +250,8 @@ def get_metric(metric_id: str) -> MetricSpec:
 
 
 # The order of the window's panels and of error messages, whatever order modules were imported in.
-DISPLAY_ORDER = (*DEFAULT_METRICS, "json_distance", "bleu", "chrf", "rouge_l",
-                 "semantic_similarity")
+DISPLAY_ORDER = (*DEFAULT_METRICS, "token_f1", "json_distance", "bleu", "chrf", "rouge_l",
+                 "wer", "cer", "semantic_similarity")
 
 
 def all_metrics() -> list[MetricSpec]:

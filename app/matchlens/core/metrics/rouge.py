@@ -74,6 +74,7 @@ def _many(expected: Sequence[str], actual: Sequence[str], options: Mapping[str, 
 
 register(MetricSpec(
     id="rouge_l",
+    text=True,
     label="ROUGE-L",
     direction=Direction.MAX,
     default_threshold=None,

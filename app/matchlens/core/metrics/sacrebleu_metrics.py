@@ -78,6 +78,7 @@ def _chrf_many(expected: Sequence[str], actual: Sequence[str], options: Mapping[
 
 register(MetricSpec(
     id="bleu",
+    text=True,
     label="BLEU",
     direction=Direction.MAX,
     default_threshold=None,
@@ -90,6 +91,7 @@ register(MetricSpec(
 
 register(MetricSpec(
     id="chrf",
+    text=True,
     label="chrF",
     direction=Direction.MAX,
     default_threshold=None,

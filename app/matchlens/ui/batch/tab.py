@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QDragEnterEvent, QDropEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QFileDialog,
     QLabel,
@@ -30,11 +30,13 @@ from matchlens.core.datasets import Cancelled, Table
 from matchlens.core.errors import MatchLensError
 from matchlens.core.metrics.registry import DEFAULT_METRICS, all_metrics, get_metric
 from matchlens.core.results import threshold_text
+from matchlens.embeddings.redact import scrub
 from matchlens.ui.batch import table_model
 from matchlens.ui.batch.bars import ProgressRow, TableBar, TopBar
 from matchlens.ui.batch.calibration_view import CalibrationView
 from matchlens.ui.batch.export import save_plot_png, with_thresholds, write_table
 from matchlens.ui.batch.histograms import HistogramGrid
+from matchlens.ui.batch.labelling import BatchLabelling
 from matchlens.ui.batch.mapping_panel import MappingPanel
 from matchlens.ui.batch.network_check import Preflight, preflight
 from matchlens.ui.batch.session import Mapping, Prepared, guess_mapping
@@ -153,15 +155,15 @@ class BatchTab(QWidget):
         self.tabs.addTab(self.variants, "Variants")
         right.addWidget(table_box)
         right.addWidget(self.tabs)
-        right.setStretchFactor(0, 2)
-        right.setStretchFactor(1, 3)
+        # Half and half: at 1280x720 a 2:3 split left the table five rows.
+        right.setStretchFactor(0, 1)
+        right.setStretchFactor(1, 1)
         split.addWidget(self.mapping_panel)
         split.addWidget(right)
         split.setStretchFactor(1, 1)
         split.setSizes([260, 1000])
         layout.addWidget(split, 1)
-        QShortcut(QKeySequence.StandardKey.Find, self, self.table_bar.search.setFocus,
-                  context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.labelling = BatchLabelling(self)  # the human column, Label actions, live calibration
         self._show_idle()
 
     # -- the agreed interface --------------------------------------------------------------------
@@ -175,7 +177,8 @@ class BatchTab(QWidget):
         self._loading_encoding = encoding or ""
         self.top.set_encoding(encoding)
         self._stop_work()
-        self._clear_session()
+        # The dataset on screen stays, whole, until the new file is read: a file that fails
+        # to open never leaves the table of one file under the plots of another.
         self._score_after_read = score
         self._score_on_load = score  # kept for a reload in another encoding
         self._pending = (expected, actuals, label)
@@ -202,6 +205,7 @@ class BatchTab(QWidget):
         verdict = _VERDICT_WORDS.get(self.model.row_code(row))
         if verdict:
             parts.append(verdict)
+        parts.extend(self.labelling.row_words(row))
         if expected is None or actual is None:
             parts.append("no expected value" if expected is None else "no actual value")
         return expected or "", actual or "", " · ".join(parts)
@@ -228,11 +232,16 @@ class BatchTab(QWidget):
             return None
         return int(order[candidates[skip]])
 
+    def focus_search(self) -> None:
+        """Edit ▸ Find (Ctrl+F) on this tab: the table's text search."""
+        self.table_bar.search.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.table_bar.search.selectAll()
+
     def is_busy(self) -> bool:
         return any(t is not None for t in (self._read_task, self._score_task, self._export_task,
                                            self._check_task)) \
             or self._scoring_requested or bool(self._done_sentence) or self.model.is_busy() \
-            or self._rank_pending \
+            or self._rank_pending or self.labelling.live.is_busy() \
             or self.variants.is_busy() or self.histograms.is_drawing()
 
     # -- reading ---------------------------------------------------------------------------------
@@ -256,7 +265,8 @@ class BatchTab(QWidget):
     def _reload_as(self, encoding: str) -> None:
         """The user chose another encoding: read the same file again with it (once: an
         editable combo box reports one Return through several signals)."""
-        current = self.table.encoding if self.table is not None else None
+        shown = self.table is not None and self.table.path == self._path
+        current = self.table.encoding if shown else None  # not that of a file still shown
         if self._read_task is not None and encoding == self._loading_encoding:
             return
         if self._read_task is None and current is not None and encoding == current:
@@ -267,12 +277,12 @@ class BatchTab(QWidget):
                       encoding=encoding)
 
     def _on_table(self, table: Table) -> None:
+        self._clear_session()
         self.table = table
         expected, actuals, label = self._pending
         self.mapping = guess_mapping(table, self._default_metrics(), expected, actuals, label)
         self.mapping_panel.set_columns(table.columns, self.mapping)
-        self.top.set_file(table.path, f"{len(table):,} rows · {table.kind.upper()} · "
-                          f"{table.encoding}")
+        self._show_table_file(table)
         self.sig_status.emit(f"Loaded {table.path.name}: {len(table):,} rows.")
         if self._score_after_read:
             self._score_after_read = False
@@ -280,6 +290,10 @@ class BatchTab(QWidget):
         else:
             self._show_idle()
             self.sig_finished.emit()
+
+    def _show_table_file(self, table: Table) -> None:
+        self.top.set_file(table.path, f"{len(table):,} rows · {table.kind.upper()} · "
+                          f"{table.encoding}")
 
     def _default_metrics(self) -> tuple[str, ...]:
         """The CLI's default: the five text metrics, plus local metrics the config gates."""
@@ -416,6 +430,8 @@ class BatchTab(QWidget):
         if self._read_task is not None:
             self._read_task.cancel()
             self._read_task = None
+            if self.table is not None:  # the previous dataset is still the one shown
+                self._show_table_file(self.table)
             self._after_stop("Reading cancelled.")
         if self._check_task is not None:
             self._check_task.cancel()
@@ -458,8 +474,9 @@ class BatchTab(QWidget):
         self.model.set_session(prepared, self.result, specs, thresholds)
         self.table_bar.set_session(self.result.variants, specs)
         self.histograms.reset(self.result, thresholds)
-        self.calibration.reset(specs, self.result.variants[0], prepared.labels is not None,
-                               thresholds)
+        # Calibration always has labels to show: a person can label rows without a column.
+        self.calibration.reset(specs, self.result.variants[0], True, thresholds)
+        self.labelling.start(prepared, self.result.variants)
         self.variants.reset(self.result, specs)
         self.view.fit_columns()
         if prepared.notes:
@@ -473,6 +490,7 @@ class BatchTab(QWidget):
         self.histograms.finish(final)
         self.model.scoring_finished()
         self.calibration.set_final(final)
+        self.labelling.live.set_final(final)  # the sweeps again, with the labels of now
         self.variants.set_complete()
         seconds = time.perf_counter() - self._started_at
         rows, metrics = self.result.rows, len(self.result.jobs)
@@ -523,8 +541,12 @@ class BatchTab(QWidget):
 
     def _fail(self, sentence: str) -> None:
         self._score_after_read = False
-        if self.table is None and self._path is not None:  # "reading…" is no longer true
-            self.top.set_file(self._path, "not loaded (see below)")
+        if self._path is not None and (self.table is None or self.table.path != self._path):
+            if self.table is None:  # "reading…" is no longer true
+                self.top.set_file(self._path, "not loaded (see below)")
+            else:  # the previous dataset is still the one shown: say so, and name it again
+                self._show_table_file(self.table)
+                sentence = (f"{sentence} {self.table.path.name} is still shown, as it was.")
         self._show_idle()
         self.progress.finish("")
         self._say(sentence, error=True)
@@ -660,6 +682,7 @@ class BatchTab(QWidget):
 
     # -- helpers ---------------------------------------------------------------------------------
     def _say(self, text: str, error: bool = False) -> None:
+        text = scrub(text)  # a key never reaches the screen, whatever a sentence quotes
         self.message.setVisible(bool(text))
         self.message.setText(text)
         self.message.setProperty("error", error)
@@ -698,6 +721,7 @@ class BatchTab(QWidget):
         if self.table is not None:
             old += [self.table.rows, self.table.lines]
         self.model.clear()
+        self.labelling.stop()
         self.table = self.prepared = self.result = self.final = self.mapping = None
         self.mapping_panel.set_columns([], None)
         if old:

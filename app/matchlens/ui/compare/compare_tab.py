@@ -22,8 +22,10 @@ from PySide6.QtWidgets import (
 
 from matchlens.core.json_locate import locate
 from matchlens.core.metrics.registry import all_metrics
+from matchlens.core.textfile import FileReadError, read_text_file
+from matchlens.ui.compare.find_bar import FindBar
 from matchlens.ui.compare.jobs import ALIGN_TASK, SpanTable
-from matchlens.ui.compare.pane import EditorPane, FileReadError, read_text_file
+from matchlens.ui.compare.pane import EditorPane
 from matchlens.ui.compare.panels import MetricPanel
 from matchlens.ui.compare.scheduler import SYNC_LIMIT, ScoreScheduler
 from matchlens.ui.compare.semantic import NetworkPanel
@@ -66,6 +68,7 @@ class CompareTab(QWidget):
         self.config = config
         self.scheduler = scheduler or ScoreScheduler(self)
         self.granularity = "char"
+        self.view = "readable"  # or "exact": the minimal edit script the distance counts
         self._table: SpanTable | None = None
         self._hunk: int | None = None
         self._last_side = "expected"
@@ -76,6 +79,8 @@ class CompareTab(QWidget):
                       "actual": EditorPane("actual", "Actual", self)}
         self.scroll_lock = ScrollLock(self.panes["expected"].editor, self.panes["actual"].editor,
                                       self)
+        for pane in self.panes.values():
+            pane.decorator.texts = self.texts
         self.panels: dict[str, MetricPanel] = {}
         self._build_ui()
 
@@ -115,11 +120,19 @@ class CompareTab(QWidget):
         self.action_next.setToolTip("Next difference (F7)")
         self.action_next.triggered.connect(self.next_difference)
         self.toolbar.addSeparator()
-        self.action_lock = self.toolbar.addAction("Lock scrolling")
+        self.action_lock = self.toolbar.addAction("&Lock scrolling")
         self.action_lock.setCheckable(True)
         self.action_lock.setChecked(True)
         self.action_lock.setToolTip("Scroll both texts together, aligned on their differences")
         self.action_lock.toggled.connect(self.scroll_lock.set_locked)
+        self.action_exact = self.toolbar.addAction("Exact edits")
+        self.action_exact.setCheckable(True)
+        self.action_exact.setShortcut("Ctrl+E")
+        self.action_exact.setToolTip(
+            "Draw the minimal edit script the Levenshtein distance counts, edit by edit, "
+            "instead of the readable word-aligned pieces (Ctrl+E)")
+        self.action_exact.toggled.connect(
+            lambda on: self.set_view("exact" if on else "readable"))
         self.granularity_box = QComboBox(self)
         self.granularity_box.addItem("Characters", "char")
         self.granularity_box.addItem("Words", "word")
@@ -187,9 +200,11 @@ class CompareTab(QWidget):
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setChildrenCollapsible(False)
 
+        self.find_bar = FindBar(self.editor, lambda: self._last_side, self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 2, 6, 6)
         layout.addWidget(self.toolbar)
+        layout.addWidget(self.find_bar)
         layout.addWidget(self.splitter, 1)
 
     def show_panel(self, metric_id: str) -> None:
@@ -274,6 +289,17 @@ class CompareTab(QWidget):
             self.granularity_box.setCurrentIndex(index)
         self._compute(new_text=False, only={ALIGN_TASK})
 
+    def set_view(self, view: str) -> None:
+        """"readable" (few word-aligned pieces, the default) or "exact" (the minimal script)."""
+        if view not in ("readable", "exact"):
+            raise ValueError(f"view must be 'readable' or 'exact', not {view!r}")
+        if view == self.view:
+            return
+        self.view = view
+        if self.action_exact.isChecked() != (view == "exact"):
+            self.action_exact.setChecked(view == "exact")
+        self._compute(new_text=False, only={ALIGN_TASK})
+
     # -- computing ------------------------------------------------------------------------------
     def _on_text_changed(self) -> None:
         total = sum(p.editor.char_count() for p in self.panes.values())
@@ -296,7 +322,7 @@ class CompareTab(QWidget):
 
     def _align_options(self) -> dict[str, Any]:
         case = self.config.settings(HIGHLIGHT_METRIC).options.get("case_sensitive", True)
-        return {"case_sensitive": bool(case), "granularity": self.granularity}
+        return {"case_sensitive": bool(case), "granularity": self.granularity, "view": self.view}
 
     def _task_options(self) -> dict[str, dict[str, Any]]:
         tasks = {ALIGN_TASK: self._align_options()}
@@ -354,8 +380,9 @@ class CompareTab(QWidget):
         return self._compute_timer.isActive() or self.scheduler.is_busy()
 
     def highlighted_edits(self) -> int:
-        """The edits the highlight counts (equals levenshtein_distance at char granularity)."""
-        return self._table.counted if self._table is not None else 0
+        """The exact edit count shown with the highlight (levenshtein_distance's; in the Exact
+        edits view at word granularity, whole words)."""
+        return self._table.distance if self._table is not None else 0
 
     def _on_config_changed(self, metric_id: str) -> None:
         ids = [metric_id] if metric_id else list(self.panels)
@@ -475,11 +502,18 @@ class CompareTab(QWidget):
             text = f"difference {self._hunk + 1} of {count}"
         self.difference_label.setText(f" {text} ")
         edits = self.highlighted_edits() if self._table is not None else 0
-        self.difference_label.setToolTip(
-            f"A difference is a run of neighbouring edits. The highlight is the edit script "
-            f"Levenshtein distance counts: {edits} edit{'' if edits == 1 else 's'}"
-            + (" of whole words here (Word view); the distance panels count characters"
-               if self.granularity == "word" else "") + ".")
+        plural = "" if edits == 1 else "s"
+        if self.view == "readable":
+            tip = (f"A difference is one readable piece (or touching pieces): whole words, or "
+                   f"the characters of a typo. The exact Levenshtein distance is {edits} "
+                   f"edit{plural}; hover a piece for its own edits, or turn on Exact edits "
+                   "(Ctrl+E) to see the minimal edit script.")
+        else:
+            tip = (f"A difference is a run of neighbouring edits. The highlight is the edit "
+                   f"script Levenshtein distance counts: {edits} edit{plural}"
+                   + (" of whole words here (Word view); the distance panels count characters"
+                      if self.granularity == "word" else "") + ".")
+        self.difference_label.setToolTip(tip)
         self.action_next.setEnabled(count > 0)
         self.action_previous.setEnabled(count > 0)
         self.sig_difference_changed.emit(text)

@@ -11,10 +11,12 @@ editor paints the spans itself, row by row (see `editors.py`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
-from PySide6.QtCore import QObject, QTimer
-from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor, QTextFormat
-from PySide6.QtWidgets import QTextEdit
+from PySide6.QtCore import QEvent, QObject, QPoint, QTimer
+from PySide6.QtGui import QColor, QHelpEvent, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import QTextEdit, QToolTip
 
 from matchlens.ui.compare.editors import DiffEditor
 from matchlens.ui.compare.jobs import (
@@ -62,6 +64,9 @@ class DiffDecorator(QObject):
         self._timer = QTimer(self, singleShot=True, interval=_SCROLL_DEBOUNCE_MS)
         self._timer.timeout.connect(self.rebuild)
         editor.sig_viewport_changed.connect(self._on_viewport_changed)
+        # Both texts, for the hover's list of unit edits (set by the tab).
+        self.texts: Callable[[], tuple[str, str]] | None = None
+        editor.viewport().installEventFilter(self)
 
     @property
     def table(self) -> SpanTable | None:
@@ -94,6 +99,34 @@ class DiffDecorator(QObject):
             subdued.setUnderlineStyle(QTextCharFormat.UnderlineStyle.DotLine)
             subdued.setUnderlineColor(lines[kind])
             self._formats[(kind, True)] = subdued
+
+    # -- hover ------------------------------------------------------------------------------------
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            text = self.tooltip_at(event.pos())
+            if text:
+                QToolTip.showText(event.globalPos(), text, self.editor.viewport())
+            else:
+                QToolTip.hideText()
+            return True
+        return super().eventFilter(watched, event)
+
+    def tooltip_at(self, point: QPoint) -> str:
+        """What hovering the viewport at `point` shows: the piece under it and its edits."""
+        from matchlens.ui.compare.span_info import describe_span, span_at
+
+        table = self._table
+        if table is None or self.texts is None:
+            return ""
+        expected, actual = self.texts()
+        if (len(expected), len(actual)) != table.lengths:
+            return ""  # the texts moved on; the next answer brings a table for them
+        cursor = self.editor.cursorForPosition(point)
+        position = cursor.position()
+        if point.x() < self.editor.cursorRect(cursor).x() and position > 0:
+            position -= 1  # the pointer is over the character before the caret position
+        row = span_at(table, self.side, to_code_points(position, self._astral()))
+        return "" if row is None else describe_span(table, row, expected, actual)
 
     def _on_viewport_changed(self) -> None:
         if self._table is None:
@@ -206,14 +239,20 @@ class Flasher(QObject):
         self._timer.timeout.connect(self.clear)
 
     def flash(self, start: int, end: int, colour: QColor) -> None:
+        if end <= start:
+            # Nothing on this side (an insertion seen from expected): a bar where the text is
+            # missing. A full-width tint would hide the line's own highlight (and look like a
+            # selection).
+            self.editor.set_layer("flash", [])
+            self.editor.set_insertion_mark(start, self.editor.palette().highlight().color())
+            self._timer.start()
+            return
+        self.editor.set_insertion_mark(None)
         cursor = QTextCursor(self.editor.document())
         cursor.setPosition(start)
+        cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
         fmt = QTextCharFormat()
         fmt.setBackground(colour)
-        if end > start:
-            cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
-        else:  # nothing on this side (an insertion seen from expected): flash the line
-            fmt.setProperty(QTextFormat.Property.FullWidthSelection, True)
         selection = QTextEdit.ExtraSelection()
         selection.cursor = cursor
         selection.format = fmt
@@ -226,3 +265,4 @@ class Flasher(QObject):
     def clear(self) -> None:
         self._timer.stop()
         self.editor.set_layer("flash", [])
+        self.editor.set_insertion_mark(None)

@@ -97,6 +97,7 @@ class DiffEditor(QPlainTextEdit):
         self._wrap = True  # what the user asked for; long lines may force wrapping anyway
         self._wrap_forced = False
         self._pending: str | None = None  # text to show on the next event-loop turn
+        self._insertion_mark: tuple[int, QColor] | None = None  # (position, colour) of the bar
         self._gutter = _Gutter(self)
         self.setAcceptDrops(True)
         self.setTabChangesFocus(False)
@@ -279,6 +280,26 @@ class DiffEditor(QPlainTextEdit):
             finally:
                 painter.end()
         super().paintEvent(event)  # the text, the other layers and the selection on top
+        if self._insertion_mark is not None:
+            self._paint_insertion_mark(*self._insertion_mark)
+
+    def set_insertion_mark(self, position: int | None, colour: QColor | None = None) -> None:
+        """A bar between two characters (where the other side has text this one lacks)."""
+        self._insertion_mark = None if position is None or colour is None else (position, colour)
+        self.viewport().update()
+
+    def insertion_mark(self) -> int | None:
+        return None if self._insertion_mark is None else self._insertion_mark[0]
+
+    def _paint_insertion_mark(self, position: int, colour: QColor) -> None:
+        cursor = self.textCursor()
+        cursor.setPosition(min(position, self.document().characterCount() - 1))
+        rect = self.cursorRect(cursor)
+        painter = QPainter(self.viewport())
+        try:
+            painter.fillRect(QRect(rect.x() - 1, rect.y(), 3, rect.height()), colour)
+        finally:
+            painter.end()
 
     def _paint_long_spans(self, painter: QPainter, clip: QRectF) -> None:
         painter.setClipRect(clip)

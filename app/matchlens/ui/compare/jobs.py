@@ -44,6 +44,11 @@ class SpanTable:
     # Alignment itself never travels: unpickling a million dataclass instances would hold the
     # GIL, and so the GUI thread, for seconds.
     anchors: Any = None
+    # "readable": one row per readable chunk (`core.readable`), `units` its own edit count and
+    # `distance` the exact one; "exact": the minimal edit script, rows summing to `distance`.
+    view: str = "exact"
+    case_sensitive: bool = True
+    lengths: tuple[int, int] = (-1, -1)  # the texts' lengths in code points (stale check)
 
     @property
     def counted(self) -> int:
@@ -83,7 +88,69 @@ def span_table(alignment: Any, expected: str, actual: str) -> SpanTable:
     return SpanTable(kind, flags, flat[:, :2].copy(), flat[:, 2:].copy(), units, hunks,
                      int(alignment.distance), str(alignment.granularity),
                      astral_offsets(expected), astral_offsets(actual),
-                     line_anchors(expected, actual, alignment))
+                     line_anchors(expected, actual, alignment), "exact",
+                     bool(alignment.case_sensitive), (len(expected), len(actual)))
+
+
+def readable_table(expected: str, actual: str, case_sensitive: bool, granularity: str
+                   ) -> SpanTable:
+    """The readable chunks as a SpanTable: what the compare view draws by default."""
+    from types import SimpleNamespace
+
+    from rapidfuzz.distance import Levenshtein
+
+    from matchlens.core.alignment import Hunk
+    from matchlens.core.casefold import fold_case
+    from matchlens.core.metrics.levenshtein import prepare
+    from matchlens.core.readable import chunks_from_opcodes, exact_opcodes
+    from matchlens.core.scroll_sync import line_anchors
+
+    e_cmp, a_cmp = prepare(expected, case_sensitive), prepare(actual, case_sensitive)
+    ops = exact_opcodes(e_cmp, a_cmp)
+    distance = sum(max(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in ops if tag != "equal")
+    rows: list[tuple[int, int, int, int, int, int, int]] = []
+    for c in chunks_from_opcodes(e_cmp, a_cmp, ops, words=granularity == "word"):
+        e_seg, a_seg = expected[c.exp_start:c.exp_end], actual[c.act_start:c.act_end]
+        if c.op == "equal":
+            if e_seg != a_seg:  # equal ignoring case: show the case-only marks, uncounted
+                rows.extend((KIND_SUBSTITUTE, FLAG_CASE, c.exp_start + lo, c.exp_start + hi,
+                             c.act_start + lo, c.act_start + hi, hi - lo)
+                            for lo, hi in _differing_runs(e_seg, a_seg))
+            continue
+        kind = {"insert": KIND_INSERT, "delete": KIND_DELETE}.get(c.op, KIND_SUBSTITUTE)
+        flags = FLAG_COUNTED
+        if (e_seg + a_seg).isspace():
+            flags |= FLAG_SPACE
+        elif kind == KIND_SUBSTITUTE and fold_case(e_seg) == fold_case(a_seg):
+            flags |= FLAG_CASE
+        units = Levenshtein.distance(e_cmp[c.exp_start:c.exp_end], a_cmp[c.act_start:c.act_end])
+        rows.append((kind, flags, c.exp_start, c.exp_end, c.act_start, c.act_end, units))
+    n = len(rows)
+    cols = np.array(rows, dtype=np.int64).reshape(n, 7)
+    hunk_rows, hunk_objs = [], []
+    first = 0
+    for i in range(1, n + 1):
+        if i < n and cols[i, 2] == cols[i - 1, 3] and cols[i, 4] == cols[i - 1, 5]:
+            continue  # touching rows (a typo right before an insertion) are one difference
+        head, tail = cols[first], cols[i - 1]
+        counted = bool((cols[first:i, 1] & FLAG_COUNTED).any())
+        hunk_rows.append((head[2], tail[3], head[4], tail[5], first, i - 1))
+        hunk_objs.append(Hunk(int(head[2]), int(tail[3]), int(head[4]), int(tail[5]), first,
+                              i - 1, counted))
+        first = i
+    hunks = np.array(hunk_rows, dtype=np.int64).reshape(len(hunk_rows), 6)
+    anchors = line_anchors(expected, actual, SimpleNamespace(hunks=tuple(hunk_objs)))
+    return SpanTable(cols[:, 0].astype(np.int8), cols[:, 1].astype(np.int8),
+                     cols[:, 2:4].copy(), cols[:, 4:6].copy(), cols[:, 6].copy(), hunks,
+                     distance, granularity, astral_offsets(expected), astral_offsets(actual),
+                     anchors, "readable", case_sensitive, (len(expected), len(actual)))
+
+
+def _differing_runs(x: str, y: str) -> list[tuple[int, int]]:
+    """(start, end) runs where two equal-length strings differ, character by character."""
+    from matchlens.core.alignment import _codes, _true_runs
+
+    return _true_runs(_codes(x) != _codes(y))
 
 
 def run_task(name: str, expected: str, actual: str, options: Mapping[str, Any]) -> Any:
@@ -91,6 +158,9 @@ def run_task(name: str, expected: str, actual: str, options: Mapping[str, Any]) 
     if name == ALIGN_TASK:
         from matchlens.core.alignment import align
 
+        if options.get("view", "exact") == "readable":
+            return readable_table(expected, actual, bool(options["case_sensitive"]),
+                                  str(options["granularity"]))
         alignment = align(expected, actual, case_sensitive=bool(options["case_sensitive"]),
                           granularity=str(options["granularity"]))
         return span_table(alignment, expected, actual)
@@ -112,6 +182,8 @@ def warm_up(names: list[str]) -> None:
     """First calls pay for regex compilation and lazy imports (~80 ms for BLEU): pay it early."""
     for name in names:
         if name == ALIGN_TASK:
-            run_task(name, "warm up", "warm-up", {"case_sensitive": True, "granularity": "char"})
+            for view in ("exact", "readable"):
+                run_task(name, "warm up", "warm-up",
+                         {"case_sensitive": True, "granularity": "char", "view": view})
             continue
         run_task(name, "warm up the metric", "warm the metric up", {})

@@ -2,39 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from PySide6.QtGui import QColor, QPalette, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QLabel, QTextEdit, QVBoxLayout, QWidget
 
-from matchlens.core.errors import MatchLensError
 from matchlens.ui.compare.decorations import DiffDecorator, Flasher, to_code_points, to_utf16
 from matchlens.ui.compare.editors import DiffEditor
-
-
-class FileReadError(MatchLensError):
-    """A file the user asked for could not be read as text; the message is one sentence."""
-
-
-def read_text_file(path: Path) -> str:
-    """UTF-8 (BOM or not) with line endings as the editor keeps them (\\n)."""
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise FileReadError(f"Could not open {path}: there is no such file.") from None
-    except IsADirectoryError:
-        raise FileReadError(f"Could not open {path}: it is a folder, not a file.") from None
-    except OSError as err:
-        raise FileReadError(f"Could not open {path}: {err.strerror or err}.") from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        raise FileReadError(
-            f"Could not open {path}: it is not UTF-8 text (byte 0x{data[err.start]:02x} at "
-            f"position {err.start + 1}).") from None
-    # Qt turns \r\n and \r into paragraph breaks; converting first keeps every offset we score
-    # equal to what the editor shows.
-    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 class EditorPane(QWidget):
@@ -57,6 +29,7 @@ class EditorPane(QWidget):
         layout.addWidget(self.header)
         layout.addWidget(self.editor, 1)
         self.editor.textChanged.connect(self.update_header)
+        self.editor.document().modificationChanged.connect(self.update_header)
         self.update_header()
 
     def set_text(self, text: str, source: str = "", later: bool = False) -> None:
@@ -68,7 +41,9 @@ class EditorPane(QWidget):
         count = self.editor.char_count()
         parts = [f"<b>{self.title}</b>"]
         if self.source:
-            parts.append(self.source)
+            # Typed into or pasted over since it was loaded: no longer the file's text.
+            edited = self.editor.document().isModified()
+            parts.append(f"{self.source} (modified)" if edited else self.source)
         parts.append(f"{count:,} character{'' if count == 1 else 's'}")
         self.header.setText(" · ".join(parts))
 

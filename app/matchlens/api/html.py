@@ -1,0 +1,66 @@
+"""The HTML a Comparison shows in Jupyter: the inline diff and the score table.
+
+Every text that comes from the user (the texts, metric explanations) goes through
+`html.escape`: an output holding `<script>` is shown, never run. Colours are translucent
+tints so the diff reads on a light and a dark notebook theme alike (the window derives its
+tints from the palette for the same reason).
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from matchlens.api.comparison import Comparison
+
+_DELETE = ("background: rgba(220, 40, 40, 0.22); text-decoration: line-through; "
+           "text-decoration-color: rgba(200, 30, 30, 0.9);")
+_INSERT = "background: rgba(30, 170, 70, 0.25); text-decoration: none;"
+_TEXT = ("white-space: pre-wrap; overflow-wrap: anywhere; font-family: ui-monospace, "
+         "SFMono-Regular, Menlo, Consolas, monospace; line-height: 1.5; padding: 6px 0;")
+_VERDICT = {"pass": "✓ pass", "fail": "✗ fail", "scored": "scored", "invalid": "invalid",
+            "error": "error"}
+
+
+def diff_html(comparison: Comparison) -> str:
+    parts = []
+    for chunk in comparison.chunks:
+        e = comparison.expected[slice(*chunk["expected"])]
+        a = comparison.actual[slice(*chunk["actual"])]
+        if chunk["op"] == "equal":
+            parts.append(escape(e))
+            continue
+        if e:
+            parts.append(f'<del style="{_DELETE}" title="expected">{escape(e)}</del>')
+        if a:
+            parts.append(f'<ins style="{_INSERT}" title="actual">{escape(a)}</ins>')
+    return "".join(parts)
+
+
+def scores_html(comparison: Comparison) -> str:
+    from matchlens.api.comparison import threshold_label
+
+    rows = []
+    for metric_id, s in comparison.scores.items():
+        score = "–" if s["score"] is None else f"{s['score']:.4g}"
+        rows.append(
+            f'<tr title="{escape(s["explanation"])}"><td style="text-align:left">'
+            f'{escape(metric_id)}</td><td style="text-align:right">{score}</td>'
+            f'<td style="text-align:left">{escape(threshold_label(metric_id, s["threshold"]))}'
+            f'</td><td style="text-align:left">{escape(_VERDICT.get(s["label"], s["label"]))}'
+            "</td></tr>")
+    head = ('<tr><th style="text-align:left">metric</th><th style="text-align:right">score'
+            '</th><th style="text-align:left">threshold</th><th style="text-align:left">'
+            "verdict</th></tr>")
+    return f"<table>{head}{''.join(rows)}</table>"
+
+
+def comparison_html(comparison: Comparison) -> str:
+    edits = comparison.distance
+    caption = (f"{edits} edit{'' if edits == 1 else 's'} (Levenshtein); "
+               '<del style="' + _DELETE + '">expected only</del> '
+               '<ins style="' + _INSERT + '">actual only</ins>')
+    return (f'<div class="matchlens-compare"><div style="font-size: 85%; opacity: 0.8">'
+            f'{caption}</div><div style="{_TEXT}">{diff_html(comparison)}</div>'
+            f"{scores_html(comparison)}</div>")

@@ -1,0 +1,155 @@
+"""wer and cer: word and character error rates, as jiwer 4 computes them (default transforms).
+
+jiwer's defaults: WER collapses runs of two or more whitespace characters into one space
+(`\\s\\s+`), strips the ends and splits on the space; CER only strips the ends and takes every
+character (spaces included). The rate is (S + D + I) / the number of reference units. The edit
+script is rapidfuzz's Levenshtein, the same one jiwer uses.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
+
+from matchlens.core.metrics.levenshtein import score_hint
+from matchlens.core.metrics.registry import (
+    STATUS_INVALID,
+    ManyOutcome,
+    MetricSpec,
+    metric_threads,
+    register,
+)
+from matchlens.core.results import Direction, Label, Outcome
+
+_RUNS = re.compile(r"\s\s+")
+EMPTY_REFERENCE = "the rate is undefined for an empty reference"
+
+
+def wer_units(text: str) -> list[str]:
+    return [word for word in _RUNS.sub(" ", text).strip().split(" ") if word]
+
+
+def cer_units(text: str) -> str:
+    return text.strip()
+
+
+def edit_counts(reference: Sequence, hypothesis: Sequence) -> tuple[int, int, int]:
+    """(substitutions, deletions, insertions) of the Levenshtein alignment, as jiwer counts
+    them from the opcodes."""
+    subs = dels = ins = 0
+    # the hint lets rapidfuzz start with a narrow band: long texts with few edits stay fast
+    hint = score_hint(reference, hypothesis)
+    for tag, i1, i2, j1, j2 in Levenshtein.opcodes(reference, hypothesis, score_hint=hint):
+        if tag == "replace":
+            subs += i2 - i1
+        elif tag == "delete":
+            dels += i2 - i1
+        elif tag == "insert":
+            ins += j2 - j1
+    return subs, dels, ins
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _outcome(reference: Sequence, hypothesis: Sequence, unit: str) -> Outcome:
+    if not reference:
+        if not hypothesis:
+            return Outcome(0.0, f"Both texts are empty: no {unit}s, no errors")
+        return Outcome(None, f"No score: {EMPTY_REFERENCE}", Label.INVALID)
+    subs, dels, ins = edit_counts(reference, hypothesis)
+    errors = subs + dels + ins
+    over = f"over {_plural(len(reference), 'reference ' + unit)}"
+    if errors == 0:
+        return Outcome(0.0, f"No errors {over}")
+    parts = [_plural(n, noun) for n, noun in ((subs, "substitution"), (dels, "deletion"),
+                                              (ins, "insertion")) if n]
+    return Outcome(errors / len(reference), f"{_plural(errors, 'error')} {over}: "
+                                            f"{', '.join(parts)}")
+
+
+def _wer(expected: str, actual: str, options: Mapping[str, Any]) -> Outcome:
+    return _outcome(wer_units(expected), wer_units(actual), "word")
+
+
+def _cer(expected: str, actual: str, options: Mapping[str, Any]) -> Outcome:
+    return _outcome(cer_units(expected), cer_units(actual), "character")
+
+
+def _rates(distances: np.ndarray, ref_lengths: np.ndarray, hyp_lengths: np.ndarray
+           ) -> ManyOutcome:
+    status = np.zeros(len(distances), dtype=np.int8)
+    empty = ref_lengths == 0
+    scores = distances / np.maximum(ref_lengths, 1)
+    scores[empty & (hyp_lengths == 0)] = 0.0
+    undefined = np.flatnonzero(empty & (hyp_lengths > 0))
+    scores[undefined] = np.nan
+    status[undefined] = STATUS_INVALID
+    message = f"No score: {EMPTY_REFERENCE}"
+    return ManyOutcome(scores, status, dict.fromkeys(undefined.tolist(), message))
+
+
+def _distances(refs: Sequence, hyps: Sequence) -> np.ndarray:
+    if not refs:
+        return np.zeros(0, dtype=np.float64)
+    return process.cpdist(refs, hyps, scorer=Levenshtein.distance, workers=metric_threads(),
+                          dtype=np.int64).astype(np.float64)
+
+
+def _cer_many(expected: Sequence[str], actual: Sequence[str], options: Mapping[str, Any]
+              ) -> ManyOutcome:
+    refs, hyps = list(map(cer_units, expected)), list(map(cer_units, actual))
+    return _rates(_distances(refs, hyps), _lengths(refs), _lengths(hyps))
+
+
+# A word becomes one character (its number in the chunk's vocabulary), so rapidfuzz's string
+# path (C++, every core) computes the word-level distance; the surrogate block is skipped.
+_SURROGATES, _SURROGATE_COUNT = 0xD800, 0x800
+_MAX_WORDS = 0x110000 - _SURROGATE_COUNT
+
+
+def _wer_many(expected: Sequence[str], actual: Sequence[str], options: Mapping[str, Any]
+              ) -> ManyOutcome:
+    refs, hyps = list(map(wer_units, expected)), list(map(wer_units, actual))
+    vocabulary: dict[str, int] = {}
+    for words in (*refs, *hyps):
+        for word in words:
+            vocabulary.setdefault(word, len(vocabulary))
+    if len(vocabulary) > _MAX_WORDS:  # more distinct words than code points: list by list
+        distances = np.array([Levenshtein.distance(r, h) for r, h in zip(refs, hyps, strict=True)],
+                             dtype=np.float64)
+    else:
+        code = {word: chr(i if i < _SURROGATES else i + _SURROGATE_COUNT)
+                for word, i in vocabulary.items()}
+        distances = _distances(["".join(map(code.__getitem__, r)) for r in refs],
+                               ["".join(map(code.__getitem__, h)) for h in hyps])
+    return _rates(distances, _lengths(refs), _lengths(hyps))
+
+
+def _lengths(units: Sequence[Sequence]) -> np.ndarray:
+    return np.fromiter(map(len, units), dtype=np.int64, count=len(units))
+
+
+for _id, _label, _unit, _compute, _many in (
+        ("wer", "Word error rate", "word", _wer, _wer_many),
+        ("cer", "Character error rate", "character", _cer, _cer_many)):
+    register(MetricSpec(
+        id=_id,
+        text=True,
+        label=_label,
+        direction=Direction.MIN,
+        default_threshold=None,
+        options=(),
+        definition=f"(substitutions + deletions + insertions) / reference {_unit}s, as jiwer "
+                   "computes it (lower is better; can exceed 1). Undefined for an empty "
+                   "reference unless the output is empty too.",
+        compute=_compute,
+        compute_many=_many,
+        score_range=(0.0, None),
+    ))

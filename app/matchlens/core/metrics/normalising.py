@@ -1,0 +1,68 @@
+"""The `normalise` option, once for every text metric: `register` passes each text metric
+through `normalising_metric`, which adds the option and runs the steps on both texts before the
+metric's own `compute` / `compute_many` see them. No metric module knows about it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from matchlens.core.metrics.registry import (
+    ComputeFn,
+    ManyFn,
+    ManyOutcome,
+    MetricSpec,
+    OptionSpec,
+    many_by_pairs,
+    shared,
+)
+from matchlens.core.normalise import Normalisation, describe, pipeline
+from matchlens.core.results import Outcome
+
+NORMALISE = "normalise"
+
+
+def normalise_option(default: str | Sequence[str]) -> OptionSpec:
+    return OptionSpec(
+        NORMALISE, Normalisation, default if isinstance(default, str) else list(default),
+        "Steps applied to both texts before scoring (squad, lowercase, strip_punctuation, "
+        "remove_articles, collapse_whitespace, nfkc, ignore_regex:RE, extract_regex:RE)")
+
+
+def normalised_texts(texts: Sequence[str], value: str | Sequence[str]) -> list[str]:
+    """Every text through the steps; shared within a batch chunk, so metrics with the same
+    normalisation get the very same list (and so share their folded texts and distances)."""
+    key = (NORMALISE, value if isinstance(value, str) else tuple(value))
+    return shared(key, (texts,), lambda: pipeline(value).apply_many(texts))
+
+
+def normalising_metric(spec: MetricSpec) -> MetricSpec:
+    """The spec with a `normalise` option that its compute functions honour."""
+    if any(opt.name == NORMALISE for opt in spec.options):
+        return spec  # registered twice (a module reloaded): already wrapped
+    raw_compute = spec.compute
+    raw_many = spec.compute_many
+
+    def compute(expected: str, actual: str, options: Mapping[str, Any]) -> Outcome:
+        value = options.get(NORMALISE)
+        if not value:
+            return raw_compute(expected, actual, options)
+        steps = pipeline(value)
+        out = raw_compute(steps.apply(expected), steps.apply(actual), options)
+        return replace(out, explanation=f"{out.explanation} (normalised: {describe(value)})")
+
+    def compute_many(expected: Sequence[str], actual: Sequence[str],
+                     options: Mapping[str, Any]) -> ManyOutcome:
+        value = options.get(NORMALISE)
+        if value:
+            expected = normalised_texts(expected, value)
+            actual = normalised_texts(actual, value)
+        if raw_many is not None:
+            return raw_many(expected, actual, options)
+        return many_by_pairs(raw_compute, expected, actual, options)
+
+    wrapped_many: ManyFn = compute_many
+    wrapped: ComputeFn = compute
+    return replace(spec, options=(*spec.options, normalise_option(spec.normalise_default)),
+                   compute=wrapped, compute_many=wrapped_many)
