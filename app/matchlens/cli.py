@@ -35,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     _gui_common(compare)
 
     batch = sub.add_parser("batch", help="open the app on the batch tab with DATA scored")
-    batch.add_argument("data", type=Path, help=".csv, .tsv, .jsonl or .json (array of objects)")
+    batch.add_argument("data", type=Path, help=_FORMATS_HELP)
     batch.add_argument("--expected", metavar="SPEC", help=f"the reference: {_SPEC}")
     batch.add_argument("--actual", metavar="SPEC", action="append",
                        help="an output column or JSONPath; repeat for prompt variants")
@@ -45,12 +45,13 @@ def build_parser() -> argparse.ArgumentParser:
     _gui_common(batch)
 
     score = sub.add_parser("score", help="score headless and write a scored table")
-    score.add_argument("data", type=Path, help=".csv, .tsv, .jsonl or .json (array of objects)")
+    score.add_argument("data", type=Path, help=f"{_FORMATS_HELP}, or - for standard input")
     score.add_argument("--expected", metavar="SPEC", help=f"the reference: {_SPEC}")
     score.add_argument("--expected-literal", metavar="TEXT",
                        help="one fixed reference text for every row")
-    score.add_argument("--actual", metavar="SPEC", action="append", required=True,
-                       help="the output under test; repeat to score several variants")
+    score.add_argument("--actual", metavar="SPEC", action="append",
+                       help="the output under test; repeat to score several variants (default: "
+                            "the columns a sidecar --config records, or promptfoo's outputs)")
     score.add_argument("--metrics", metavar="a,b,c",
                        help="metric ids; 'all' = every metric that needs no network (default: "
                             "exact_match,contains,levenshtein_distance,levenshtein_similarity,"
@@ -72,6 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--encoding", metavar="NAME",
                        help="the input's encoding when it is not UTF-8 (e.g. cp1252, latin-1)")
     score.add_argument("--delimiter", metavar="CHAR", help="the CSV delimiter (default: detected)")
+    _reading_options(score)
     score.add_argument("--base-url", metavar="URL",
                        help="the OpenAI-compatible endpoint for semantic_similarity (your API "
                             "key goes only to an endpoint you name: here, OPENAI_BASE_URL or "
@@ -99,7 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _calibrate_parser(sub) -> None:  # noqa: ANN001 - argparse's private subparsers type
     cal = sub.add_parser("calibrate", help="the best threshold per metric against human labels")
-    cal.add_argument("data", type=Path, help=".csv, .tsv, .jsonl or .json (array of objects)")
+    cal.add_argument("data", type=Path, help=f"{_FORMATS_HELP}, or - for standard input")
     cal.add_argument("--expected", metavar="SPEC", help=f"the reference: {_SPEC}")
     cal.add_argument("--expected-literal", metavar="TEXT",
                      help="one fixed reference text for every row")
@@ -124,9 +126,23 @@ def _calibrate_parser(sub) -> None:  # noqa: ANN001 - argparse's private subpars
                      help="write the suggested thresholds as a config `score --config` reads")
     cal.add_argument("--encoding", metavar="NAME", help="the input's encoding when not UTF-8")
     cal.add_argument("--delimiter", metavar="CHAR", help="the CSV delimiter (default: detected)")
+    _reading_options(cal)
 
 
 _SPEC = "a column name, or a JSONPath starting with $ (cells holding JSON are parsed)"
+_FORMATS_HELP = ".csv, .tsv, .jsonl, .json, .parquet, .xlsx, .xls or .ods"
+
+
+def _reading_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--records", metavar="JSONPATH",
+                        help="where the rows are inside a .json file ($.results.results for "
+                             "promptfoo's output; default: the only array of objects)")
+    parser.add_argument("--sheet", metavar="NAME",
+                        help="the sheet of a spreadsheet to read (default: the first)")
+    parser.add_argument("--format", choices=("csv", "tsv", "jsonl", "json", "parquet", "xlsx",
+                                             "xls", "ods"),
+                        help="the input's format when its name does not say (standard input: "
+                             "csv unless this says)")
 
 
 def _gui_common(parser: argparse.ArgumentParser) -> None:

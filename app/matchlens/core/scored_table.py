@@ -23,6 +23,7 @@ from matchlens import __version__
 from matchlens.core.atomic import atomic_writer
 from matchlens.core.batch import BatchResult
 from matchlens.core.datasets.source import gc_paused
+from matchlens.core.datasets.table import ROW_LIST_KINDS
 from matchlens.core.errors import ConfigError, OutputError
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -148,7 +149,7 @@ def _join_coded(left: _Coded, right: _Coded) -> _Coded:
 
 def _input_columns(table, start: int, stop: int) -> list[Sequence[str]]:
     """The cells of rows [start, stop), column by column."""
-    if table.kind in ("csv", "tsv"):
+    if table.kind in ROW_LIST_KINDS:  # rows are lists of cell strings already
         rows = table.rows[start:stop]
     else:
         rows = [[table.cell_text(i, c) or "" for c in table.columns] for i in range(start, stop)]

@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from matchlens.core.datasets.headers import ambiguous_column
 from matchlens.core.datasets.jsonfiles import describe
+from matchlens.core.datasets.simple_path import parse_simple, quote_digit_keys
 from matchlens.core.datasets.table import MISSING, Table
 from matchlens.core.errors import DatasetError
 
@@ -28,6 +30,8 @@ class ColumnValues:
 
     values: list[str | None]
     reasons: dict[int, str] = field(default_factory=dict)
+    matched: int | None = None  # rows a JSONPath matched (None: a column by name)
+    first_miss: str | None = None  # why a JSONPath missed the first row it missed
 
     def __len__(self) -> int:
         return len(self.values)
@@ -38,15 +42,17 @@ def literal_column(table: Table, text: str) -> ColumnValues:
     return ColumnValues([text] * len(table))
 
 
-def resolve_column(table: Table, spec: str) -> ColumnValues:
+def resolve_column(table: Table, spec: str, require_match: bool = True) -> ColumnValues:
     """A column by name, or a JSONPath when `spec` starts with `$` (and is not a column name).
 
-    DatasetError for an unknown column, an invalid JSONPath, or one that matches nothing in any
-    row; rows it misses get None and a reason naming their line and column.
+    DatasetError for an unknown or ambiguous column, an invalid JSONPath, or (with
+    `require_match`) one that matches nothing in any row; rows it misses get None and a reason
+    naming their line and column. Streaming callers pass `require_match=False` and check
+    `matched` over all the pieces.
     """
     if spec in table.column_index or not spec.startswith("$"):
         return _by_name(table, spec)
-    return _by_path(table, spec)
+    return _by_path(table, spec, require_match)
 
 
 def unknown_column(table: Table, name: str, spec: str | None = None) -> DatasetError:
@@ -60,12 +66,22 @@ def unknown_column(table: Table, name: str, spec: str | None = None) -> DatasetE
     more = f" and {len(table.columns) - 40} more" if len(table.columns) > 40 else ""
     used = f" for {spec}" if spec else ""
     return DatasetError(f"there is no column {name!r}{used}{hint} (columns: {shown}{more})",
-                        file=str(table.path))
+                        file=table.label)
+
+
+def check_unambiguous(table: Table, name: str) -> None:
+    """A used column whose name the header repeats is an error (an unused one is not)."""
+    positions = table.repeated.get(name)
+    if positions:
+        renamed = [table.columns[p - 1] for p in positions[1:]]
+        raise ambiguous_column(table.label, name, positions, renamed, table.header_line,
+                               table.unit)
 
 
 def _by_name(table: Table, name: str) -> ColumnValues:
     if name not in table.column_index:
         raise unknown_column(table, name)
+    check_unambiguous(table, name)
     if table.is_delimited:
         at = table.column_index[name]
         # A comprehension, not list(map(itemgetter(at), rows)): that is one C call holding the
@@ -94,14 +110,15 @@ def _text(value: Any) -> str:
         return value
     if type(value) is int:
         return str(value)  # what json.dumps gives, without its overhead
-    return json.dumps(value, ensure_ascii=False)
+    return json.dumps(value, ensure_ascii=False, default=str)  # dates, bytes of Parquet: text
 
 
 def _reason(table: Table, i: int, column: str | None, text: str) -> str:
     where = table.where(i)
     if where:
         text = f"{where}: {text}"
-    return str(DatasetError(text, file=str(table.path), row=table.lines[i], column=column))
+    return str(DatasetError(text, file=table.label, row=table.lines[i], column=column,
+                            unit=table.unit))
 
 
 @dataclass(frozen=True)
@@ -117,11 +134,17 @@ class _Plan:
 
 @lru_cache(maxsize=128)
 def _compile(spec: str) -> _Plan:
-    """ValueError when `spec` is not a JSONPath jsonpath-ng can read."""
+    """ValueError when `spec` is not a JSONPath we can read. Plain keys and indexes are
+    parsed here (digit-led keys and dotted names in brackets included); the rest by
+    jsonpath-ng."""
+    steps = parse_simple(spec)
+    if steps is not None and isinstance(steps[0], str):
+        first = steps[0]
+        return _Plan(None, first, tuple(steps[1:]), None, _step_text("$", first))
     from jsonpath_ng.ext import parse as parse_jsonpath  # imported on first use: CLI start-up
 
     try:
-        whole = parse_jsonpath(spec)
+        whole = parse_jsonpath(quote_digit_keys(spec))
     except Exception as exc:  # jsonpath-ng raises lexer, parser and plain exceptions alike
         raise ValueError(str(exc) or type(exc).__name__) from None
     split = _split_first(whole)
@@ -259,14 +282,17 @@ def _evaluate(table: Table, i: int, plan: _Plan) -> tuple[Any, str | None]:
     return _find(plan.rest, value)
 
 
-def _by_path(table: Table, spec: str) -> ColumnValues:
+def _by_path(table: Table, spec: str, require_match: bool = True) -> ColumnValues:
     try:
         plan = _compile(spec)
     except ValueError as exc:
         raise DatasetError(f"{spec!r} is not a valid JSONPath ({exc}); write paths like "
-                           "$.output.entity or $.items[0].name", file=str(table.path)) from None
+                           "$.output.entity, $.items[0].name or $[\"key.with.dots\"]",
+                           file=table.label) from None
     if plan.first is not None and plan.first not in table.column_index:
         raise unknown_column(table, plan.first, spec)
+    if plan.first is not None:
+        check_unambiguous(table, plan.first)
     values: list[str | None] = []
     reasons: dict[int, str] = {}
     first_miss: tuple[int, str] | None = None
@@ -285,10 +311,10 @@ def _by_path(table: Table, spec: str) -> ColumnValues:
             values.append(None)
             continue
         values.append(_text(value))
-    if not matched:
+    if not matched and require_match:
         i, why = first_miss if first_miss else (0, None)
         detail = f" (first row: {why})" if why else ""
         raise DatasetError(f"the JSONPath {spec} matches nothing in any of the {len(table)} "
-                           f"rows{detail}", file=str(table.path), row=table.lines[i],
-                           column=plan.first)
-    return ColumnValues(values, reasons)
+                           f"rows{detail}", file=table.label, row=table.lines[i],
+                           column=plan.first, unit=table.unit)
+    return ColumnValues(values, reasons, matched, first_miss[1] if first_miss else None)

@@ -94,10 +94,11 @@ class Source:
     head: str  # the first ~64 KB decoded (BOM removed)
     cancel: Callable[[], bool] | None = None
     explicit: bool = False  # the encoding came from the caller (--encoding)
+    display: str | None = None  # how messages name the input ("<stdin>"), when not by path
 
     @property
     def name(self) -> str:
-        return str(self.path)
+        return self.display or str(self.path)
 
     def fail(self, message: str, row: int | None = None, column: str | None = None) -> NoReturn:
         raise DatasetError(message, file=self.name, row=row, column=column)
@@ -166,9 +167,10 @@ def _read_full(raw: io.FileIO, size: int) -> bytes:
 
 
 def open_source(path: Path, encoding: str | None,
-                cancel: Callable[[], bool] | None = None) -> Source:
-    """Check the file exists and is readable, choose the encoding, decode a sample."""
-    name = str(path)
+                cancel: Callable[[], bool] | None = None, display: str | None = None) -> Source:
+    """Check the file exists and is readable, choose the encoding, decode a sample.
+    `display` names the input in messages when `path` is a copy (of standard input, say)."""
+    name = display or str(path)
     if not path.exists():
         raise DatasetError("no such file", file=name)
     if path.is_dir():
@@ -183,7 +185,8 @@ def open_source(path: Path, encoding: str | None,
     if not head:
         raise DatasetError("is empty (0 bytes)", file=name)
     reported, codec, skip = _choose_encoding(head, encoding, name)
-    source = Source(path, reported, codec, skip, "", cancel, explicit=encoding is not None)
+    source = Source(path, reported, codec, skip, "", cancel, explicit=encoding is not None,
+                    display=display)
     if _is_8bit(codec) and b"\0" in head:
         raise_nul_error(source, head.index(b"\0"))
     decoder = codecs.getincrementaldecoder(codec)("strict")
@@ -260,8 +263,8 @@ def raise_nul_error(source: Source, offset: int) -> NoReturn:
         head = handle.read(4096)
     line = _line_of_byte(source.path, offset)
     if head.startswith(b"PK\x03\x04"):
-        source.fail("is a ZIP archive or an Excel workbook (.xlsx), not text; "
-                    "save it as CSV (UTF-8) and load that", row=line)
+        source.fail("is a ZIP archive or a spreadsheet, not text; a workbook is read when "
+                    "its name ends in .xlsx or .ods (or with --format xlsx)", row=line)
     pairs = max(1, len(head) // 2)
     odd_zeros = head[1::2].count(0) / pairs
     even_zeros = head[0::2].count(0) / pairs
