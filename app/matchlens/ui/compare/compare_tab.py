@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from matchlens.core.json_locate import locate
 from matchlens.core.metrics.registry import all_metrics
 from matchlens.core.textfile import FileReadError, read_text_file
+from matchlens.ui.compare.find_bar import FindBar
 from matchlens.ui.compare.jobs import ALIGN_TASK, SpanTable
 from matchlens.ui.compare.pane import EditorPane
 from matchlens.ui.compare.panels import MetricPanel
@@ -126,7 +127,7 @@ class CompareTab(QWidget):
         self.action_next.setToolTip("Next difference (F7)")
         self.action_next.triggered.connect(self.next_difference)
         self.toolbar.addSeparator()
-        self.action_lock = self.toolbar.addAction("Lock scrolling")
+        self.action_lock = self.toolbar.addAction("&Lock scrolling")
         self.action_lock.setCheckable(True)
         self.action_lock.setChecked(True)
         self.action_lock.setToolTip("Scroll both texts together, aligned on their differences")
@@ -216,9 +217,11 @@ class CompareTab(QWidget):
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setChildrenCollapsible(False)
 
+        self.find_bar = FindBar(self.editor, lambda: self._last_side, self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 2, 6, 6)
         layout.addWidget(self.toolbar)
+        layout.addWidget(self.find_bar)
         layout.addWidget(self.splitter, 1)
 
     def show_panel(self, metric_id: str) -> None:
