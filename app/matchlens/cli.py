@@ -53,6 +53,9 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--expected", metavar="SPEC", help=f"the reference: {_SPEC}")
     score.add_argument("--expected-literal", metavar="TEXT",
                        help="one fixed reference text for every row")
+    score.add_argument("--expected-any", metavar="SPEC",
+                       help="several references per row: a column or JSONPath holding a JSON "
+                            "array of texts; each metric keeps the best and writes <metric>_ref")
     score.add_argument("--actual", metavar="SPEC", action="append",
                        help="the output under test; repeat to score several variants (default: "
                             "the columns a sidecar --config records, or promptfoo's outputs)")

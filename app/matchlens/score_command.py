@@ -127,7 +127,9 @@ def score_command(args: argparse.Namespace) -> int:
                     sink.write(piece, result)
             if args.output is not None:
                 made = BatchResult.empty(0, tally.variants, jobs)
-                expected = mapping.expected or f"literal:{mapping.expected_literal}"
+                expected = mapping.expected or (
+                    f"any:{mapping.expected_any}" if mapping.expected_any
+                    else f"literal:{mapping.expected_literal}")
                 data = provenance(made, config_to_dict(config, metric_ids), source=args.data,
                                   expected=expected, model=config.model or None)
                 write_sidecar(args.output, data)
@@ -161,25 +163,32 @@ def _mapping(args: argparse.Namespace, first) -> Mapping:
     --config (it records the columns that made the table); else the output columns the
     format names (promptfoo's prompts/providers)."""
     expected, literal, actuals = args.expected, args.expected_literal, list(args.actual or [])
-    if expected and literal is not None:
-        raise ConfigError("give --expected or --expected-literal, not both")
+    several = getattr(args, "expected_any", None)
+    given = [flag for flag, value in (("--expected", expected), ("--expected-literal", literal),
+                                      ("--expected-any", several)) if value is not None]
+    if len(given) > 1:
+        raise ConfigError(f"give {' or '.join(given)}, not both" if len(given) == 2 else
+                          f"give one of {', '.join(given)}, not all three")
     recorded = sidecar_columns(args.score_config) if args.score_config else None
-    if not expected and literal is None and recorded is not None:
-        expected, literal = recorded[0]
+    if not given and recorded is not None:
+        expected, literal, several = recorded[0]
     if not actuals and recorded is not None:
         actuals = recorded[1]
     if not actuals and first.variants:
         actuals = list(first.variants)
-    if not expected and literal is None:
-        raise ConfigError("missing --expected SPEC (a column or $.json.path) or --expected-literal")
+    if not expected and literal is None and several is None:
+        raise ConfigError("missing --expected SPEC (a column or $.json.path), --expected-literal "
+                          "or --expected-any")
     if not actuals:
         raise ConfigError("missing --actual SPEC (the output column or $.json.path to score)")
-    return Mapping(expected, actuals, literal)
+    return Mapping(expected, actuals, literal, several)
 
 
-def sidecar_columns(path: Path) -> tuple[tuple[str | None, str | None], list[str]] | None:
-    """((expected, expected literal), actuals) a scored table's sidecar records, or None for
-    a thresholds file (which records no columns). load_config has already vetted the file."""
+def sidecar_columns(path: Path
+                    ) -> tuple[tuple[str | None, str | None, str | None], list[str]] | None:
+    """((expected, expected literal, expected-any), actuals) a scored table's sidecar records,
+    or None for a thresholds file (which records no columns). load_config has already vetted
+    the file."""
     try:
         with open(path, "rb") as handle:
             table = tomllib.load(handle).get("matchlens")
@@ -193,8 +202,10 @@ def sidecar_columns(path: Path) -> tuple[tuple[str | None, str | None], list[str
             not all(isinstance(a, str) for a in actual):
         return None
     if expected.startswith("literal:"):
-        return (None, expected.removeprefix("literal:")), actual
-    return (expected, None), actual
+        return (None, expected.removeprefix("literal:"), None), actual
+    if expected.startswith("any:"):  # several references a row (--expected-any)
+        return (None, None, expected.removeprefix("any:")), actual
+    return (expected, None, None), actual
 
 
 def _check_network(jobs: list[MetricJob], config: Config) -> Config:

@@ -36,6 +36,7 @@ class ScoreColumn:
     variant: str
     metric_id: str
     is_pass: bool
+    is_ref: bool = False  # `<id>_ref`: which of several references won (--expected-any)
 
 
 def score_columns(result: BatchResult) -> list[ScoreColumn]:
@@ -47,6 +48,8 @@ def score_columns(result: BatchResult) -> list[ScoreColumn]:
         for job in result.jobs:
             out.append(ScoreColumn(f"{job.id}{suffix}", variant, job.id, False))
             out.append(ScoreColumn(f"{job.id}_pass{suffix}", variant, job.id, True))
+            if (variant, job.id) in result.refs:
+                out.append(ScoreColumn(f"{job.id}_ref{suffix}", variant, job.id, False, True))
     return out
 
 
@@ -98,26 +101,32 @@ class _Coded:
 _MAX_COMBINED = 4096  # distinct texts of a column made by joining neighbours
 
 
-def _metric_columns(result: BatchResult) -> list[tuple[np.ndarray, bool, np.ndarray]]:
-    """(scores, integer, verdicts) of every metric, in the order of the added columns (each
-    metric adds its score and then its _pass column)."""
+def _metric_columns(result: BatchResult
+                    ) -> list[tuple[np.ndarray, bool, np.ndarray, np.ndarray | None]]:
+    """(scores, integer, verdicts, winning references or None) of every metric, in the order
+    of the added columns (each metric adds its score, its _pass and maybe its _ref column)."""
     out = []
     for col in score_columns(result):
-        if not col.is_pass:
+        if not col.is_pass and not col.is_ref:
             spec = result.job(col.metric_id).spec
-            out.append((result.scores[(col.variant, col.metric_id)], spec.integer,
-                        result.verdicts(col.variant, col.metric_id)))
+            key = (col.variant, col.metric_id)
+            out.append((result.scores[key], spec.integer,
+                        result.verdicts(col.variant, col.metric_id), result.refs.get(key)))
     return out
 
 
-def _added_texts(metrics: list[tuple[np.ndarray, bool, np.ndarray]], start: int, stop: int
-                 ) -> list[list[str]]:
+def _added_texts(metrics: list[tuple[np.ndarray, bool, np.ndarray, np.ndarray | None]],
+                 start: int, stop: int) -> list[list[str]]:
     """The added cells of rows [start, stop), as few columns as possible: a metric's score and
     _pass texts, and then neighbouring metrics with few distinct values, are joined (with the
     comma between them) per distinct combination, not per row. No score text needs quoting."""
     merged: list[_Coded] = []
-    for scores, integer, verdicts in metrics:
+    for scores, integer, verdicts, refs in metrics:
         coded = _coded_metric(scores[start:stop], integer, verdicts[start:stop])
+        if refs is not None:  # the winning reference's index; empty where none scored
+            picked = refs[start:stop]
+            top = int(picked.max(initial=-1))
+            coded = _join_coded(coded, _Coded(picked + 1, ["", *map(str, range(top + 1))]))
         if merged and len(merged[-1].texts) * len(coded.texts) <= _MAX_COMBINED:
             merged[-1] = _join_coded(merged[-1], coded)
         else:
@@ -354,7 +363,10 @@ def write_jsonl(handle: TextIO, table, result: BatchResult) -> None:
     columns = score_columns(result)
     values = []
     for col in columns:
-        if col.is_pass:
+        if col.is_ref:
+            values.append([None if r < 0 else r
+                           for r in result.refs[(col.variant, col.metric_id)].tolist()])
+        elif col.is_pass:
             verdicts = result.verdicts(col.variant, col.metric_id).tolist()
             values.append([None if v == -1 else bool(v) for v in verdicts])
         else:

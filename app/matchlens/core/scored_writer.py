@@ -83,7 +83,10 @@ def _jsonl_text(table, result: BatchResult, escape_lone: bool = False) -> str:
     columns = score_columns(result)
     values = []
     for col in columns:
-        if col.is_pass:
+        if col.is_ref:  # which of several references won; null where none scored
+            values.append([None if r < 0 else r
+                           for r in result.refs[(col.variant, col.metric_id)].tolist()])
+        elif col.is_pass:
             verdicts = result.verdicts(col.variant, col.metric_id).tolist()
             values.append([None if v == -1 else bool(v) for v in verdicts])
         else:
