@@ -6,6 +6,7 @@ In Python (a notebook, a pipeline):
     scored = matchlens.score(df, expected="expected", actual="output")   # a pandas DataFrame
     scored.attrs["matchlens"]                                             # the summary
     matchlens.compare("expected text", "actual text")                     # a diff in Jupyter
+    matchlens.show(df, expected="expected", actual="output")             # the batch tab
     import matchlens.dask                                                 # pip install 'matchlens[dask]'
 
 Importing this package stays cheap (no pandas, numpy, Qt or openai): the API is loaded on first
@@ -23,6 +24,7 @@ _LAZY = {
     "score": ("matchlens.api.scoring", "score"),
     "compare": ("matchlens.api.comparison", "compare"),
     "Comparison": ("matchlens.api.comparison", "Comparison"),
+    "show": ("matchlens.api.window", "show"),
     "MatchLensError": ("matchlens.core.errors", "MatchLensError"),
     "dask": ("matchlens.dask", None),
 }

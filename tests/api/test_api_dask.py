@@ -18,6 +18,7 @@ from distributed import Client, LocalCluster, get_task_stream
 import matchlens
 import matchlens.dask
 from matchlens.core.errors import ConfigError, DatasetError
+from tests.api.conftest import release_dask_threads
 from tests.api.helpers import frame_rows
 from tests.cli.conftest import SAMPLE_CSV
 from tests.embeddings.openai_server import FakeOpenAI, vector_for
@@ -42,6 +43,7 @@ def client(worker_cache):
                            "XDG_CACHE_HOME": str(worker_cache)}) as cluster, \
             Client(cluster, set_as_default=False) as client:
         yield client
+    release_dask_threads()
 
 
 @pytest.fixture(scope="module")

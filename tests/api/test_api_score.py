@@ -226,3 +226,22 @@ def test_importing_matchlens_stays_cheap():
     # looking the functions up loads the scorer, still without Qt, openai or pandas
     assert not [m for m in after_lookup if m.split(".")[0] in heavy[:1] + heavy[2:]]
     assert math.isfinite(1.0)
+
+
+def test_normalise_is_the_commands_flag(tmp_path, capsys):
+    data = tmp_path / "rows.csv"
+    data.write_text("e,a\nThe Answer,answer!\nParis,paris\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    assert run_in_process(capsys, "score", data, "--expected", "e", "--actual", "a",
+                          "--normalise", "squad", "-o", out).code == 0
+    scored = matchlens.score(data, expected="e", actual="a", normalise="squad")
+    assert frame_rows(scored) == cli_rows(read_jsonl_file(out), list(scored.columns))
+    # squad: lower case, no punctuation, no articles -> both rows match exactly
+    assert scored["exact_match"].tolist() == [1.0, 1.0]
+    plain = matchlens.score(data, expected="e", actual="a", metrics="exact_match")
+    assert plain["exact_match"].tolist() == [0.0, 0.0]
+    as_list = matchlens.score(data, expected="e", actual="a", metrics="exact_match",
+                              normalise=["lowercase", "strip_punctuation", "remove_articles"])
+    assert as_list["exact_match"].tolist() == [1.0, 1.0]
+    with pytest.raises(ConfigError, match="unknown normalisation step 'lower'"):
+        matchlens.score(data, expected="e", actual="a", normalise=["lower"])

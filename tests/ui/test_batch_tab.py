@@ -160,7 +160,9 @@ def test_double_click_and_neighbours(qtbot, tab):
     assert signal.args == [1]
     expected, actual, description = tab.pair_for_row(1)
     assert (expected, actual) == ("Canberra", "Sydney")
-    assert description == "row 2 of 200 (id qa-002) · output_a · fail"
+    # The metric's verdict, then the human's (the sample's label column) and the labels counter.
+    assert description == ("row 2 of 200 (id qa-002) · output_a · fail · human: fail · "
+                           "200 of 200 labelled")
     tab.table_bar.variant.setCurrentText("output_b")
     assert tab.pair_for_row(1)[1] == "Canberra"
     assert tab.neighbour_row(1, +1) == 2 and tab.neighbour_row(1, -1) == 0

@@ -49,10 +49,11 @@ class Comparison:
 
 
 def compare(expected: str, actual: str, *, metrics: str | Sequence[str] | None = None,
-            config: ConfigLike = None, overrides: Sequence[str] = ()) -> Comparison:
+            config: ConfigLike = None, overrides: Sequence[str] = (),
+            normalise: str | Sequence[str] | None = None) -> Comparison:
     """Compare two texts: chunks, exact edits and every metric's score and verdict.
 
-    `metrics`, `config` and `overrides` as in `matchlens.score` (the same defaults). The edit
+    `metrics`, `config`, `overrides` and `normalise` as in `matchlens.score`. The edit
     script follows `levenshtein_distance`'s `case_sensitive` option, so its length is that
     metric's score.
     """
@@ -61,7 +62,7 @@ def compare(expected: str, actual: str, *, metrics: str | Sequence[str] | None =
             from matchlens.core.errors import ConfigError
 
             raise ConfigError(f"{name} must be a text (str), not {type(text).__name__}")
-    metric_ids, config_ = settle_metrics(metrics, config, overrides)
+    metric_ids, config_ = settle_metrics(metrics, config, overrides, normalise)
     case = bool(config_.settings("levenshtein_distance").options.get("case_sensitive", True))
     alignment = align(expected, actual, case_sensitive=case)
     scores = {}

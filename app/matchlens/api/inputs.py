@@ -50,7 +50,7 @@ def load(data: Any, specs: Sequence[str], *, encoding: str | None = None,
     return Loaded(table, arrow.to_pandas, FRAME_SOURCE, None)
 
 
-def _kind(data: Any) -> str:
+def _kind(data: Any, who: str = "matchlens.score") -> str:
     root = type(data).__module__.partition(".")[0]
     if root == "pandas":
         import pandas as pd
@@ -61,7 +61,7 @@ def _kind(data: Any) -> str:
         import polars as pl
 
         if isinstance(data, pl.LazyFrame):
-            raise ConfigError("matchlens.score takes a polars DataFrame, not a LazyFrame: "
+            raise ConfigError(f"{who} takes a polars DataFrame, not a LazyFrame: "
                               "call .collect() first")
         if isinstance(data, pl.DataFrame):
             return "polars"
@@ -73,7 +73,7 @@ def _kind(data: Any) -> str:
 
         if isinstance(data, pa.Table | pa.RecordBatch) or hasattr(data, "__arrow_c_stream__"):
             return "arrow"
-    raise ConfigError(f"matchlens.score takes a pandas or polars DataFrame, a pyarrow Table or "
+    raise ConfigError(f"{who} takes a pandas or polars DataFrame, a pyarrow Table or "
                       f"a file's path, not {type(data).__module__}.{type(data).__name__}")
 
 

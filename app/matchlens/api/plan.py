@@ -73,10 +73,9 @@ def settle_metrics(metrics: str | Sequence[str] | None, config: ConfigLike,
     )
 
     load_network_metrics()
-    loaded = _config(config)
+    loaded = _with_normalise(_config(config), normalise)
     for assignment in [overrides] if isinstance(overrides, str) else overrides:
         loaded = loaded.with_override(assignment)
-    loaded = _with_normalise(loaded, normalise)
     _check_overrides_metrics(loaded)
     metric_ids = choose_metrics(argparse.Namespace(metrics=_metrics_flag(metrics)), loaded)
     return metric_ids, _check_network(make_jobs(metric_ids, loaded), loaded)
@@ -120,7 +119,8 @@ def _metrics_flag(metrics: str | Sequence[str] | None) -> str | None:
 
 
 def _with_normalise(config: Config, normalise: str | Sequence[str] | None) -> Config:
-    if normalise is None:
-        return config
-    raise ConfigError("normalise= is not available in this version of matchlens "
-                      "(`matchlens score --normalise` is not either)")
+    """`--normalise`: every text metric's normalisation (a preset, a step, or a list of
+    steps); applied before the overrides, as the command applies them, so one metric's
+    `overrides=["jaccard.normalise=..."]` still wins."""
+    return config if normalise is None else config.with_normalisation(
+        normalise if isinstance(normalise, str) else list(normalise))

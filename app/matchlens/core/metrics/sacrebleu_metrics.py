@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache, lru_cache
 from typing import Any
 
 from matchlens.core.metrics.incremental_ngrams import MIN_INCREMENTAL, NgramTally, tokens_13a
-from matchlens.core.metrics.registry import MetricSpec, register
+from matchlens.core.metrics.registry import ManyOutcome, MetricSpec, register
 from matchlens.core.results import Direction, Outcome
 
 
@@ -125,6 +125,20 @@ def _chrf_outcome(expected: str, actual: str, options: Mapping[str, Any]) -> Out
     return Outcome(unit_score(result.score), "Character n-gram F-score (n ≤ 6, β = 2)")
 
 
+def _bleu_many(expected: Sequence[str], actual: Sequence[str], options: Mapping[str, Any]
+               ) -> ManyOutcome:
+    from matchlens.core.metrics.sacrebleu_many import bleu_many  # it imports this module
+
+    return bleu_many(expected, actual, options)
+
+
+def _chrf_many(expected: Sequence[str], actual: Sequence[str], options: Mapping[str, Any]
+               ) -> ManyOutcome:
+    from matchlens.core.metrics.sacrebleu_many import chrf_many
+
+    return chrf_many(expected, actual, options)
+
+
 register(MetricSpec(
     id="bleu",
     text=True,
@@ -135,6 +149,7 @@ register(MetricSpec(
     definition="Sentence BLEU (sacrebleu, effective order), 0–1: word n-gram precision with a "
                "brevity penalty.",
     compute=_bleu_outcome,
+    compute_many=_bleu_many,
 ))
 
 register(MetricSpec(
@@ -146,4 +161,5 @@ register(MetricSpec(
     options=(),
     definition="chrF (sacrebleu), 0–1: F-score of character n-grams; robust to inflection.",
     compute=_chrf_outcome,
+    compute_many=_chrf_many,
 ))

@@ -149,3 +149,17 @@ def finalize(result: BatchResult, labels: np.ndarray | None) -> Final:
             final.labelled[key] = data
             final.sweeps[key] = sweep(data, result.job(key[1]).spec.direction)
     return final
+
+
+def label_sweeps(result: BatchResult, codes: dict[str, np.ndarray]
+                 ) -> tuple[dict[tuple[str, str], Labelled], dict[tuple[str, str], Sweep]]:
+    """Calibration of every metric of the variants in `codes` (variant -> int8 labels), as
+    `finalize` makes it: redone whenever a person labels a row."""
+    kept: dict[tuple[str, str], Labelled] = {}
+    sweeps: dict[tuple[str, str], Sweep] = {}
+    for variant, labels in codes.items():
+        for job in result.jobs:
+            key = (variant, job.id)
+            kept[key] = labelled(result.scores[key], labels)
+            sweeps[key] = sweep(kept[key], job.spec.direction)
+    return kept, sweeps

@@ -95,6 +95,8 @@ class BatchTableModel(QAbstractTableModel):
         self._waiting = False  # a text sort waits for its column's ranks
         self._task: Task | None = None
         self._colours = verdict_colours()
+        # Columns other modules add (labelling.py: the human's label): cell(row, role) each.
+        self._extra: dict[str, tuple[Column, Callable[[int, int], object]]] = {}
 
     # -- content ---------------------------------------------------------------------------------
     def set_session(self, prepared: Prepared, result: BatchResult, specs: dict[str, MetricSpec],
@@ -129,12 +131,25 @@ class BatchTableModel(QAbstractTableModel):
             cols.append(Column("id", "id", "The id column"))
         cols += [Column("expected", "expected", "Expected text (full text on hover)"),
                  Column("actual", "actual", "Actual text of the selected variant")]
+        cols += [column for column, _ in self._extra.values()]  # the human's verdict, in view
         for metric_id, spec in self._specs.items():
             cols.append(Column(f"score:{metric_id}", spec.label,
                                f"{spec.label}: {spec.definition}"))
         cols.append(Column("verdict", "verdict", "pass: every thresholded metric passes; "
                            "fail: one fails; error: one has no score"))
         return cols
+
+    def add_column(self, column: Column, cell: Callable[[int, int], object]) -> None:
+        """A column after the texts whose cells `cell(source_row, role)` gives (not sortable:
+        view_order sorts the columns it knows)."""
+        self._extra[column.key] = (column, cell)
+
+    def refresh_column(self, key: str) -> None:
+        """Repaint one column (the view asks only its visible cells again)."""
+        keys = [c.key for c in self._columns]
+        if key in keys and self.rowCount():
+            col = keys.index(key)
+            self.dataChanged.emit(self.index(0, col), self.index(self.rowCount() - 1, col))
 
     def set_variant(self, variant: str) -> None:
         if self._result is None or variant == self._variant:
@@ -254,7 +269,7 @@ class BatchTableModel(QAbstractTableModel):
         self._recompute()
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
-        if not 0 <= column < len(self._columns):
+        if not 0 <= column < len(self._columns) or self._columns[column].key in self._extra:
             return
         descending = order == Qt.SortOrder.DescendingOrder
         self.set_view(replace(self._spec, sort=self._columns[column].key, descending=descending))
@@ -373,6 +388,8 @@ class BatchTableModel(QAbstractTableModel):
             return self._score_data(row, key[6:], role)
         if key == "verdict":
             return self._verdict_data(row, role)
+        if key in self._extra:
+            return self._extra[key][1](row, role)
         if role == Qt.ItemDataRole.TextAlignmentRole and key == "#":
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):

@@ -1,0 +1,259 @@
+"""Labelling through the real widgets: keys in the table and the compare view, next unlabelled,
+undo, the sidecar it writes, and the Calibration tab following every label."""
+
+from __future__ import annotations
+
+import shutil
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+from tests.ui.batch_support import load, make_tab, wait_idle, write_csv
+
+from matchlens.core.calibration_report import calibrate_scores
+from matchlens.core.label_sidecar import read_sidecar, sidecar_path
+from matchlens.core.labels import FAIL, NONE, PASS
+from matchlens.core.metrics.registry import get_metric
+from matchlens.core.paths import sample_dataset
+from matchlens.ui.config_model import ConfigModel
+from matchlens.ui.main_window import MainWindow
+
+HEADER = ["id", "question", "expected", "output_a"]
+ROWS = [["r1", "q", "Paris", "Paris"], ["r2", "q", "Canberra", "Sydney"],
+        ["r3", "q", "The Nile", "the nile"], ["r4", "q", "Pacific", "Atlantic"],
+        ["r5", "q", "Venus", "Venus"], ["r6", "q", "Mars", "Mars."]]
+
+
+@pytest.fixture
+def unlabelled(tmp_path):
+    """Six rows and no label column: labelling starts from nothing."""
+    return write_csv(tmp_path / "six.csv", ROWS, HEADER)
+
+
+@pytest.fixture
+def tab(qtbot, config, unlabelled):
+    tab = make_tab(qtbot, config)
+    load(qtbot, tab, unlabelled)
+    yield tab
+    tab.shutdown()
+
+
+def _human(tab, view_row: int) -> str:
+    col = [tab.model.column_key(c) for c in range(tab.model.columnCount())].index("human")
+    return tab.model.data(tab.model.index(view_row, col))
+
+
+def _press(qtbot, widget, key: str) -> None:
+    """One real key press to the focused widget (Qt's shortcut map sees it first)."""
+    keys = {"P": Qt.Key.Key_P, "F": Qt.Key.Key_F, "N": Qt.Key.Key_N,
+            "Delete": Qt.Key.Key_Delete}
+    qtbot.keyClick(widget, keys[key])
+
+
+def test_keys_in_the_table_label_move_on_and_undo(qtbot, tab, unlabelled):
+    view = tab.view
+    view.setFocus()
+    view.setCurrentIndex(tab.model.index(0, 0))
+    assert tab.labelling.counter.text() == "0 of 6 labelled"
+    _press(qtbot, view, "P")
+    assert _human(tab, 0) == "✓ pass"
+    assert tab.labelling.counter.text() == "1 of 6 labelled"
+    _press(qtbot, view, "N")  # next unlabelled: row 2
+    assert tab.labelling.table_row() == 1
+    _press(qtbot, view, "F")
+    _press(qtbot, view, "N")
+    _press(qtbot, view, "F")
+    _press(qtbot, view, "F")  # the same key again clears it
+    assert _human(tab, 2) == ""
+    _press(qtbot, view, "P")
+    # The sidecar holds what the screen shows, after every key.
+    entries = read_sidecar(sidecar_path(unlabelled))
+    assert [(e.id, e.label) for e in entries] == [("r1", PASS), ("r2", FAIL), ("r3", PASS)]
+    stack = tab.labelling.session.undo_stack
+    stack.undo()  # the last P
+    assert _human(tab, 2) == ""
+    stack.undo()  # the second F (the clearing one) comes back
+    assert _human(tab, 2) == "✗ fail"
+    stack.redo()
+    stack.redo()
+    assert _human(tab, 2) == "✓ pass"
+    assert tab.labelling.counter.text() == "3 of 6 labelled"
+    _press(qtbot, view, "Delete")
+    assert _human(tab, 2) == "" and tab.labelling.counter.text() == "2 of 6 labelled"
+    # Next unlabelled wraps to the top and skips labelled rows; with the table sorted it
+    # follows the order on screen.
+    view.setCurrentIndex(tab.model.index(5, 0))
+    _press(qtbot, view, "N")
+    assert tab.labelling.table_row() == 2
+
+
+def test_next_unlabelled_failing_skips_rows_the_metrics_pass(qtbot, tab):
+    view = tab.view
+    view.setFocus()
+    view.setCurrentIndex(tab.model.index(0, 0))
+    # Failing under the default thresholds: r2 (Sydney), r3 (case: exact_match fails), r4, r6.
+    qtbot.keyClick(view, Qt.Key.Key_N, Qt.KeyboardModifier.ShiftModifier)
+    assert tab.labelling.table_row() == 1
+    _press(qtbot, view, "F")
+    qtbot.keyClick(view, Qt.Key.Key_N, Qt.KeyboardModifier.ShiftModifier)
+    assert tab.labelling.table_row() == 2
+
+
+def test_the_calibration_tab_follows_every_label(qtbot, tab):
+    summary = tab.labelling.summary
+    qtbot.waitUntil(lambda: "0 of 6 labelled" in summary.counter.text())
+    assert "No labels yet" in summary.counter.text()
+    view = tab.view
+    view.setFocus()
+    view.setCurrentIndex(tab.model.index(0, 0))
+    for key in ("P", "N", "F", "N", "P", "N", "F", "N", "P", "N", "F"):
+        _press(qtbot, view, key)
+    QApplication.processEvents()
+    codes = np.array([PASS, FAIL, PASS, FAIL, PASS, FAIL], np.int8)
+    spec = get_metric("levenshtein_similarity")
+    scores = tab.result.scores[("output_a", "levenshtein_similarity")]
+    expected, _ = calibrate_scores(spec, scores, codes, 0.7)
+    qtbot.waitUntil(lambda: summary.cell("levenshtein_similarity", "kappa")
+                    == expected.kappa_text())
+    best = expected.best
+    # The three human passes score 1.0 and the fails at most 0.8 ("Mars."): ≥ 1 separates
+    # them perfectly, F1 1.000.
+    assert best.threshold == 1.0
+    assert summary.cell("levenshtein_similarity", "best") == "≥ 1"
+    assert summary.cell("levenshtein_similarity", "f1") == "1.000"
+    assert summary.cell("levenshtein_similarity", "auc") == f"{expected.auc:.3f}"
+    # Rows: Paris/Paris 1.0 pass, Canberra/Sydney low fail, nile 1.0 (case-insensitive) pass,
+    # Pacific/Atlantic low fail, Venus 1.0 pass, "Mars." 0.8 fail: ≥ 0.7 lets Mars through
+    # (one FP): TP 3, FP 1, TN 2, FN 0 -> kappa 2(3·2 − 0)/((4)(3) + (3)(2)) = 12/18 = 0.67.
+    assert expected.kappa_text() == "κ 0.67 (n = 6)"
+    # The ROC detail below reads the same labels.
+    tab.calibration.metric.setCurrentIndex(
+        tab.calibration.metric.findData("levenshtein_similarity"))
+    assert "6 labelled rows (3 pass, 3 fail)" in tab.calibration.numbers.text()
+    # Apply this threshold: the selected metric's suggestion, through the config model.
+    summary.table.selectRow([summary.table.item(r, 0).data(Qt.ItemDataRole.UserRole)
+                             for r in range(summary.table.rowCount())]
+                            .index("levenshtein_similarity"))
+    assert summary.apply_button.text() == "Apply ≥ 1"
+    qtbot.mouseClick(summary.apply_button, Qt.MouseButton.LeftButton)
+    assert tab.config_model.settings("levenshtein_similarity").threshold == best.threshold
+    qtbot.waitUntil(lambda: summary.apply_button.text().endswith("(in use)"))
+    # At ≥ 1 the metric and the human agree on all six rows: kappa 1.
+    assert summary.cell("levenshtein_similarity", "kappa") == "κ 1.00 (n = 6)"
+
+
+def test_reopening_restores_labels_and_clear_all_undoes(qtbot, tab, unlabelled):
+    view = tab.view
+    view.setFocus()
+    view.setCurrentIndex(tab.model.index(3, 0))
+    _press(qtbot, view, "F")
+    load(qtbot, tab, unlabelled)  # the same file again
+    assert _human(tab, 3) == "✗ fail"
+    assert "Restored 1 label change(s)" in tab.message.text()
+    tab.labelling.actions["clear_all"].trigger()
+    assert _human(tab, 3) == "" and "Ctrl+Z brings them back" in tab.message.text()
+    assert read_sidecar(sidecar_path(unlabelled)) == []
+    tab.labelling.session.undo_stack.undo()
+    assert _human(tab, 3) == "✗ fail"
+    assert [e.label for e in read_sidecar(sidecar_path(unlabelled))] == [FAIL]
+
+
+def test_export_and_a_note(qtbot, tab, tmp_path):
+    view = tab.view
+    view.setFocus()
+    view.setCurrentIndex(tab.model.index(1, 0))
+    _press(qtbot, view, "F")
+    tab.labelling.actions["note"].trigger()
+    dialog = tab.labelling.note_dialog
+    dialog.setTextValue("Sydney is not the capital")
+    dialog.accept()
+    assert _human(tab, 1) == "✗ fail ✎"
+    out = tmp_path / "labels.csv"
+    assert tab.labelling.export(out)
+    assert [(e.id, e.label, e.note) for e in read_sidecar(out)] == [
+        ("r2", FAIL, "Sydney is not the capital")]
+
+
+@pytest.fixture
+def window(qtbot, tmp_path):
+    data = tmp_path / "sample.csv"
+    shutil.copyfile(sample_dataset(), data)
+    win = MainWindow(ConfigModel(), restore=False)
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitExposed(win)
+    with qtbot.waitSignal(win.batch_tab.sig_finished, timeout=30_000):
+        win.load_dataset(data, expected="expected", actuals=["output_a"], label="label")
+    wait_idle(qtbot, win.batch_tab)
+    yield win
+    win.shutdown()
+
+
+def test_labelling_in_the_compare_view_with_the_diff_in_front(qtbot, window):
+    tab = window.batch_tab
+    window.open_batch_row(0)
+    assert window.tabs.currentWidget() is window.compare_tab
+    editor = window.compare_tab.editor("actual")
+    editor.setFocus()  # even with the cursor in an editor, Ctrl+2 labels and does not type
+    before = editor.toPlainText()
+    # qa-001 "It's Paris." is labelled pass in the data; the human now says fail.
+    qtbot.keyClick(editor, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
+    assert editor.toPlainText() == before
+    labels = tab.labelling.session.labels
+    assert labels.label(0, "output_a") == FAIL
+    assert "human: fail · 200 of 200 labelled" in window.compare_tab.context_label.text()
+    # Every row of the sample is labelled: clear two, then F8 finds them in table order.
+    labels_before = tab.labelling.session.labels.changes()
+    window.open_batch_row(5)
+    qtbot.keyClick(editor, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
+    window.open_batch_row(9)
+    qtbot.keyClick(editor, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
+    assert labels.changes() == labels_before + 2
+    window.open_batch_row(0)
+    qtbot.keyClick(editor, Qt.Key.Key_F8)
+    assert window._batch_row == 5
+    assert "not labelled · 198 of 200 labelled" in window.compare_tab.context_label.text()
+    qtbot.keyClick(editor, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)
+    assert labels.label(5, "output_a") == PASS
+    qtbot.keyClick(editor, Qt.Key.Key_F8)
+    assert window._batch_row == 9
+    qtbot.keyClick(editor, Qt.Key.Key_F8)  # the only unlabelled row: stays
+    assert window._batch_row == 9
+    assert labels.label(9, "output_a") == NONE
+    # The table shows the same labels when the person goes back.
+    window.tabs.setCurrentWidget(tab)
+    assert _human(tab, 5) == "✓ pass" and _human(tab, 0) == "✗ fail"
+
+
+def test_one_undo_stack_for_labels_and_thresholds(qtbot, window):
+    """Ctrl+Z undoes the last thing done, a label or "Apply this threshold", in order."""
+    tab = window.batch_tab
+    config = window.config
+    window.tabs.setCurrentWidget(tab)
+    assert tab.labelling.session.undo_stack is config.undo_stack
+    view = tab.view
+    view.setFocus()
+    view.setCurrentIndex(tab.model.index(1, 0))  # qa-002 "Sydney": fail in the data
+    qtbot.keyClick(view, Qt.Key.Key_P)
+    labels = tab.labelling.session.labels
+    assert labels.label(1, "output_a") == PASS
+    summary = tab.labelling.summary
+    qtbot.waitUntil(lambda: summary.table.rowCount() > 0)
+    metrics = [summary.table.item(r, 0).data(Qt.ItemDataRole.UserRole)
+               for r in range(summary.table.rowCount())]
+    summary.table.selectRow(metrics.index("levenshtein_similarity"))
+    best = summary.report("levenshtein_similarity").best.threshold
+    assert best != 0.7  # the default: the button changes something
+    qtbot.mouseClick(summary.apply_button, Qt.MouseButton.LeftButton)
+    assert config.settings("levenshtein_similarity").threshold == best
+    view.setFocus()
+    qtbot.keyClick(view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert config.settings("levenshtein_similarity").threshold == 0.7
+    assert labels.label(1, "output_a") == PASS
+    qtbot.keyClick(view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert labels.label(1, "output_a") == FAIL  # back to the data's label
+    assert _human(tab, 1) == "✗ fail"
+    qtbot.keyClick(view, Qt.Key.Key_Z,
+                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    assert labels.label(1, "output_a") == PASS
