@@ -80,7 +80,9 @@ class MainWindow(QMainWindow):
         self._batch_row: int | None = None
         self.batch_finished = True  # False from a dataset load until the tab says it is done
         self._build_menus()
-        self.label_menu = install_label_menu(self)  # labelling from the table or compare view
+        # Labelling from the table or the compare view: installed with the Batch tab, which
+        # owns the labels (labels need a dataset, and a dataset makes the tab).
+        self.label_menu: QMenu | None = None
         self.compare_tab.sig_status.connect(self.show_status)
         self.config.sig_error.connect(self.show_status)
         self.statusBar().showMessage("Ready.")
@@ -114,6 +116,7 @@ class MainWindow(QMainWindow):
             tab.sig_status.connect(self.show_status)
             tab.sig_finished.connect(self._on_batch_finished)
         self._batch_tab = tab
+        self.label_menu = install_label_menu(self)
         index = self.tabs.indexOf(self._batch_slot)
         current = self.tabs.currentIndex()
         self.tabs.blockSignals(True)  # the same page stays current: not a tab change
@@ -225,8 +228,9 @@ class MainWindow(QMainWindow):
 
     def find(self) -> None:
         """Ctrl+F: the compare view's find bar, or the batch table's search on that tab."""
-        if self.batch_tab is not None and self.tabs.currentWidget() is self.batch_tab:
-            self.batch_tab.focus_search()
+        tab = self._batch_tab  # (never made just to be searched)
+        if tab is not None and self.tabs.currentWidget() is tab:
+            tab.focus_search()
         else:
             self.tabs.setCurrentWidget(self.compare_tab)
             self.compare_tab.find_bar.open_bar()
