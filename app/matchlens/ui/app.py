@@ -128,34 +128,26 @@ class ScreenshotJob(QObject):
 
 
 class AfterFirstPaint(QObject):
-    """Runs `callback` once the compare tab has painted and `modules` are imported.
+    """Runs `callback` once the compare tab has painted: what the first paint does not need
+    (the Batch tab: pyqtgraph, superqt) is built right after it, on the GUI thread.
 
-    The import runs in a plain thread while the window opens and paints (it releases the GIL
-    often, so the window stays responsive), and the callback then builds on the GUI thread
-    what the first paint did not need."""
+    Not imported in a helper thread beforehand: PySide6 types created off the GUI thread while
+    the window is being built crashed the process (seen once in the start-up benchmark)."""
 
-    def __init__(self, window: MainWindow, callback: Callable[[], object],
-                 modules: tuple[str, ...] = ()) -> None:
+    def __init__(self, window: MainWindow, callback: Callable[[], object]) -> None:
         super().__init__(window)
         self._callback = callback
-        self._painted = False
-        self._thread = prefetch(*modules) if modules else None
         self._viewport = window.compare_tab.editor("expected").viewport()
         self._viewport.installEventFilter(self)
-        self._timer = QTimer(self, interval=15)
-        self._timer.timeout.connect(self._check)
-        self._timer.start()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
-        if event.type() == QEvent.Type.Paint:
-            self._painted = True
+        if event.type() == QEvent.Type.Paint and watched is self._viewport:
+            self._viewport.removeEventFilter(self)
+            # After this paint has been shown: the next turn of the event loop.
+            QTimer.singleShot(0, self._run)
         return False
 
-    def _check(self) -> None:
-        if not self._painted or (self._thread is not None and self._thread.is_alive()):
-            return
-        self._timer.stop()
-        self._viewport.removeEventFilter(self)
+    def _run(self) -> None:
         self._callback()
         self.deleteLater()
 
@@ -203,7 +195,7 @@ def build_window(args: argparse.Namespace, screenshot: bool) -> tuple[MainWindow
             if screenshot:
                 wait_for_batch = load_sample()
             else:  # the window first, the sample dataset (and the Batch tab) right after
-                AfterFirstPaint(window, load_sample, modules=("matchlens.ui.batch.tab",))
+                AfterFirstPaint(window, load_sample)
     if config_error:
         window.show_notice(config_error)  # stays until dismissed; the status bar moves on
         if errors:
@@ -214,7 +206,8 @@ def build_window(args: argparse.Namespace, screenshot: bool) -> tuple[MainWindow
 
 
 def prefetch(*modules: str) -> threading.Thread:
-    """Import `modules` in a background thread (a head start for what the GUI needs soon)."""
+    """Import `modules` in a background thread (a head start for what the GUI needs soon).
+    Only modules that create no Qt types: PySide6 is not safe to extend from two threads."""
     thread = threading.Thread(target=_import_quietly, args=modules, daemon=True,
                               name="matchlens-prefetch")
     thread.start()
