@@ -216,10 +216,11 @@ def prefetch(*modules: str) -> threading.Thread:
 
 def run_app(args: argparse.Namespace) -> int:
     screenshot: Path | None = getattr(args, "screenshot", None)
+    early: threading.Thread | None = None
     if screenshot is None:
         # The first scores (right after the first paint) need sacrebleu: import it while the
         # window is being built.
-        prefetch("sacrebleu.metrics")
+        early = prefetch("sacrebleu.metrics")
     app = make_application()
     window, errors, wait_for_batch = build_window(args, screenshot is not None)
     if screenshot is not None:
@@ -241,4 +242,6 @@ def run_app(args: argparse.Namespace) -> int:
     QTimer.singleShot(500, window.compare_tab.scheduler.prewarm)
     code = app.exec()
     window.shutdown()
+    if early is not None:
+        early.join(10)  # never end the interpreter under a thread still importing
     return code
