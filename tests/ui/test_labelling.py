@@ -293,3 +293,25 @@ def test_each_variant_has_its_own_labels(qtbot, config, tmp_path):
         assert _human(tab, 0) == "✓ pass"
     finally:
         tab.shutdown()
+
+
+def test_big_tables_sweep_in_a_worker_and_the_newest_label_wins(qtbot, tab, monkeypatch):
+    from matchlens.ui.batch import label_calibration
+
+    monkeypatch.setattr(label_calibration, "SYNC_ROWS", 0)  # every re-sweep off the GUI thread
+    view = tab.view
+    view.setFocus()
+    view.setCurrentIndex(tab.model.index(0, 0))
+    for key in ("P", "N", "F", "N", "P", "N", "F", "N", "P", "N", "F"):
+        _press(qtbot, view, key)  # faster than the workers: older sweeps are dropped
+    codes = np.array([PASS, FAIL, PASS, FAIL, PASS, FAIL], np.int8)
+    spec = get_metric("exact_match")
+    scores = tab.result.scores[("output_a", "exact_match")]
+    expected, _ = calibrate_scores(spec, scores, codes, 0.5)
+    summary = tab.labelling.summary
+    qtbot.waitUntil(lambda: not tab.labelling.live.is_busy()
+                    and summary.cell("exact_match", "labelled") == "6")
+    # exact_match is 1 on Paris and Venus only: at ≥ 0.5 TP 2, FP 0, TN 3, FN 1 (the nile):
+    # kappa = 2(2·3 − 1·0) / ((2+0)(0+3) + (2+1)(1+3)) = 12/18 = 0.67.
+    assert summary.cell("exact_match", "kappa") == expected.kappa_text() == "κ 0.67 (n = 6)"
+    wait_idle(qtbot, tab)

@@ -179,6 +179,7 @@ class BatchLabelling(QObject):
         self.on_compare_changed: Callable[[int], None] | None = None
         self.actions = self._make_actions()
         tab.addActions(list(self.actions.values()))
+        tab.top.export_button.menu().addAction("Labels (CSV)…", self.export_dialog)
         self._table_keys()
         tab.table_bar.variant.currentTextChanged.connect(lambda _v: self._on_changed(""))
 
