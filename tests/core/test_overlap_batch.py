@@ -177,3 +177,11 @@ def test_json_distance_batch_is_the_single_pair_path(pairs, options):
         got.scores, [np.nan if r.score is None else r.score for r in single])
     assert got.messages == {i: r.explanation for i, r in enumerate(single) if r.score is None}
     assert got.status.tolist() == [0 if r.score is not None else 1 for r in single]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=20) | st.text(alphabet=[chr(c) for c in range(128)], max_size=20))
+def test_the_ascii_word_split_is_the_rouge_regex(text):
+    from matchlens.core.metrics.rouge import _rouge_tokens_fast, rouge_tokens
+
+    assert _rouge_tokens_fast(text) == rouge_tokens(text)

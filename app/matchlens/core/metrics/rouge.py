@@ -23,6 +23,18 @@ def rouge_tokens(text: str) -> list[str]:
     return _WORD.findall(text.lower())
 
 
+# `[^\W_]+` is a run of characters for which str.isalnum() holds (re's \w is isalnum() or
+# "_"): on ASCII text, every other character made a space and `split()` gives the same words,
+# in C loops instead of the regex engine's per-character class test (~10x faster).
+_NOT_WORD = str.maketrans({c: " " for c in map(chr, range(128)) if not c.isalnum()})
+
+
+def _rouge_tokens_fast(text: str) -> list[str]:
+    if text.isascii():
+        return text.lower().translate(_NOT_WORD).split()
+    return _WORD.findall(text.lower())
+
+
 def rouge_l(expected: str, actual: str) -> tuple[float, int, int, int]:
     """(F-measure, LCS length, expected words, actual words)."""
     ref, hyp = rouge_tokens(expected), rouge_tokens(actual)
@@ -57,7 +69,7 @@ def _many(expected: Sequence[str], actual: Sequence[str], options: Mapping[str, 
     n = len(expected)
     if n == 0:
         return ManyOutcome(np.zeros(0), np.zeros(0, dtype=np.int8))
-    words = {text: rouge_tokens(text) for text in dict.fromkeys(chain(expected, actual))}
+    words = {text: _rouge_tokens_fast(text) for text in dict.fromkeys(chain(expected, actual))}
     ref = list(map(words.__getitem__, expected))
     hyp = list(map(words.__getitem__, actual))
     lcs = process.cpdist(ref, hyp, scorer=LCSseq.similarity, dtype=np.int64,
