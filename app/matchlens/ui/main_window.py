@@ -334,8 +334,14 @@ class MainWindow(QMainWindow):
             return
         expected, actual, description = pair
         self._batch_row = row
+        references = self.batch_tab.references_for_row(row)
+        if references is not None:  # several references: open the winner, step to the others
+            refs, current, why = references
+            expected = refs[current]
         self.compare_tab.set_texts(expected, actual, context=description,
                                    sources=("dataset", "dataset"))
+        if references is not None:
+            self.compare_tab.set_references(refs, current, why)
         self.tabs.setCurrentWidget(self.compare_tab)
         self._update_row_actions()
         self.show_status(f"Opened {description}.")
