@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from matchlens import __version__
+from matchlens.core.datasets.readers import OPEN_FILTER
 from matchlens.ui.compare.compare_tab import CompareTab
 from matchlens.ui.config_model import ConfigModel, ask_thresholds_path
 from matchlens.ui.label_menu import install_label_menu
@@ -245,7 +246,7 @@ class MainWindow(QMainWindow):
             self.show_status("The Batch tab is not available in this build.")
             return
         name, _ = QFileDialog.getOpenFileName(
-            self, "Open a dataset", "", "Datasets (*.csv *.tsv *.jsonl *.json);;All files (*)")
+            self, "Open a dataset", "", OPEN_FILTER)
         if name:
             self.load_dataset(Path(name))
 
