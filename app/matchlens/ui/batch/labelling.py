@@ -154,6 +154,11 @@ class BatchLabelling(QObject):
         self.summary = CalibrationSummary(tab.calibration)
         # Above the ROC detail: the per-metric overview is what a labelling person watches.
         tab.calibration.layout().insertWidget(0, self.summary)
+        # The summary's "Apply this threshold" sets the selected metric's best threshold, the
+        # same as the detail's Best threshold button (kept, synchronised, for its tests and
+        # callers): one button on screen, not two doing the same.
+        tab.calibration.best_button.hide()
+        tab.calibration.plot.setMinimumHeight(140)  # the summary above scrolls before it shrinks
         self.live = LiveCalibration(tab, self.session, self.summary)
         # Set by the main window: the row open in the compare view (None when that view is not
         # showing a dataset row), how to open another there, and what to redo when its label
