@@ -293,7 +293,7 @@ class MetricHistogram(QFrame):
     def set_threshold(self, value: float | None, where_unset: float) -> None:
         """Place the line from the config (no signals out); dashed when there is none."""
         placed = where_unset if value is None else value
-        if self._placed == (value, placed):
+        if self._placed == (value, placed) and self.line.value() == placed:
             return  # unchanged: moving a line re-lays its label and repaints the plot
         self._placed = (value, placed)
         self._threshold = value
@@ -387,7 +387,16 @@ class MetricHistogram(QFrame):
     def _on_finished(self) -> None:
         if self._setting:
             return
-        self.sig_committed.emit(self.spec.id, snap(self.spec, self.line.value()))
+        value = snap(self.spec, self.line.value())
+        self.sig_committed.emit(self.spec.id, value)
+        # The line rests on the threshold it stands for, not on the pixel it was let go at
+        # (the stateful test caught it drawn at 0.748 for a stored 0.75).
+        if self._threshold is not None and self.line.value() != self._threshold:
+            self._setting = True
+            try:
+                self.line.setValue(self._threshold)
+            finally:
+                self._setting = False
 
 
 class HistogramGrid(QScrollArea):
