@@ -41,6 +41,7 @@ from matchlens.score_command import (
     load_network_metrics,
     make_jobs,
 )
+from matchlens.summary import plural
 
 
 def choose_metrics(args: argparse.Namespace, config: Config) -> list[str]:
@@ -91,7 +92,8 @@ def calibrate_command(args: argparse.Namespace) -> int:
         raise ConfigError("no metric to calibrate: name one with --metric ID")
     if args.output is not None and args.output.suffix.lower() != ".toml":
         raise ConfigError(f"-o {args.output}: the thresholds file is TOML (name it .toml)")
-    table = read_table(args.data, encoding=args.encoding, delimiter=_delimiter(args.delimiter))
+    table = read_table(args.data, encoding=args.encoding, delimiter=_delimiter(args.delimiter),
+                       records=args.records, sheet=args.sheet, format=args.format)
     expected = (literal_column(table, args.expected_literal) if args.expected_literal is not None
                 else resolve_column(table, args.expected))
     actuals = {spec: resolve_column(table, spec).values for spec in dict.fromkeys(args.actual)}
@@ -103,7 +105,9 @@ def calibrate_command(args: argparse.Namespace) -> int:
         reports[variant] = [
             calibrate_scores(job.spec, result.scores[(variant, job.id)], codes[variant],
                              job.threshold)[0] for job in jobs]
-    print(format_reports(reports, codes, source=str(args.data)))
+    print(format_reports(reports, codes, source=table.label))
+    for note in table.notes:  # renamed header cells, the sheet or array the rows came from
+        print(f"  note: {note}")
     if args.output is not None:
         chosen, said = suggested_config(config, reports)
         save_config(chosen, args.output, metric_ids)
@@ -138,7 +142,7 @@ def format_reports(reports: dict[str, list[MetricReport]], codes: dict[str, np.n
         c = codes[variant]
         n, passed, failed = len(c), int((c == 1).sum()), int((c == 0).sum())
         head = f"{source}" + (f" [{variant}]" if len(reports) > 1 else "")
-        out.append(f"{head}: {n:,} rows, {passed + failed:,} labelled ({passed:,} pass, "
+        out.append(f"{head}: {plural(n, 'row')}, {passed + failed:,} labelled ({passed:,} pass, "
                    f"{failed:,} fail), {n - passed - failed:,} without a label")
         cells = [row_cells(r) for r in rows]
         widths = {key: max(len(title), *(len(c[key]) for c in cells)) for key, title in COLUMNS}
@@ -150,8 +154,9 @@ def format_reports(reports: dict[str, list[MetricReport]], codes: dict[str, np.n
         for r in rows:
             out.append(f"  {verdict_sentence(r)}")
             if r.data.no_score:
-                out.append(f"    ({r.data.no_score:,} labelled rows have no {r.spec.id} score "
-                           "and are left out)")
+                have = "has" if r.data.no_score == 1 else "have"
+                out.append(f"    ({plural(r.data.no_score, 'labelled row')} {have} no "
+                           f"{r.spec.id} score and {'is' if have == 'has' else 'are'} left out)")
         warning = rows[0].data.warning() if rows else None
         if warning:
             out.append(f"  note: {warning}")

@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from matchlens import __version__
-from matchlens.core.errors import MatchLensError
 
 EXIT_OK, EXIT_GATE, EXIT_USAGE = 0, 1, 2
 _COMMANDS = ("compare", "batch", "score", "calibrate", "diff")
@@ -35,7 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     _gui_common(compare)
 
     batch = sub.add_parser("batch", help="open the app on the batch tab with DATA scored")
-    batch.add_argument("data", type=Path, help=".csv, .tsv, .jsonl or .json (array of objects)")
+    batch.add_argument("data", type=Path, help=_FORMATS_HELP)
     batch.add_argument("--expected", metavar="SPEC", help=f"the reference: {_SPEC}")
     batch.add_argument("--actual", metavar="SPEC", action="append",
                        help="an output column or JSONPath; repeat for prompt variants")
@@ -44,13 +43,22 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the file's encoding when it is not UTF-8 (e.g. cp1252, latin-1)")
     _gui_common(batch)
 
-    score = sub.add_parser("score", help="score headless and write a scored table")
-    score.add_argument("data", type=Path, help=".csv, .tsv, .jsonl or .json (array of objects)")
+    score = sub.add_parser(
+        "score", help="score headless and write a scored table",
+        epilog="exit codes: 0 done; 1 the --fail-under gate failed; 2 bad usage or bad input "
+               "(one line naming the file, line and column); 70 an internal error (one line "
+               "naming a crash report; never read it as a failed gate); 130 interrupted; "
+               "143 terminated")
+    score.add_argument("data", type=Path, help=f"{_FORMATS_HELP}, or - for standard input")
     score.add_argument("--expected", metavar="SPEC", help=f"the reference: {_SPEC}")
     score.add_argument("--expected-literal", metavar="TEXT",
                        help="one fixed reference text for every row")
-    score.add_argument("--actual", metavar="SPEC", action="append", required=True,
-                       help="the output under test; repeat to score several variants")
+    score.add_argument("--expected-any", metavar="SPEC",
+                       help="several references per row: a column or JSONPath holding a JSON "
+                            "array of texts; each metric keeps the best and writes <metric>_ref")
+    score.add_argument("--actual", metavar="SPEC", action="append",
+                       help="the output under test; repeat to score several variants (default: "
+                            "the columns a sidecar --config records, or promptfoo's outputs)")
     score.add_argument("--metrics", metavar="a,b,c",
                        help="metric ids; 'all' = every metric that needs no network (default: "
                             "exact_match,contains,levenshtein_distance,levenshtein_similarity,"
@@ -72,6 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--encoding", metavar="NAME",
                        help="the input's encoding when it is not UTF-8 (e.g. cp1252, latin-1)")
     score.add_argument("--delimiter", metavar="CHAR", help="the CSV delimiter (default: detected)")
+    _reading_options(score)
     score.add_argument("--base-url", metavar="URL",
                        help="the OpenAI-compatible endpoint for semantic_similarity (your API "
                             "key goes only to an endpoint you name: here, OPENAI_BASE_URL or "
@@ -99,7 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _calibrate_parser(sub) -> None:  # noqa: ANN001 - argparse's private subparsers type
     cal = sub.add_parser("calibrate", help="the best threshold per metric against human labels")
-    cal.add_argument("data", type=Path, help=".csv, .tsv, .jsonl or .json (array of objects)")
+    cal.add_argument("data", type=Path, help=f"{_FORMATS_HELP}, or - for standard input")
     cal.add_argument("--expected", metavar="SPEC", help=f"the reference: {_SPEC}")
     cal.add_argument("--expected-literal", metavar="TEXT",
                      help="one fixed reference text for every row")
@@ -124,9 +133,23 @@ def _calibrate_parser(sub) -> None:  # noqa: ANN001 - argparse's private subpars
                      help="write the suggested thresholds as a config `score --config` reads")
     cal.add_argument("--encoding", metavar="NAME", help="the input's encoding when not UTF-8")
     cal.add_argument("--delimiter", metavar="CHAR", help="the CSV delimiter (default: detected)")
+    _reading_options(cal)
 
 
 _SPEC = "a column name, or a JSONPath starting with $ (cells holding JSON are parsed)"
+_FORMATS_HELP = ".csv, .tsv, .jsonl, .json, .parquet, .xlsx, .xls or .ods"
+
+
+def _reading_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--records", metavar="JSONPATH",
+                        help="where the rows are inside a .json file ($.results.results for "
+                             "promptfoo's output; default: the only array of objects)")
+    parser.add_argument("--sheet", metavar="NAME",
+                        help="the sheet of a spreadsheet to read (default: the first)")
+    parser.add_argument("--format", choices=("csv", "tsv", "jsonl", "json", "parquet", "xlsx",
+                                             "xls", "ods"),
+                        help="the input's format when its name does not say (standard input: "
+                             "csv unless this says)")
 
 
 def _gui_common(parser: argparse.ArgumentParser) -> None:
@@ -163,41 +186,30 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace | int:
 
 
 def run_score(args: argparse.Namespace) -> int:
+    from matchlens.crash import run_guarded
     from matchlens.score_command import score_command
 
-    try:
-        return score_command(args)
-    except MatchLensError as err:
-        print(f"matchlens: {err}", file=sys.stderr)
-        return EXIT_USAGE
-    except KeyboardInterrupt:
-        print("matchlens: interrupted; no output was written", file=sys.stderr)
-        return 130
+    return run_guarded(score_command, args)
 
 
 def run_calibrate(args: argparse.Namespace) -> int:
     from matchlens.calibrate_command import calibrate_command
+    from matchlens.crash import run_guarded
 
-    try:
-        return calibrate_command(args)
-    except MatchLensError as err:
-        print(f"matchlens: {err}", file=sys.stderr)
-        return EXIT_USAGE
-    except KeyboardInterrupt:
-        print("matchlens: interrupted; nothing was written", file=sys.stderr)
-        return 130
+    return run_guarded(calibrate_command, args)
 
 
 def run_diff(args: argparse.Namespace) -> int:
+    from matchlens.crash import run_guarded
     from matchlens.diff_command import diff_command
 
-    try:
-        return diff_command(args)
-    except MatchLensError as err:
-        print(f"matchlens: {err}", file=sys.stderr)
-        return EXIT_USAGE
-    except BrokenPipeError:  # `matchlens diff a b | head`
-        return EXIT_OK
+    def diff_quietly(parsed: argparse.Namespace) -> int:
+        try:
+            return diff_command(parsed)
+        except BrokenPipeError:  # `matchlens diff a b | head`
+            return EXIT_OK
+
+    return run_guarded(diff_quietly, args)
 
 
 def run_headless(args: argparse.Namespace) -> int:

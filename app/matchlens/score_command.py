@@ -1,4 +1,5 @@
-"""`matchlens score`: read, score, write, summarise, gate — the same core the window drives."""
+"""`matchlens score`: read, score and write in pieces (streaming), summarise, gate — the same
+core (`matchlens.core.pipeline`) the window and the Python API drive."""
 
 from __future__ import annotations
 
@@ -6,12 +7,15 @@ import argparse
 import contextlib
 import os
 import sys
+import tomllib
 from dataclasses import replace
+from itertools import chain
 from pathlib import Path
 
-from matchlens.core.batch import BatchResult, MetricJob, run_to_completion
+from matchlens.core.atomic import together
+from matchlens.core.batch import BatchResult, MetricJob
 from matchlens.core.config import Config, config_to_dict, load_config
-from matchlens.core.datasets import literal_column, read_table, resolve_column
+from matchlens.core.datasets import iter_tables
 from matchlens.core.errors import ConfigError, DatasetError, OutputError
 from matchlens.core.metrics.registry import (
     DEFAULT_METRICS,
@@ -19,13 +23,12 @@ from matchlens.core.metrics.registry import (
     get_metric,
     local_metric_ids,
 )
-from matchlens.core.scored_table import (
-    provenance,
-    sidecar_path,
-    write_scored_table,
-    write_sidecar,
-)
-from matchlens.summary import format_summary, overall_pass_rate
+from matchlens.core.pipeline import Mapping, score_stream
+from matchlens.core.scored_table import provenance, sidecar_path, write_sidecar
+from matchlens.core.scored_writer import scored_writer
+from matchlens.core.tally import Tally
+from matchlens.crash import say
+from matchlens.summary import format_summary
 
 EXIT_OK, EXIT_GATE, EXIT_USAGE = 0, 1, 2
 
@@ -86,12 +89,14 @@ def _check_overrides_metrics(config: Config) -> None:
         get_metric(metric_id)
 
 
+CHUNK_ROWS = 100_000  # rows read, scored and written at a time (= PARALLEL_MIN_ROWS: two processes)
+
+
 def score_command(args: argparse.Namespace) -> int:
+    """Read, score and write `args.data` piece by piece (`iter_tables` → `score_stream` →
+    `scored_writer`): memory does not grow with the rows; the summary (a `Tally`) stays
+    exact."""
     load_network_metrics()
-    if args.expected and args.expected_literal is not None:
-        raise ConfigError("give --expected or --expected-literal, not both")
-    if not args.expected and args.expected_literal is None:
-        raise ConfigError("missing --expected SPEC (a column or $.json.path) or --expected-literal")
     config = build_config(args)
     _check_overrides_metrics(config)
     metric_ids = choose_metrics(args, config)
@@ -104,32 +109,103 @@ def score_command(args: argparse.Namespace) -> int:
         # checked first: failing on it after the table is written would leave out.csv behind
         raise OutputError(f"{sidecar_path(args.output)}: is a folder, not a file to write "
                           f"(the settings of {args.output} go there)")
-    delimiter = _delimiter(args.delimiter)
-    table = read_table(args.data, encoding=args.encoding, delimiter=delimiter)
-    if args.expected_literal is not None:
-        expected = literal_column(table, args.expected_literal)
-    else:
-        expected = resolve_column(table, args.expected)
-    actuals = {spec: resolve_column(table, spec) for spec in dict.fromkeys(args.actual)}
-    result = run_to_completion(expected.values, {k: v.values for k, v in actuals.items()}, jobs)
+    pieces = iter_tables(args.data, chunk_rows=CHUNK_ROWS, encoding=args.encoding,
+                         delimiter=_delimiter(args.delimiter), records=args.records,
+                         sheet=args.sheet, format=args.format)
+    first = next(pieces)
+    mapping = _mapping(args, first)
+    tally = Tally(first.label, list(dict.fromkeys(mapping.actuals)), jobs, unit=first.unit)
     if args.output is None:
         _stdout_as_utf8()
+    stream = score_stream(chain([first], pieces), mapping, jobs, tally)
+    sink = None
     try:
-        write_scored_table(args.output, table, result)
+        # The table and its sidecar are renamed into place together, or neither (atomic.py).
+        with together():
+            with scored_writer(args.output, _input_path(args.data)) as sink:
+                for piece, result in stream:
+                    sink.write(piece, result)
+            if args.output is not None:
+                made = BatchResult.empty(0, tally.variants, jobs)
+                expected = mapping.expected or (
+                    f"any:{mapping.expected_any}" if mapping.expected_any
+                    else f"literal:{mapping.expected_literal}")
+                data = provenance(made, config_to_dict(config, metric_ids), source=args.data,
+                                  expected=expected, model=config.model or None)
+                write_sidecar(args.output, data)
         if args.output is None:
             sys.stdout.flush()  # a pipe closed early fails here, not in the exit-time flush
     except BrokenPipeError:  # the reader of standard output stopped early (`| head`)
         _discard_stdout()
-    if args.output is not None:
-        data = provenance(result, config_to_dict(config, metric_ids), source=args.data,
-                          expected=args.expected or f"literal:{args.expected_literal}",
-                          model=config.model or None)
-        write_sidecar(args.output, data)
+        for _ in stream:  # the summary and the gate still count every row
+            pass
+    except OSError as err:  # only standard output gets here: files raise OutputError
+        _discard_stdout()  # the exit-time flush would fail the same way
+        raise OutputError(f"standard output: cannot write the table "
+                          f"({err.strerror or err})") from None
+    replaced = getattr(sink, "replaced", 0)
+    if replaced and not args.quiet:
+        say(f"matchlens: {replaced} lone UTF-16 surrogate(s) in the text (JSON escapes "
+            "such as \\ud800 without their pair) cannot be written as UTF-8; the CSV has "
+            "U+FFFD in their place (a .jsonl output keeps them exactly)")
     if not args.quiet:
-        reasons = _missing_reasons(expected, actuals)
-        print(format_summary(result, reasons, source=str(args.data), lines=table.lines),
-              file=sys.stderr)
-    return _gate(result, args.fail_under)
+        with contextlib.suppress(OSError, ValueError):  # stderr closed or full: not an error
+            print(format_summary(tally), file=sys.stderr)
+    return _gate(tally, args.fail_under)
+
+
+def _input_path(data) -> Path | None:
+    return None if str(data) == "-" else Path(data)
+
+
+def _mapping(args: argparse.Namespace, first) -> Mapping:
+    """The columns to compare: the command line's; where it omits them, a sidecar given as
+    --config (it records the columns that made the table); else the output columns the
+    format names (promptfoo's prompts/providers)."""
+    expected, literal, actuals = args.expected, args.expected_literal, list(args.actual or [])
+    several = getattr(args, "expected_any", None)
+    given = [flag for flag, value in (("--expected", expected), ("--expected-literal", literal),
+                                      ("--expected-any", several)) if value is not None]
+    if len(given) > 1:
+        raise ConfigError(f"give {' or '.join(given)}, not both" if len(given) == 2 else
+                          f"give one of {', '.join(given)}, not all three")
+    recorded = sidecar_columns(args.score_config) if args.score_config else None
+    if not given and recorded is not None:
+        expected, literal, several = recorded[0]
+    if not actuals and recorded is not None:
+        actuals = recorded[1]
+    if not actuals and first.variants:
+        actuals = list(first.variants)
+    if not expected and literal is None and several is None:
+        raise ConfigError("missing --expected SPEC (a column or $.json.path), --expected-literal "
+                          "or --expected-any")
+    if not actuals:
+        raise ConfigError("missing --actual SPEC (the output column or $.json.path to score)")
+    return Mapping(expected, actuals, literal, several)
+
+
+def sidecar_columns(path: Path
+                    ) -> tuple[tuple[str | None, str | None, str | None], list[str]] | None:
+    """((expected, expected literal, expected-any), actuals) a scored table's sidecar records,
+    or None for a thresholds file (which records no columns). load_config has already vetted
+    the file."""
+    try:
+        with open(path, "rb") as handle:
+            table = tomllib.load(handle).get("matchlens")
+    except (OSError, tomllib.TOMLDecodeError):
+        return None
+    if not isinstance(table, dict):
+        return None
+    expected = table.get("expected")
+    actual = table.get("actual")
+    if not isinstance(expected, str) or not isinstance(actual, list) or \
+            not all(isinstance(a, str) for a in actual):
+        return None
+    if expected.startswith("literal:"):
+        return (None, expected.removeprefix("literal:"), None), actual
+    if expected.startswith("any:"):  # several references a row (--expected-any)
+        return (None, None, expected.removeprefix("any:")), actual
+    return (expected, None, None), actual
 
 
 def _check_network(jobs: list[MetricJob], config: Config) -> Config:
@@ -179,20 +255,20 @@ def _delimiter(text: str | None) -> str | None:
 
 
 def _missing_reasons(expected, actuals) -> list[str]:
-    """A few example reasons why rows have no value, so empty scores are explained."""
+    """A few example reasons why rows have no value (the Python API's notes; the command
+    itself groups every reason with its count, see `matchlens.core.tally`)."""
     reasons = list(expected.reasons.values())[:3]
     for values in actuals.values():
         reasons.extend(list(values.reasons.values())[:3])
     return reasons[:5]
 
 
-def _gate(result: BatchResult, fail_under: float | None) -> int:
+def _gate(tally: Tally, fail_under: float | None) -> int:
     if fail_under is None:
         return EXIT_OK
-    worst = min(overall_pass_rate(result, v) for v in result.variants)
+    worst = min(tally.overall_pass_rate(v) for v in tally.variants)
     if worst < fail_under:
-        print(f"matchlens: pass rate {worst:.1%} is below --fail-under {fail_under:.1%}",
-              file=sys.stderr)
+        say(f"matchlens: pass rate {worst:.1%} is below --fail-under {fail_under:.1%}")
         return EXIT_GATE
     return EXIT_OK
 

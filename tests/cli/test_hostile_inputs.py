@@ -162,9 +162,9 @@ CASES = [
          ("data.csv", "--expected", "expected", "--actual", "$.actual.answer"), 2,
          ("holds text, not JSON",), line=2, column="actual"),
     # --- JSON and JSON Lines -----------------------------------------------------------------
-    Case("json_not_an_array",
-         {"data.json": b'{"rows": [{"expected": "a", "actual": "a"}]}'},
-         ("data.json", *COLUMNS), 2, ("array of objects", "'rows'"), line=1),
+    Case("json_not_an_array",  # two candidate arrays: which holds the rows is a question
+         {"data.json": b'{"rows": [{"expected": "a", "actual": "a"}], "more": [{"x": 1}]}'},
+         ("data.json", *COLUMNS), 2, ("2 arrays of objects", "$.rows, $.more", "--records")),
     Case("json_array_of_strings", {"data.json": b'[\n"a",\n"b"\n]'}, ("data.json", *COLUMNS),
          2, ("element 1",), line=2),
     Case("json_empty_array", {"data.json": b"[ ]\n"}, ("data.json", *COLUMNS), 2,

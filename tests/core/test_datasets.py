@@ -251,11 +251,13 @@ def test_json_array_reasons_name_the_object(tmp_path):
 
 
 def test_plain_key_walk_agrees_with_jsonpath_ng():
+    from jsonpath_ng.ext import parse as parse_jsonpath
+
     data = {"a": {"b": [{"c": 1}, {"c": "two"}], "d": None}, "e": "s"}
     for spec in ["$.a.b[0].c", "$.a.b[1].c", "$.a.b[-1]", "$.a.d", "$.a.x", "$.a.b[5]", "$.e.f"]:
         plan = _compile(spec)
         fast, _ = _walk(data[plan.first], plan.steps, "$")
-        slow = plan.whole.find(data)
+        slow = parse_jsonpath(spec).find(data)  # what jsonpath-ng itself finds
         assert (fast if fast is not _walk.__globals__["MISSING"] else "miss") == (
             slow[0].value if slow else "miss"), spec
 
@@ -352,8 +354,6 @@ HOSTILE = [
     ("more.csv", "a,b\n1,2\n3,4,5\n", ["line 3", "3 cells", "2 columns"]),
     ("fewer.csv", "a,b,c\n1,2,3\n4,5\n", ["line 3", "2 cells", "3 columns"]),
     ("after_multiline.csv", 'a,b\n1,"x\ny"\n2\n', ["line 4", "1 cell,", "line break"]),
-    ("dup.csv", "a,b,a\n1,2,3\n", ["line 1", "column 'a'", "columns 1, 3"]),
-    ("dup_empty.csv", "a,,\n1,2,3\n", ["line 1", "'' at columns 2, 3"]),
     ("header_only.csv", "a,b\r\n", ["line 1", "no data rows"]),
     ("unterminated.csv", 'a,b\n1,2\n3,"oops\n4,5\n', ["line 3", "never closed"]),
     ("junk_after_quote.csv", 'a,b\n1,2\n1,"x"y\n', ["line 3", "not valid CSV"]),
@@ -365,7 +365,7 @@ HOSTILE = [
     ("nul.csv", b"a,b\n1,\x002\n", ["line 2", "NUL"]),
     ("late_nul.csv", _BIG_PREFIX.encode() + b"x,\x00\n", ["line 5002", "NUL"]),
     ("utf16_no_bom.csv", "a,b\n1,2\n".encode("utf-16-le"), ["line 1", "--encoding utf-16-le"]),
-    ("sheet.csv", b"PK\x03\x04\x14\x00\x06\x00rest", ["line 1", "Excel"]),
+    ("sheet.csv", b"PK\x03\x04\x14\x00\x06\x00rest", ["line 1", "spreadsheet"]),
     ("bad_utf16.txt", codecs.BOM_UTF16_LE + "a\tb\n1\t2\n".encode("utf-16-le") + b"\x00\xd8",
      ["line 3", "UTF-16"]),
     ("ragged.tsv", "a\tb\n1\t2\t3\n", ["line 2", "3 cells"]),
@@ -373,8 +373,8 @@ HOSTILE = [
     ("array_line.jsonl", '{"a": 1}\n[1, 2]\n', ["line 2", "an array", "must be a JSON object"]),
     ("string_line.jsonl", '{"a": 1}\n\n"x"\n', ["line 3", "a string"]),
     ("empty_objects.jsonl", "{}\n{}\n", ["line 1", "no columns"]),
-    ("object.json", '{"data": [{"a": 1}]}', ["line 1", "one JSON object", "key 'data'"]),
     ("scalar.json", "\n42", ["line 2", "a number"]),
+    ("no_rows.json", '\n{"a": 1, "b": [1, 2]}', ["line 2", "no array of objects"]),
     ("element.json", '[\n {"a": 1},\n 3\n]', ["line 3", "element 2", "a number"]),
     ("syntax.json", '[\n {"a": 1},\n {"a": 2\n]', ["line 4", "not valid JSON", "object 2"]),
     ("trailing_comma.json", '[\n {"a": 1},\n]', ["line 3", "comma after object 1"]),

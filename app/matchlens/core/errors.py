@@ -7,7 +7,8 @@ class MatchLensError(Exception):
     """Base of every error we expect a user to see as a sentence, not a traceback."""
 
 
-_PREDICATES = ("is ", "has ", "have ", "does ", "cannot ", "can't ", "holds ", "contains ")
+_PREDICATES = ("is ", "has ", "have ", "does ", "cannot ", "can't ", "holds ", "contains ",
+               "starts ")
 
 
 class DatasetError(MatchLensError):
@@ -20,8 +21,10 @@ class DatasetError(MatchLensError):
         file: str | None = None,
         row: int | None = None,
         column: str | None = None,
+        unit: str = "line",
     ) -> None:
         self.file = file
+        self.unit = unit  # "line" in a text file; "row" in a spreadsheet or a Parquet file
         self.row = row
         self.column = column
         self.reason = message
@@ -32,7 +35,7 @@ class DatasetError(MatchLensError):
         if self.file:
             where.append(str(self.file))
         if self.row is not None:
-            where.append(f"line {self.row}")
+            where.append(f"{self.unit} {self.row}")
         if self.column is not None:
             where.append(f"column {self.column!r}")
         prefix = ", ".join(where)

@@ -128,3 +128,12 @@ def _element(text: str, pos: int, index: int) -> int | None:
             raise ValueError("expected a comma")
         pos = _skip(text, pos + 1)
         i += 1
+
+
+def locate_steps(text: str, steps: list[str | int], pos: int = 0) -> int | None:
+    """Where the value at `steps` (keys and indexes) starts in the JSON `text`, or None."""
+    try:
+        start, _end, found = _find(text, _skip(text, pos), list(steps))
+    except (ValueError, IndexError):
+        return None
+    return start if found else None

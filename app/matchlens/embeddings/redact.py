@@ -6,7 +6,9 @@ through `scrub`. It masks:
 * the API key in use and every key seen this run (`remember`), also OPENAI_API_KEY, whole
   (as `mask(key)`: 'sk-…abcd') and any piece of 8 or more characters of it (a server that
   echoes the key without its `sk-` prefix, or its middle, still leaks it);
-* anything shaped like an OpenAI key (`sk-…`);
+* anything shaped like an OpenAI key (`sk-…`), or like an opaque key of another service: a
+  run of 24+ letters and digits mixing upper case, lower case and digits (`AIza…`; hex ids,
+  UUIDs and words are left alone);
 * `Bearer …` values (an Authorization header in an error body);
 * secret URL parameters (`api-key=`, `key=`, `token=`, `sig=`, …) and a URL's `user:pass@`.
 
@@ -28,6 +30,8 @@ _known: set[str] = set()
 _known_lock = threading.Lock()
 
 _KEY_SHAPE = re.compile(r"\bsk-[A-Za-z0-9_\-*]{6,}")
+_OPAQUE_SHAPE = re.compile(r"(?<![A-Za-z0-9])(?=[A-Za-z0-9]*[0-9])(?=[A-Za-z0-9]*[a-z])"
+                           r"(?=[A-Za-z0-9]*[A-Z])[A-Za-z0-9]{24,}(?![A-Za-z0-9])")
 _BEARER = re.compile(r"(?i)\b(bearer)(\s+|%20|\+)[^\s'\",;&)\]}]+")
 # api-key, api_key, apikey, key, token, access_token, sig, signature, secret, password, auth…
 _SECRET_PARAM = re.compile(
@@ -76,6 +80,7 @@ def scrub(text: str, *secrets: str | None) -> str:
     for secret in sorted(keys, key=len, reverse=True):
         text = text.replace(secret, mask(secret) or HIDDEN)
     text = _KEY_SHAPE.sub(lambda m: mask(m.group(0)), text)
+    text = _OPAQUE_SHAPE.sub(lambda m: mask(m.group(0)), text)
     for secret in keys:
         text = _mask_pieces(text, secret)
     text = _USERINFO.sub(lambda m: f"{m.group(1)}{HIDDEN}@", text)

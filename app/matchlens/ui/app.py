@@ -172,6 +172,7 @@ def run_app(args: argparse.Namespace) -> int:
             print("\n".join(f"matchlens: {e}" for e in errors), file=sys.stderr)
             window.shutdown()
             return 2
+        window.fit_screen = False
         window.resize(*SCREENSHOT_SIZE)
         job = ScreenshotJob(window, screenshot, wait_for_batch)
         loop = QEventLoop()

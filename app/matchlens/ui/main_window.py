@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QFileDialog,
     QLabel,
@@ -20,10 +20,13 @@ from PySide6.QtWidgets import (
 )
 
 from matchlens import __version__
+from matchlens.core.datasets.readers import OPEN_FILTER
+from matchlens.embeddings.redact import scrub
 from matchlens.ui.compare.compare_tab import CompareTab
 from matchlens.ui.config_model import ConfigModel, ask_thresholds_path
 from matchlens.ui.label_menu import install_label_menu
 from matchlens.ui.notice_bar import NoticeBar
+from matchlens.ui.window_fit import fit_to_screen, keep_on_screen, restore_or_fit
 
 BATCH_PLACEHOLDER = ("Batch scoring arrives here: load a CSV/JSONL dataset, score every row, "
                      "tune thresholds.")
@@ -87,7 +90,9 @@ class MainWindow(QMainWindow):
         self.compare_tab.sig_status.connect(self.show_status)
         self.config.sig_error.connect(self.show_status)
         self.statusBar().showMessage("Ready.")
-        self.resize(1440, 900)
+        self._shown_once = False
+        self.fit_screen = True  # --screenshot sets its own size, whatever the screen
+        fit_to_screen(self)
         self._restore_view_options()
         if restore:
             self._restore_geometry()
@@ -184,6 +189,17 @@ class MainWindow(QMainWindow):
                             (self.action_redo, "Redo the change last undone")):
             action.setStatusTip(tip)
             edit.addAction(action)
+        edit.addSeparator()
+        self.action_find = self._action(edit, "&Find…", self.find, QKeySequence.StandardKey.Find,
+                                        "Find text in the compared texts, or search the table")
+
+    def find(self) -> None:
+        """Ctrl+F: the compare view's find bar, or the batch table's search on that tab."""
+        if self.batch_tab is not None and self.tabs.currentWidget() is self.batch_tab:
+            self.batch_tab.focus_search()
+        else:
+            self.tabs.setCurrentWidget(self.compare_tab)
+            self.compare_tab.find_bar.open_bar()
 
     def _next_difference(self) -> None:
         self.tabs.setCurrentWidget(self.compare_tab)
@@ -200,11 +216,13 @@ class MainWindow(QMainWindow):
         return show_settings(self.config, self)
 
     def show_status(self, text: str) -> None:
-        self.statusBar().showMessage(text, 15000)
+        # Every sentence of the window passes here or show_notice: a key never reaches the
+        # screen (scrub masks anything key-shaped and every key this run has seen).
+        self.statusBar().showMessage(scrub(text), 15000)
 
     def show_notice(self, text: str) -> None:
         """A sentence that stays above the tabs until the user dismisses it."""
-        self.notice.show_notice(text)
+        self.notice.show_notice(scrub(text))
 
     def show_about(self) -> None:
         QMessageBox.about(self, "About MatchLens",
@@ -245,7 +263,7 @@ class MainWindow(QMainWindow):
             self.show_status("The Batch tab is not available in this build.")
             return
         name, _ = QFileDialog.getOpenFileName(
-            self, "Open a dataset", "", "Datasets (*.csv *.tsv *.jsonl *.json);;All files (*)")
+            self, "Open a dataset", "", OPEN_FILTER)
         if name:
             self.load_dataset(Path(name))
 
@@ -292,8 +310,10 @@ class MainWindow(QMainWindow):
     def _rebuild_recent_menu(self) -> None:
         self.recent_menu.clear()
         items = self.recent_files()
-        for kind, path in items:
-            action = self.recent_menu.addAction(f"{kind.capitalize()}: {Path(path).name}")
+        for number, (kind, path) in enumerate(items, start=1):
+            # &1 … &8: each entry has its accelerator ("&" in a file name is shown as is).
+            name = Path(path).name.replace("&", "&&")
+            action = self.recent_menu.addAction(f"&{number} {kind.capitalize()}: {name}")
             action.setToolTip(path)
             action.triggered.connect(lambda _c=False, k=kind, p=path: self._open_recent(k, p))
         self.recent_menu.setEnabled(bool(items))
@@ -315,8 +335,14 @@ class MainWindow(QMainWindow):
             return
         expected, actual, description = pair
         self._batch_row = row
+        references = self.batch_tab.references_for_row(row)
+        if references is not None:  # several references: open the winner, step to the others
+            refs, current, why = references
+            expected = refs[current]
         self.compare_tab.set_texts(expected, actual, context=description,
                                    sources=("dataset", "dataset"))
+        if references is not None:
+            self.compare_tab.set_references(refs, current, why)
         self.tabs.setCurrentWidget(self.compare_tab)
         self._update_row_actions()
         self.show_status(f"Opened {description}.")
@@ -379,9 +405,7 @@ class MainWindow(QMainWindow):
         self.compare_tab.set_granularity(granularity)
 
     def _restore_geometry(self) -> None:
-        geometry = self.settings.value("window/geometry")
-        if geometry is not None:
-            self.restoreGeometry(geometry)
+        restore_or_fit(self, self.settings.value("window/geometry"))
         state = self.settings.value("window/state")
         if state is not None:
             self.restoreState(state)
@@ -408,6 +432,13 @@ class MainWindow(QMainWindow):
         if callable(stop):
             stop()
         self.config.flush()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
+        super().showEvent(event)
+        if not self._shown_once:  # the frame's width is known only now
+            self._shown_once = True
+            if self.fit_screen:
+                keep_on_screen(self)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
         self.save_settings()

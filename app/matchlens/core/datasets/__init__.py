@@ -1,4 +1,4 @@
-"""Reading CSV/TSV/JSONL/JSON data files and mapping columns or JSONPaths to text values.
+"""Reading CSV/TSV/JSONL/JSON/Parquet/spreadsheet data files and mapping columns or JSONPaths to text values.
 
 Pure Python (no Qt). Every bad input raises `DatasetError`, whose str() is the one sentence the
 user reads: the file, the physical line and the column where known.
@@ -7,15 +7,17 @@ user reads: the file, the physical line and the column where known.
 from matchlens.core.datasets.columns import ColumnValues, literal_column, resolve_column
 from matchlens.core.datasets.guess import guess_columns, parse_label
 from matchlens.core.datasets.source import Cancelled
-from matchlens.core.datasets.table import Table, read_table
+from matchlens.core.datasets.table import Table, iter_tables, read_table, table_from_columns
 
 __all__ = [
     "Cancelled",
     "ColumnValues",
     "Table",
     "guess_columns",
+    "iter_tables",
     "literal_column",
     "parse_label",
     "read_table",
     "resolve_column",
+    "table_from_columns",
 ]

@@ -14,7 +14,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from matchlens.core.datasets import json_numbers
+from matchlens.core.datasets.headers import ambiguous_column
 from matchlens.core.datasets.jsonfiles import describe
+from matchlens.core.datasets.simple_path import parse_simple, quote_digit_keys
 from matchlens.core.datasets.table import MISSING, Table
 from matchlens.core.errors import DatasetError
 
@@ -28,6 +31,8 @@ class ColumnValues:
 
     values: list[str | None]
     reasons: dict[int, str] = field(default_factory=dict)
+    matched: int | None = None  # rows a JSONPath matched (None: a column by name)
+    first_miss: str | None = None  # why a JSONPath missed the first row it missed
 
     def __len__(self) -> int:
         return len(self.values)
@@ -38,15 +43,17 @@ def literal_column(table: Table, text: str) -> ColumnValues:
     return ColumnValues([text] * len(table))
 
 
-def resolve_column(table: Table, spec: str) -> ColumnValues:
+def resolve_column(table: Table, spec: str, require_match: bool = True) -> ColumnValues:
     """A column by name, or a JSONPath when `spec` starts with `$` (and is not a column name).
 
-    DatasetError for an unknown column, an invalid JSONPath, or one that matches nothing in any
-    row; rows it misses get None and a reason naming their line and column.
+    DatasetError for an unknown or ambiguous column, an invalid JSONPath, or (with
+    `require_match`) one that matches nothing in any row; rows it misses get None and a reason
+    naming their line and column. Streaming callers pass `require_match=False` and check
+    `matched` over all the pieces.
     """
     if spec in table.column_index or not spec.startswith("$"):
         return _by_name(table, spec)
-    return _by_path(table, spec)
+    return _by_path(table, spec, require_match)
 
 
 def unknown_column(table: Table, name: str, spec: str | None = None) -> DatasetError:
@@ -60,12 +67,22 @@ def unknown_column(table: Table, name: str, spec: str | None = None) -> DatasetE
     more = f" and {len(table.columns) - 40} more" if len(table.columns) > 40 else ""
     used = f" for {spec}" if spec else ""
     return DatasetError(f"there is no column {name!r}{used}{hint} (columns: {shown}{more})",
-                        file=str(table.path))
+                        file=table.label)
+
+
+def check_unambiguous(table: Table, name: str) -> None:
+    """A used column whose name the header repeats is an error (an unused one is not)."""
+    positions = table.repeated.get(name)
+    if positions:
+        renamed = [table.columns[p - 1] for p in positions[1:]]
+        raise ambiguous_column(table.label, name, positions, renamed, table.header_line,
+                               table.unit)
 
 
 def _by_name(table: Table, name: str) -> ColumnValues:
     if name not in table.column_index:
         raise unknown_column(table, name)
+    check_unambiguous(table, name)
     if table.is_delimited:
         at = table.column_index[name]
         # A comprehension, not list(map(itemgetter(at), rows)): that is one C call holding the
@@ -94,14 +111,15 @@ def _text(value: Any) -> str:
         return value
     if type(value) is int:
         return str(value)  # what json.dumps gives, without its overhead
-    return json.dumps(value, ensure_ascii=False)
+    return json_numbers.dumps(value)  # 1e400 as written; dates, Parquet bytes: text
 
 
 def _reason(table: Table, i: int, column: str | None, text: str) -> str:
     where = table.where(i)
     if where:
         text = f"{where}: {text}"
-    return str(DatasetError(text, file=str(table.path), row=table.lines[i], column=column))
+    return str(DatasetError(text, file=table.label, row=table.lines[i], column=column,
+                            unit=table.unit))
 
 
 @dataclass(frozen=True)
@@ -117,11 +135,19 @@ class _Plan:
 
 @lru_cache(maxsize=128)
 def _compile(spec: str) -> _Plan:
-    """ValueError when `spec` is not a JSONPath jsonpath-ng can read."""
+    """ValueError when `spec` is not a JSONPath we can read. Plain keys and indexes are
+    parsed here (digit-led keys and dotted names in brackets included); the rest by
+    jsonpath-ng."""
+    steps = parse_simple(spec)
+    if steps is not None and isinstance(steps[0], str):
+        first = steps[0]
+        return _Plan(None, first, tuple(steps[1:]), None, _step_text("$", first))
     from jsonpath_ng.ext import parse as parse_jsonpath  # imported on first use: CLI start-up
 
     try:
-        whole = parse_jsonpath(spec)
+        whole = parse_jsonpath(quote_digit_keys(spec))
+    except RecursionError:
+        raise ValueError("it is nested too deeply to read") from None
     except Exception as exc:  # jsonpath-ng raises lexer, parser and plain exceptions alike
         raise ValueError(str(exc) or type(exc).__name__) from None
     split = _split_first(whole)
@@ -139,37 +165,54 @@ def _single_key(node: Any) -> str | None:
     return None
 
 
+def _spine(node: Any) -> tuple[Any, list[tuple[type, Any]]]:
+    """The innermost node of a path and its steps outward, without recursion: jsonpath-ng nests
+    one node per step, and a 5,000-step path would exhaust Python's stack."""
+    from jsonpath_ng import jsonpath as jp
+
+    steps: list[tuple[type, Any]] = []
+    while type(node) in (jp.Child, jp.Descendants, jp.Where):
+        steps.append((type(node), node.right))
+        node = node.left
+    steps.reverse()
+    return node, steps
+
+
 def _split_first(node: Any) -> tuple[str, Any] | None:
     """`$.a.b[0]` -> ("a", `$.b[0]`); None when the path does not start with a plain key."""
     from jsonpath_ng import jsonpath as jp
 
-    if type(node) in (jp.Child, jp.Descendants, jp.Where):
-        if type(node) is jp.Child and type(node.left) is jp.Root:
-            key = _single_key(node.right)
-            return (key, jp.Root()) if key is not None else None
-        split = _split_first(node.left)
-        if split is None:
-            return None
-        return split[0], type(node)(split[1], node.right)
-    return None
+    base, steps = _spine(node)
+    if type(base) is not jp.Root or not steps or steps[0][0] is not jp.Child:
+        return None
+    key = _single_key(steps[0][1])
+    if key is None:
+        return None
+    rest: Any = jp.Root()
+    for kind, right in steps[1:]:
+        rest = kind(rest, right)
+    return key, rest
 
 
 def _simple_steps(node: Any) -> tuple[str | int, ...] | None:
+    """The path as plain keys and indexes, or None when it uses more of JSONPath."""
     from jsonpath_ng import jsonpath as jp
 
-    if type(node) is jp.Root:
-        return ()
-    if type(node) is not jp.Child:
+    base, steps = _spine(node)
+    if type(base) is not jp.Root:
         return None
-    left = _simple_steps(node.left)
-    if left is None:
-        return None
-    key = _single_key(node.right)
-    if key is not None:
-        return (*left, key)
-    if type(node.right) is jp.Index and len(node.right.indices) == 1:
-        return (*left, node.right.indices[0])
-    return None
+    out: list[str | int] = []
+    for kind, right in steps:
+        if kind is not jp.Child:
+            return None
+        key = _single_key(right)
+        if key is not None:
+            out.append(key)
+        elif type(right) is jp.Index and len(right.indices) == 1:
+            out.append(right.indices[0])
+        else:
+            return None
+    return tuple(out)
 
 
 def _step_text(prefix: str, step: str | int) -> str:
@@ -188,7 +231,7 @@ def load_json_text(text: str) -> tuple[Any, str | None]:
     if not stripped.startswith(("{", "[")):
         return None, "the cell holds text, not JSON"
     try:
-        return json.loads(stripped), None
+        return json_numbers.loads(stripped), None
     except json.JSONDecodeError as exc:
         return None, f"the cell is not valid JSON: {exc.msg} (line {exc.lineno} of the cell, " \
                      f"character {exc.colno})"
@@ -259,14 +302,17 @@ def _evaluate(table: Table, i: int, plan: _Plan) -> tuple[Any, str | None]:
     return _find(plan.rest, value)
 
 
-def _by_path(table: Table, spec: str) -> ColumnValues:
+def _by_path(table: Table, spec: str, require_match: bool = True) -> ColumnValues:
     try:
         plan = _compile(spec)
     except ValueError as exc:
         raise DatasetError(f"{spec!r} is not a valid JSONPath ({exc}); write paths like "
-                           "$.output.entity or $.items[0].name", file=str(table.path)) from None
+                           "$.output.entity, $.items[0].name or $[\"key.with.dots\"]",
+                           file=table.label) from None
     if plan.first is not None and plan.first not in table.column_index:
         raise unknown_column(table, plan.first, spec)
+    if plan.first is not None:
+        check_unambiguous(table, plan.first)
     values: list[str | None] = []
     reasons: dict[int, str] = {}
     first_miss: tuple[int, str] | None = None
@@ -285,10 +331,10 @@ def _by_path(table: Table, spec: str) -> ColumnValues:
             values.append(None)
             continue
         values.append(_text(value))
-    if not matched:
+    if not matched and require_match:
         i, why = first_miss if first_miss else (0, None)
         detail = f" (first row: {why})" if why else ""
         raise DatasetError(f"the JSONPath {spec} matches nothing in any of the {len(table)} "
-                           f"rows{detail}", file=str(table.path), row=table.lines[i],
-                           column=plan.first)
-    return ColumnValues(values, reasons)
+                           f"rows{detail}", file=table.label, row=table.lines[i],
+                           column=plan.first, unit=table.unit)
+    return ColumnValues(values, reasons, matched, first_miss[1] if first_miss else None)

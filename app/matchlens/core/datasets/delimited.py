@@ -6,10 +6,10 @@ import csv
 import io
 import operator
 import sys
-from collections import defaultdict
 from collections.abc import Iterator
 from itertools import chain, compress, repeat
 
+from matchlens.core.datasets.headers import Header, unique_header
 from matchlens.core.datasets.source import Source, settle
 
 CANDIDATES = ",;\t|"
@@ -50,35 +50,59 @@ def _allow_huge_cells() -> None:
             limit //= 2
 
 
-def read_delimited(source: Source, delimiter: str) -> tuple[list[str], list[list[str]], list[int]]:
-    """(columns, rows, lines). Blank lines are skipped; every other row must match the header."""
-    _allow_huge_cells()
+def read_delimited(source: Source, delimiter: str) -> tuple[Header, list[list[str]], list[int]]:
+    """(header, rows, lines) of the whole file. Blank lines are skipped; every other row must
+    match the header."""
+    header: Header | None = None
     rows: list[list[str]] = []
     lines: list[int] = []
-    header: list[str] | None = None
+    for header, block_rows, block_lines in iter_delimited(source, delimiter):  # noqa: B007
+        rows += block_rows
+        lines += block_lines
+    settle(rows)
+    assert header is not None  # iter_delimited raises when there are no rows
+    return header, rows, lines
+
+
+def iter_delimited(source: Source, delimiter: str, chunk_rows: int | None = None
+                   ) -> Iterator[tuple[Header, list[list[str]], list[int]]]:
+    """(header, rows, lines) in pieces of about `chunk_rows` rows (None: as the blocks come),
+    so a file of any size can be scored with bounded memory. The header's empty or repeated
+    names are made unique (`Header.note` says how)."""
+    _allow_huge_cells()
+    header: Header | None = None
     header_line = width = 0
+    rows: list[list[str]] = []
+    lines: list[int] = []
+    yielded = False
     source.check_cancel()
     with source.text_blocks(_BLOCK_CHARS) as blocks:
         for block_rows, block_lines in _records(source, blocks, delimiter):
             if header is None:
-                header, header_line = block_rows[0], block_lines[0]
-                width = len(header)
+                raw, header_line = block_rows[0], block_lines[0]
+                if raw[0].startswith("\ufeff"):
+                    raw[0] = raw[0][1:]
+                header = unique_header(raw)
+                header.line = header_line
+                width = len(raw)
                 block_rows, block_lines = block_rows[1:], block_lines[1:]
             if not all(map(width.__eq__, map(len, block_rows))):
                 at = next(i for i, row in enumerate(block_rows) if len(row) != width)
                 _ragged(source, block_rows[at], block_lines[at], width, header_line, delimiter)
             rows += block_rows
             lines += block_lines
+            if chunk_rows is None or len(rows) >= chunk_rows:
+                if rows:
+                    yield header, rows, lines
+                    yielded = True
+                rows, lines = [], []
             source.check_cancel()
-        settle(rows)
     if header is None:
         source.fail("is empty (only blank lines)")
-    if header[0].startswith("\ufeff"):
-        header[0] = header[0][1:]
-    _check_header(source, header, header_line)
-    if not rows:
+    if rows:
+        yield header, rows, lines
+    elif not yielded:
         source.fail("has a header but no data rows", row=header_line)
-    return header, rows, lines
 
 
 # Reading in blocks of text (3x faster than csv.reader row by row on a plain file). A block of
@@ -263,15 +287,3 @@ def _malformed(source: Source, exc: csv.Error, line: int) -> None:
         source.fail("a double quote opened in the row starting here is never closed", row=line)
     source.fail(f"the row starting here is not valid CSV ({text}); a double quote inside a "
                 'quoted cell must be doubled ("")', row=line)
-
-
-def _check_header(source: Source, header: list[str], line: int) -> None:
-    positions: dict[str, list[int]] = defaultdict(list)
-    for i, name in enumerate(header, 1):
-        positions[name].append(i)
-    duplicates = {name: at for name, at in positions.items() if len(at) > 1}
-    if duplicates:
-        listed = "; ".join(f"{name!r} at columns {', '.join(map(str, at))}"
-                           for name, at in duplicates.items())
-        source.fail(f"the header repeats column names ({listed}); give each column a "
-                    "different name", row=line, column=next(iter(duplicates)))

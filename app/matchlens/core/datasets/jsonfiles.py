@@ -9,13 +9,14 @@ from __future__ import annotations
 import io
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
+from matchlens.core.datasets import json_numbers
 from matchlens.core.datasets.source import Source, gc_paused, settle
 
 _CANCEL_EVERY = 4096
-_DECODER = json.JSONDecoder()
+_DECODER = json_numbers.DECODER  # 1e400 stays 1e400 (json_numbers.py)
 _WS = re.compile(r"[ \t\n\r]*")
 
 Parsed = tuple[list[str], list[dict[str, Any]], list[int]]
@@ -44,11 +45,29 @@ def read_jsonl(source: Source) -> Parsed:
     return parsed
 
 
-def _parse_lines(source: Source, lines_of_text: Iterable[str]) -> Parsed:
+def _parse_lines(source: Source, lines_of_text: Iterable[str], keys: dict | None = None,
+                 keep: bool = True) -> Parsed:
     rows: list[dict[str, Any]] = []
     lines: list[int] = []
-    keys: dict[str, Any] = {}
-    loads = json.loads
+    keys = {} if keys is None else keys
+    count = first = 0
+    for value, number in _objects(source, lines_of_text):
+        if keep:
+            rows.append(value)
+            lines.append(number)
+        count += 1
+        first = first or number
+        keys.update(value)  # C-speed union of keys in first-seen order
+    if not count:
+        source.fail("is empty (only blank lines)")
+    return _columns(source, keys, first), rows, lines
+
+
+def _objects(source: Source, lines_of_text: Iterable[str]) -> Iterator[tuple[dict, int]]:
+    """(object, line number) for every non-blank line; a line that is not an object is a
+    sentence naming it."""
+    loads = json_numbers.loads  # 1e400 stays 1e400
+    count = 0
     for number, text in enumerate(lines_of_text, 1):
         if text.isspace():
             continue
@@ -62,14 +81,10 @@ def _parse_lines(source: Source, lines_of_text: Iterable[str]) -> Parsed:
         if type(value) is not dict:
             source.fail(f"holds {describe(value)}, but each line must be a JSON object "
                         "({...})", row=number)
-        rows.append(value)
-        lines.append(number)
-        keys.update(value)  # C-speed union of keys in first-seen order
-        if not len(rows) % _CANCEL_EVERY:
+        yield value, number
+        count += 1
+        if not count % _CANCEL_EVERY:
             source.check_cancel()
-    if not rows:
-        source.fail("is empty (only blank lines)")
-    return _columns(source, keys, lines[0]), rows, lines
 
 
 def _columns(source: Source, keys: dict[str, Any], first_line: int) -> list[str]:
@@ -78,9 +93,35 @@ def _columns(source: Source, keys: dict[str, Any], first_line: int) -> list[str]
     return list(keys)
 
 
-def read_json(source: Source) -> tuple[str, list[str], list[dict[str, Any]], list[int]]:
-    """(kind, columns, rows, lines): an array of objects; a .json holding JSON Lines is read as
-    JSON Lines (kind "jsonl") since that is what such files are."""
+def iter_jsonl(source: Source, chunk_rows: int) -> Iterator[Parsed]:
+    """JSON Lines in pieces of `chunk_rows` rows, for streaming. Every piece has the same
+    columns, the union of the keys of the whole file: a first pass collects them (a CSV
+    header is written before the first row), the second reads the rows."""
+    source.check_cancel()
+    keys: dict[str, Any] = {}
+    with source.open_text() as handle:
+        _parse_lines(source, handle, keys=keys, keep=False)
+    columns = _columns(source, keys, 1)
+    with source.open_text() as handle:
+        rows: list[dict[str, Any]] = []
+        lines: list[int] = []
+        for row, line in _objects(source, handle):
+            rows.append(row)
+            lines.append(line)
+            if len(rows) >= chunk_rows:
+                yield columns, rows, lines
+                rows, lines = [], []
+        if rows:
+            yield columns, rows, lines
+
+
+def read_json(source: Source, display, name: str | None, records: str | None):
+    """A Table from a .json file: an array of objects; an object holding one (`records`
+    says where, or the only candidate is used, or promptfoo's output is recognised); a .json
+    holding JSON Lines is read as JSON Lines (kind "jsonl") since that is what such files are."""
+    from matchlens.core.datasets.records import rows_in_object
+    from matchlens.core.datasets.table import Table
+
     source.check_cancel()
     with source.open_text() as handle:
         text = handle.read()
@@ -88,36 +129,33 @@ def read_json(source: Source) -> tuple[str, list[str], list[dict[str, Any]], lis
         text = text[1:]
     pos = _WS.match(text).end()
     with gc_paused():
-        if text[pos:pos + 1] != "[":
-            return _not_an_array(source, text, pos)
-        columns, rows, lines = _walk_array(source, text, pos)
+        if text[pos:pos + 1] != "[" or records not in (None, "$"):
+            if records is None:
+                lines_table = _json_lines_in_disguise(source, text, pos)
+                if lines_table is not None:
+                    columns, rows, lines = lines_table
+                    return Table(display, columns, rows, lines, "jsonl", None, source.encoding,
+                                 name=name)
+            return rows_in_object(source, text, pos, records, display, name)
+        columns, rows, lines = walk_array(source, text, pos)
         settle(rows)
-    return "json", columns, rows, lines
+    return Table(display, columns, rows, lines, "json", None, source.encoding, name=name)
 
 
-def _not_an_array(source: Source, text: str, pos: int):
+def _json_lines_in_disguise(source: Source, text: str, pos: int) -> Parsed | None:
+    """A .json that holds one object a line is JSON Lines."""
     try:
         value, end = _DECODER.raw_decode(text, pos)
-    except json.JSONDecodeError as exc:
-        source.fail(f"is not valid JSON: {exc.msg} (at character {exc.colno})", row=exc.lineno)
-    except RecursionError:
-        source.fail("is JSON nested too deeply to read")
+    except (json.JSONDecodeError, RecursionError):
+        return None  # the caller's own parse says what is wrong, in its words
     rest = _WS.match(text, end).end()
     if isinstance(value, dict) and rest < len(text) and "\n" in text[end:rest + 1]:
-        columns, rows, lines = _parse_lines(source, io.StringIO(text, newline=""))
-        return "jsonl", columns, rows, lines
-    line = text.count("\n", 0, pos) + 1
-    if isinstance(value, dict):
-        arrays = [k for k, v in value.items() if isinstance(v, list) and v
-                  and all(isinstance(x, dict) for x in v[:10])]
-        hint = f"; its key {arrays[0]!r} holds an array of objects" if arrays else ""
-        source.fail(f"holds one JSON object, but a .json data file must be an array of "
-                    f"objects ([{{...}}, {{...}}]){hint}", row=line)
-    source.fail(f"holds {describe(value)}, but a .json data file must be an array of objects "
-                "([{...}, {...}])", row=line)
+        return _parse_lines(source, io.StringIO(text, newline=""))
+    return None
 
 
-def _walk_array(source: Source, text: str, pos: int) -> Parsed:
+def walk_array(source: Source, text: str, pos: int, whole: bool = True) -> Parsed:
+    """The array of objects opening at `pos`; `whole`: nothing may follow its closing ]."""
     rows: list[dict[str, Any]] = []
     lines: list[int] = []
     keys: dict[str, Any] = {}
@@ -159,7 +197,7 @@ def _walk_array(source: Source, text: str, pos: int) -> Parsed:
         source.fail(f"expected ',' or ']' after object {len(rows)} of the array, but {found}",
                     row=where)
     tail = skip(text, pos + 1).end()
-    if tail < len(text):
+    if whole and tail < len(text):
         source.fail("has more text after the closing ] of the array",
                     row=text.count("\n", 0, tail) + 1)
     return _columns(source, keys, lines[0]), rows, lines

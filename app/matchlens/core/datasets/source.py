@@ -7,8 +7,10 @@ and the byte offset. The file is only ever opened for reading.
 from __future__ import annotations
 
 import codecs
+import errno
 import gc
 import io
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -94,10 +96,11 @@ class Source:
     head: str  # the first ~64 KB decoded (BOM removed)
     cancel: Callable[[], bool] | None = None
     explicit: bool = False  # the encoding came from the caller (--encoding)
+    display: str | None = None  # how messages name the input ("<stdin>"), when not by path
 
     @property
     def name(self) -> str:
-        return str(self.path)
+        return self.display or str(self.path)
 
     def fail(self, message: str, row: int | None = None, column: str | None = None) -> NoReturn:
         raise DatasetError(message, file=self.name, row=row, column=column)
@@ -166,11 +169,12 @@ def _read_full(raw: io.FileIO, size: int) -> bytes:
 
 
 def open_source(path: Path, encoding: str | None,
-                cancel: Callable[[], bool] | None = None) -> Source:
-    """Check the file exists and is readable, choose the encoding, decode a sample."""
-    name = str(path)
+                cancel: Callable[[], bool] | None = None, display: str | None = None) -> Source:
+    """Check the file exists and is readable, choose the encoding, decode a sample.
+    `display` names the input in messages when `path` is a copy (of standard input, say)."""
+    name = display or str(path)
     if not path.exists():
-        raise DatasetError("no such file", file=name)
+        raise DatasetError(why_unreachable(path), file=name)
     if path.is_dir():
         raise DatasetError("is a folder, not a data file", file=name)
     try:
@@ -183,7 +187,8 @@ def open_source(path: Path, encoding: str | None,
     if not head:
         raise DatasetError("is empty (0 bytes)", file=name)
     reported, codec, skip = _choose_encoding(head, encoding, name)
-    source = Source(path, reported, codec, skip, "", cancel, explicit=encoding is not None)
+    source = Source(path, reported, codec, skip, "", cancel, explicit=encoding is not None,
+                    display=display)
     if _is_8bit(codec) and b"\0" in head:
         raise_nul_error(source, head.index(b"\0"))
     decoder = codecs.getincrementaldecoder(codec)("strict")
@@ -196,6 +201,28 @@ def open_source(path: Path, encoding: str | None,
     if len(head) < SAMPLE_BYTES and not source.head.strip():
         source.fail("is empty (only blank lines)" if source.head else "is empty (only a BOM)")
     return source
+
+
+_LOOP = "is a symbolic link loop (the links point at each other), not a file"
+
+
+def why_unreachable(path: Path, exc: OSError | None = None) -> str:
+    """Why `path` cannot be opened, as the end of a sentence: no such file, a symbolic link
+    loop (not "no such file"), a link to something missing, or the system's reason."""
+    if exc is not None and exc.errno == errno.ELOOP:
+        return _LOOP
+    if path.is_symlink():
+        try:
+            path.resolve(strict=True)
+        except RuntimeError:  # Python 3.11-3.12 say "Symlink loop"
+            return _LOOP
+        except OSError as err:
+            if err.errno == errno.ELOOP:
+                return _LOOP
+        return f"is a symbolic link to {os.readlink(path)!r}, which does not exist"
+    if exc is not None and not isinstance(exc, FileNotFoundError):
+        return f"cannot be read ({exc.strerror or exc})"
+    return "no such file"
 
 
 def _choose_encoding(head: bytes, encoding: str | None, name: str) -> tuple[str, str, int]:
@@ -217,6 +244,10 @@ def _choose_encoding(head: bytes, encoding: str | None, name: str) -> tuple[str,
     for bom, codec, reported in _BOMS:
         if reported in family and head.startswith(bom):
             return reported, codec, len(bom)
+    if info.name.startswith(("utf-16-", "utf-32-")) and head.startswith(codecs.BOM_UTF8):
+        # A UTF-8 mark before UTF-16/32 text (an editor that added one to a file it did not
+        # decode): skipped, so the --encoding the error message suggests does work.
+        return info.name, info.name, len(codecs.BOM_UTF8)
     if info.name in ("utf-16", "utf-32"):  # Python's codec needs a BOM to know the byte order
         label = info.name.upper()
         raise DatasetError(f"--encoding {encoding} was given but the file does not start with a "
@@ -260,8 +291,11 @@ def raise_nul_error(source: Source, offset: int) -> NoReturn:
         head = handle.read(4096)
     line = _line_of_byte(source.path, offset)
     if head.startswith(b"PK\x03\x04"):
-        source.fail("is a ZIP archive or an Excel workbook (.xlsx), not text; "
-                    "save it as CSV (UTF-8) and load that", row=line)
+        source.fail("is a ZIP archive or a spreadsheet, not text; a workbook is read when "
+                    "its name ends in .xlsx or .ods (or with --format xlsx)", row=line)
+    marked = head.startswith(codecs.BOM_UTF8)
+    if marked:  # the UTF-16 text starts after the 3-byte UTF-8 mark: count pairs from there
+        head = head[len(codecs.BOM_UTF8):]
     pairs = max(1, len(head) // 2)
     odd_zeros = head[1::2].count(0) / pairs
     even_zeros = head[0::2].count(0) / pairs
@@ -272,6 +306,10 @@ def raise_nul_error(source: Source, offset: int) -> NoReturn:
     else:
         source.fail(f"has a NUL byte (at byte offset {offset}), so it is a binary file, not "
                     "CSV or JSON text", row=line)
+    if marked:
+        source.fail(f"starts with a UTF-8 byte-order mark, but the text after it is "
+                    f"{guess.upper()} (NUL bytes, the first at byte offset {offset}); pass "
+                    f"--encoding {guess}", row=line)
     source.fail(f"has NUL bytes (the first at byte offset {offset}): it looks like UTF-16 text "
                 f"without a byte-order mark; pass --encoding {guess}", row=line)
 

@@ -1,36 +1,43 @@
-"""`Table` and `read_table`: one call from a path to rows, columns and physical line numbers."""
+"""`Table` and `read_table`: one call from a path to rows, columns and line numbers; and
+`iter_tables`, the same file in pieces of rows for `matchlens score`'s streaming."""
 
 from __future__ import annotations
 
-import json
 import os
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from matchlens.core.datasets.delimited import check_delimiter, read_delimited, sniff_delimiter
-from matchlens.core.datasets.jsonfiles import read_json, read_jsonl
-from matchlens.core.datasets.source import open_source
+from matchlens.core.datasets import json_numbers
 
-_KIND_BY_SUFFIX = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl",
-                   ".ndjson": "jsonl", ".json": "json"}
 _MISSING = object()
+# Kinds whose rows are lists of cell strings aligned to `columns`; the others hold dicts.
+ROW_LIST_KINDS = frozenset({"csv", "tsv", "xlsx", "xls", "ods"})
+# A null is an empty cell in a column store; in JSON it is the text `null` the file holds.
+_NULL_IS_EMPTY = frozenset({"parquet", "records"})
 
 
 @dataclass(eq=False)
 class Table:
-    """A loaded data file. CSV/TSV rows are lists of cell strings aligned to `columns`;
-    JSON/JSONL rows are the decoded objects. `lines[i]` is the physical line where row i starts
-    (for a JSON array, the line where object i opens)."""
+    """A loaded data file (or a piece of one). CSV/TSV/spreadsheet rows are lists of cell
+    strings aligned to `columns`; JSON, JSONL, Parquet and promptfoo rows are dicts.
+    `lines[i]` is where row i is: the physical line where it starts (for a JSON array, the line
+    where object i opens), or the row number of a spreadsheet or Parquet file (`unit` "row")."""
 
     path: Path
     columns: list[str]
     rows: list = field(repr=False)
     lines: list[int] = field(repr=False)
-    kind: str  # "csv" | "tsv" | "jsonl" | "json"
+    kind: str  # "csv" | "tsv" | "jsonl" | "json" | "parquet" | "xlsx" | "xls" | "ods" | "promptfoo"
     delimiter: str | None
     encoding: str
+    notes: list[str] = field(default_factory=list)  # said once in a summary (renamed columns...)
+    repeated: dict[str, list[int]] = field(default_factory=dict)  # header names given twice
+    header_line: int | None = None
+    variants: list[str] = field(default_factory=list)  # output columns the format names
+    name: str | None = None  # how messages name the input when not by `path` ("<stdin>")
+    unit: str = "line"
     column_index: dict[str, int] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -40,8 +47,14 @@ class Table:
         return len(self.rows)
 
     @property
+    def label(self) -> str:
+        """The input as messages name it."""
+        return self.name or str(self.path)
+
+    @property
     def is_delimited(self) -> bool:
-        return self.kind in ("csv", "tsv")
+        """True when rows are lists of cell strings (CSV, TSV, a spreadsheet's sheet)."""
+        return self.kind in ROW_LIST_KINDS
 
     def raw_value(self, i: int, column: str) -> Any:
         """The cell as stored (a str for CSV, any JSON value for JSON), or `MISSING`."""
@@ -57,49 +70,67 @@ class Table:
         if column not in self.column_index:
             raise KeyError(column)
         value = self.rows[i].get(column, _MISSING)
-        if value is _MISSING:
+        if value is _MISSING or (value is None and self.kind in _NULL_IS_EMPTY):
             return None
-        return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        return value if isinstance(value, str) else json_numbers.dumps(value)
 
     def where(self, i: int) -> str:
         """How messages name row i: 'object 3' for a JSON array, '' otherwise."""
         return f"object {i + 1}" if self.kind == "json" else ""
 
+    def piece(self, start: int, stop: int) -> Table:
+        """Rows [start, stop) as a table of their own (same columns, notes and names)."""
+        return replace(self, rows=self.rows[start:stop], lines=self.lines[start:stop])
+
 
 MISSING = _MISSING
 
 
+def table_from_columns(columns: Mapping[str, Sequence[Any]], name: str = "<data>") -> Table:
+    """A Table over columns held in memory (a DataFrame's, say): one dict per row; None and
+    NaN cells are missing values (the row gets a reason, not a score)."""
+    names = [str(c) for c in columns]
+    lists = [list(values) for values in columns.values()]
+    n = len(lists[0]) if lists else 0
+    if any(len(values) != n for values in lists):
+        raise ValueError("every column must have the same number of values")
+    rows = []
+    for i in range(n):
+        row = {}
+        for key, values in zip(names, lists, strict=True):
+            value = values[i]
+            if value is None or (isinstance(value, float) and value != value):
+                continue
+            row[key] = value
+        rows.append(row)
+    return Table(Path(name), names, rows, list(range(1, n + 1)), "records", None, "utf-8",
+                 name=name, unit="row")
+
+
 def read_table(path: str | os.PathLike, *, encoding: str | None = None,
-               delimiter: str | None = None,
+               delimiter: str | None = None, records: str | None = None,
+               sheet: str | None = None, format: str | None = None,  # noqa: A002 - the CLI's name
                cancel: Callable[[], bool] | None = None) -> Table:
-    """Read a .csv, .tsv, .jsonl or .json file (other extensions: sniffed from the content).
+    """Read a whole data file: .csv, .tsv, .jsonl, .json, .parquet, .xlsx/.xls/.ods (other
+    extensions: sniffed from the content); `-` is standard input (CSV unless `format` says).
 
     Raises DatasetError (one sentence naming the file, line and column) for any bad input, and
     Cancelled when `cancel()` returns True (it is polled every few thousand rows).
     """
-    path = Path(path)
-    source = open_source(path, encoding, cancel)
-    if delimiter is not None:
-        check_delimiter(source, delimiter)
-    kind = _KIND_BY_SUFFIX.get(path.suffix.lower()) or _sniff_kind(source.head, delimiter)
-    if kind in ("csv", "tsv"):
-        used = delimiter or sniff_delimiter(source.head, "\t" if kind == "tsv" else ",")
-        if path.suffix.lower() not in _KIND_BY_SUFFIX:
-            kind = "tsv" if used == "\t" else "csv"
-        columns, rows, lines = read_delimited(source, used)
-        return Table(path, columns, rows, lines, kind, used, source.encoding)
-    if kind == "jsonl" and not source.head.lstrip().startswith("["):
-        columns, rows, lines = read_jsonl(source)
-    else:  # a .json, or a .jsonl that holds an array (its lines could never be objects)
-        kind, columns, rows, lines = read_json(source)
-    return Table(path, columns, rows, lines, kind, None, source.encoding)
+    from matchlens.core.datasets.readers import read_whole
+
+    return read_whole(path, encoding=encoding, delimiter=delimiter, records=records,
+                      sheet=sheet, fmt=format, cancel=cancel)
 
 
-def _sniff_kind(head: str, delimiter: str | None) -> str:
-    if delimiter is None:
-        first = head.lstrip()[:1]
-        if first == "[":
-            return "json"
-        if first == "{":
-            return "jsonl"
-    return "csv"
+def iter_tables(path: str | os.PathLike, *, chunk_rows: int = 50_000,
+                encoding: str | None = None, delimiter: str | None = None,
+                records: str | None = None, sheet: str | None = None,
+                format: str | None = None) -> Iterator[Table]:  # noqa: A002
+    """The same file as `read_table`, as tables of about `chunk_rows` rows each (same columns,
+    absolute line numbers): CSV, TSV, JSON Lines and Parquet are never held whole; a .json
+    document and a spreadsheet are read whole and then handed out in pieces."""
+    from matchlens.core.datasets.readers import read_pieces
+
+    yield from read_pieces(path, chunk_rows=chunk_rows, encoding=encoding, delimiter=delimiter,
+                           records=records, sheet=sheet, fmt=format)

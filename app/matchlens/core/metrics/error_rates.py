@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -31,7 +32,10 @@ EMPTY_REFERENCE = "the rate is undefined for an empty reference"
 
 
 def wer_units(text: str) -> list[str]:
-    return [word for word in _RUNS.sub(" ", text).strip().split(" ") if word]
+    # after the runs are collapsed and the ends stripped, single spaces separate non-empty
+    # words: only an empty text splits into [""]
+    collapsed = _RUNS.sub(" ", text).strip()
+    return collapsed.split(" ") if collapsed else []
 
 
 def cer_units(text: str) -> str:
@@ -117,16 +121,14 @@ _MAX_WORDS = 0x110000 - _SURROGATE_COUNT
 def _wer_many(expected: Sequence[str], actual: Sequence[str], options: Mapping[str, Any]
               ) -> ManyOutcome:
     refs, hyps = list(map(wer_units, expected)), list(map(wer_units, actual))
-    vocabulary: dict[str, int] = {}
-    for words in (*refs, *hyps):
-        for word in words:
-            vocabulary.setdefault(word, len(vocabulary))
+    # every distinct word once, in C (a Python loop over the words cost 60% of the metric)
+    vocabulary = dict.fromkeys(chain.from_iterable(chain(refs, hyps)))
     if len(vocabulary) > _MAX_WORDS:  # more distinct words than code points: list by list
         distances = np.array([Levenshtein.distance(r, h) for r, h in zip(refs, hyps, strict=True)],
                              dtype=np.float64)
     else:
         code = {word: chr(i if i < _SURROGATES else i + _SURROGATE_COUNT)
-                for word, i in vocabulary.items()}
+                for i, word in enumerate(vocabulary)}
         distances = _distances(["".join(map(code.__getitem__, r)) for r in refs],
                                ["".join(map(code.__getitem__, h)) for h in hyps])
     return _rates(distances, _lengths(refs), _lengths(hyps))

@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from matchlens.core.metrics.registry import MetricSpec, OptionSpec, register
+import numpy as np
+
+from matchlens.core.metrics.registry import (
+    STATUS_INVALID,
+    ManyOutcome,
+    MetricSpec,
+    OptionSpec,
+    register,
+)
 from matchlens.core.results import Direction, Label, Outcome
 
 _MISSING = object()
@@ -164,6 +172,49 @@ def _outcome(expected: str, actual: str, options: Mapping[str, Any]) -> Outcome:
     return Outcome(float(dist), f"{dist} {noun}: {first}{more}", details=tuple(diffs))
 
 
+@dataclass(frozen=True)
+class _Unparsed:
+    sentence: str
+
+
+def _many(expected: Sequence[str], actual: Sequence[str], options: Mapping[str, Any]
+          ) -> ManyOutcome:
+    """json_distance of many pairs: each distinct text parsed once per side (a reference on
+    many rows, an output that is not JSON at all), then `_outcome`'s rules row by row."""
+    if len(expected) != len(actual):
+        raise ValueError("expected and actual must have the same length")
+    fences = bool(options.get("strip_code_fences"))
+    parsed = {side: {} for side in ("expected", "actual")}
+
+    def parse(text: str, side: str) -> Any:
+        memo = parsed[side]
+        if text not in memo:
+            try:
+                memo[text] = parse_side(text, side, fences)
+            except InvalidJson as err:  # its sentence, not the error: a traceback holds frames
+                memo[text] = _Unparsed(str(err))
+        return memo[text]
+
+    n = len(expected)
+    scores = np.full(n, np.nan)
+    status = np.zeros(n, dtype=np.int8)
+    messages: dict[int, str] = {}
+    for i, (e_text, a_text) in enumerate(zip(expected, actual, strict=True)):
+        e = parse(e_text, "expected")
+        if type(e) is _Unparsed:  # the actual side is not even read then, as in _outcome
+            status[i], messages[i] = STATUS_INVALID, e.sentence
+            continue
+        a = parse(a_text, "actual")
+        if type(a) is _Unparsed:
+            status[i], messages[i] = STATUS_INVALID, a.sentence
+            continue
+        try:
+            scores[i] = json_distance(e, a, options)[0]
+        except RecursionError:
+            status[i], messages[i] = STATUS_INVALID, "JSON nested too deeply to compare"
+    return ManyOutcome(scores, status, messages)
+
+
 register(MetricSpec(
     id="json_distance",
     label="JSON distance",
@@ -172,12 +223,14 @@ register(MetricSpec(
     options=(
         OptionSpec("ignore_keys", list, [], "Key names to skip at any depth"),
         OptionSpec("case_insensitive_strings", bool, False, "Compare strings ignoring case"),
-        OptionSpec("numeric_tolerance", float, 0.0, "Numbers this close (absolute) count as equal"),
+        OptionSpec("numeric_tolerance", float, 0.0, "Numbers this close (absolute) count as equal",
+                   minimum=0.0),
         OptionSpec("strip_code_fences", bool, False, "Accept output wrapped in a ```json block"),
     ),
     definition="Number of differing leaf values: objects sum over the union of keys, arrays "
                "over indices plus the length difference; a missing key counts 1.",
     compute=_outcome,
+    compute_many=_many,
     score_range=(0.0, None),
     integer=True,
 ))

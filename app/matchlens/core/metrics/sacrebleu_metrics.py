@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache, lru_cache
 from typing import Any
 
-from matchlens.core.metrics.registry import MetricSpec, register
+from matchlens.core.metrics.registry import ManyOutcome, MetricSpec, register
 from matchlens.core.results import Direction, Outcome
 
 
@@ -62,6 +62,20 @@ def _chrf_outcome(expected: str, actual: str, options: Mapping[str, Any]) -> Out
     return Outcome(unit_score(result.score), "Character n-gram F-score (n ≤ 6, β = 2)")
 
 
+def _bleu_many(expected: Sequence[str], actual: Sequence[str], options: Mapping[str, Any]
+               ) -> ManyOutcome:
+    from matchlens.core.metrics.sacrebleu_many import bleu_many  # it imports this module
+
+    return bleu_many(expected, actual, options)
+
+
+def _chrf_many(expected: Sequence[str], actual: Sequence[str], options: Mapping[str, Any]
+               ) -> ManyOutcome:
+    from matchlens.core.metrics.sacrebleu_many import chrf_many
+
+    return chrf_many(expected, actual, options)
+
+
 register(MetricSpec(
     id="bleu",
     text=True,
@@ -72,6 +86,7 @@ register(MetricSpec(
     definition="Sentence BLEU (sacrebleu, effective order), 0–1: word n-gram precision with a "
                "brevity penalty.",
     compute=_bleu_outcome,
+    compute_many=_bleu_many,
 ))
 
 register(MetricSpec(
@@ -83,4 +98,5 @@ register(MetricSpec(
     options=(),
     definition="chrF (sacrebleu), 0–1: F-score of character n-grams; robust to inflection.",
     compute=_chrf_outcome,
+    compute_many=_chrf_many,
 ))

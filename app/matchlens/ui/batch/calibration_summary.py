@@ -64,6 +64,9 @@ class CalibrationSummary(QWidget):
         self.table.horizontalHeader().setSectionResizeMode(
             QHeaderView.ResizeMode.ResizeToContents)  # a handful of rows: cheap to measure
         self.table.itemSelectionChanged.connect(self._on_selection)
+        rows = self.table.verticalHeader()
+        rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        rows.setDefaultSectionSize(self.fontMetrics().height() + 6)  # compact: room for the ROC
         layout.addWidget(self.table)
         self._reports: dict[str, MetricReport] = {}
         self._selected: str | None = None
@@ -93,9 +96,12 @@ class CalibrationSummary(QWidget):
             if r.spec.id == self._selected:
                 self.table.selectRow(row)
         self.table.blockSignals(False)
-        self.table.setFixedHeight(self.table.horizontalHeader().height()
-                                  + sum(self.table.rowHeight(i) for i in range(len(reports)))
-                                  + 2 * self.table.frameWidth())
+        # As tall as its rows when there is room; at 1280×720 it scrolls (two rows at least)
+        # and the ROC detail below keeps its share.
+        head = self.table.horizontalHeader().sizeHint().height() + 2 * self.table.frameWidth()
+        row_height = self.table.verticalHeader().defaultSectionSize()
+        self.table.setMaximumHeight(head + row_height * max(len(reports), 1) + 2)
+        self.table.setMinimumHeight(head + row_height * min(len(reports), 2) + 2)
         self._update_button()
 
     def report(self, metric_id: str) -> MetricReport | None:

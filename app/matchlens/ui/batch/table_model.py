@@ -131,15 +131,16 @@ class BatchTableModel(QAbstractTableModel):
             cols.append(Column("id", "id", "The id column"))
         cols += [Column("expected", "expected", "Expected text (full text on hover)"),
                  Column("actual", "actual", "Actual text of the selected variant")]
+        cols += [column for column, _ in self._extra.values()]  # the human's verdict, in view
         for metric_id, spec in self._specs.items():
             cols.append(Column(f"score:{metric_id}", spec.label,
                                f"{spec.label}: {spec.definition}"))
         cols.append(Column("verdict", "verdict", "pass: every thresholded metric passes; "
                            "fail: one fails; error: one has no score"))
-        return cols + [column for column, _ in self._extra.values()]
+        return cols
 
     def add_column(self, column: Column, cell: Callable[[int, int], object]) -> None:
-        """A column after the verdict whose cells `cell(source_row, role)` gives (not sortable:
+        """A column after the texts whose cells `cell(source_row, role)` gives (not sortable:
         view_order sorts the columns it knows)."""
         self._extra[column.key] = (column, cell)
 

@@ -22,6 +22,8 @@ class BatchTableView(QTableView):
         self.setWordWrap(False)
         self.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.setToolTip("")
+        # Tab leaves the table (arrow keys move between cells), so the keyboard never sticks.
+        self.setTabKeyNavigation(False)
         vertical = self.verticalHeader()
         vertical.hide()
         # Fixed heights: with ResizeToContents Qt would measure every row.

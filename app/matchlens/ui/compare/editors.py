@@ -234,7 +234,7 @@ class DiffEditor(QPlainTextEdit):
         self._layers[name] = selections
         if name == "diff":
             self._split_diff_layer(selections)
-        ordered = [*self._qt_diff, *(s for key in ("json", "flash")
+        ordered = [*self._qt_diff, *(s for key in ("ignored", "json", "flash")
                                      for s in self._layers.get(key, []))]
         self.setExtraSelections(ordered)
 

@@ -52,6 +52,7 @@ from matchlens.embeddings.endpoint import (
     OPENAI_BASE_URL,
     resolve_endpoint,
 )
+from matchlens.embeddings.redact import scrub
 from matchlens.ui.config_model import ConfigModel
 from matchlens.ui.palette import is_dark
 
@@ -339,8 +340,13 @@ class SettingsDialog(QDialog):
         key_events().sig_key_changed.emit(self._key.source or "")
         return removed
 
+    def _shown(self, text: str) -> str:
+        """A sentence for this dialog, with every key masked: the stored one, the one in use,
+        the one being typed, and anything key-shaped (a key pasted into the wrong field)."""
+        return scrub(text, self._key.value, self.key_edit.text().strip())
+
     def _say(self, text: str, error: bool = False) -> None:
-        self.key_message.setText(text)
+        self.key_message.setText(self._shown(text))
         self.key_message.setVisible(True)
         self._colour(self.key_message, error=error)
 
@@ -360,7 +366,7 @@ class SettingsDialog(QDialog):
         try:
             resolve_endpoint({"base_url": base_url, "model": model or DEFAULT_MODEL})
         except ConfigError as err:
-            self.endpoint_message.setText(f"Not saved: {err}.")
+            self.endpoint_message.setText(self._shown(f"Not saved: {err}."))
             self.endpoint_message.setVisible(True)
             self._colour(self.endpoint_message, error=True)
             return False
@@ -410,6 +416,7 @@ class SettingsDialog(QDialog):
         self._show_probe(ok, sentence)
 
     def _show_probe(self, ok: bool, sentence: str) -> None:
+        sentence = self._shown(sentence)
         self.test_result.setText(sentence)
         self._colour(self.test_result, error=not ok, ok=ok)
         self.sig_probe_done.emit(ok, sentence)

@@ -1,0 +1,70 @@
+"""Parquet files, read with pyarrow one row group (or batch) at a time.
+
+Columns are found by name; a nested column (a struct, a list) arrives as a dict or a list, so a
+JSONPath reaches inside it (`$.output.entity`, `$.contexts[0]`) exactly as in a JSON file, and
+writing it back as a cell gives compact JSON. Rows are numbered from 1 (`unit` "row").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from matchlens.core.datasets.headers import unique_header
+from matchlens.core.datasets.source import Cancelled, gc_paused, settle
+from matchlens.core.datasets.table import Table
+from matchlens.core.errors import DatasetError
+
+_BATCH_ROWS = 50_000
+
+
+def iter_parquet(real: Path, display: Path, name: str, chunk_rows: int = _BATCH_ROWS,
+                 cancel: Callable[[], bool] | None = None) -> Iterator[Table]:
+    """Tables of at most `chunk_rows` rows; only one batch is decoded at a time."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        handle = pq.ParquetFile(real)
+    except (pa.ArrowException, OSError) as exc:
+        raise DatasetError(f"is not a Parquet file pyarrow can read ({_short(exc)})",
+                           file=name) from None
+    header = unique_header([str(n) for n in handle.schema_arrow.names])
+    notes = [f"{name}: {header.note}"] if header.note else []
+    label = None if name == str(display) else name
+    done = 0
+    try:
+        for batch in handle.iter_batches(batch_size=chunk_rows):
+            if cancel is not None and cancel():
+                raise Cancelled(f"loading {name} was cancelled")
+            if header.note:
+                batch = batch.rename_columns(header.names)
+            with gc_paused():
+                rows = batch.to_pylist()
+            lines = list(range(done + 1, done + 1 + len(rows)))
+            done += len(rows)
+            yield Table(display, header.names, rows, lines, "parquet", None, "parquet",
+                        notes=notes, name=label, unit="row")
+    except (pa.ArrowException, OSError) as exc:
+        raise DatasetError(f"cannot be read past row {done} ({_short(exc)})",
+                           file=name) from None
+    finally:
+        handle.close()
+    if done == 0:
+        raise DatasetError("has no rows", file=name)
+
+
+def read_parquet(real: Path, display: Path, name: str,
+                 cancel: Callable[[], bool] | None = None) -> Table:
+    """The whole file as one table (the window's way)."""
+    pieces = list(iter_parquet(real, display, name, _BATCH_ROWS, cancel))
+    first = pieces[0]
+    rows = [row for piece in pieces for row in piece.rows]
+    settle(rows)
+    return Table(display, first.columns, rows, list(range(1, len(rows) + 1)), "parquet", None,
+                 "parquet", notes=first.notes, name=first.name, unit="row")
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0][:200] if text else type(exc).__name__

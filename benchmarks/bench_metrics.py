@@ -1,0 +1,195 @@
+"""Every metric's batch speed, `--metrics all` against the default five, and start-up against
+Braintrust's autoevals, on generated pairs (the dataset of bench_score.py).
+
+    .venv/bin/python benchmarks/bench_metrics.py [--rows 1000000] [--before REV]
+                                                 [--before-rows 100000] [--skip-autoevals]
+
+Prints, per metric, rows/s of the batch core alone (the file read once, then `run_to_completion`
+with that one metric: the same two-process path `matchlens score` takes); then whole-process
+`matchlens score` times (read, score, write) for the default metrics and `--metrics all`
+[target: all <= 3x the default, same file, same run]; then whole-process times of a 10k-row
+run [target <= 0.3 s] and of the same job through autoevals at 10k, 100k and the full size
+[target: ahead at every size]. `--before REV` measures the code of a git revision the same way
+in the same run (its rates at --before-rows rows: the slow metrics of old revisions take
+minutes a million rows). Wall times on a shared machine are noisy: each figure is the best of
+--repeat runs, and the load average is printed beside them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from bench_score import make_dataset  # noqa: E402
+
+# autoevals' string scorers, run as its README shows (a plain Python loop over the rows),
+# reading and writing the same CSV files: ExactMatch and Levenshtein, the two of our default
+# metrics it has.
+AUTOEVALS = r'''
+import csv, sys
+from autoevals import ExactMatch, Levenshtein
+src, out = sys.argv[1], sys.argv[2]
+lev, exact = Levenshtein(), ExactMatch()
+with open(src, newline="", encoding="utf-8") as f, open(out, "w", newline="", encoding="utf-8") as g:
+    reader = csv.DictReader(f)
+    writer = csv.writer(g)
+    writer.writerow([*reader.fieldnames, "exact_match", "levenshtein"])
+    for row in reader:
+        writer.writerow([*row.values(), exact(row["actual"], row["expected"]).score,
+                         lev(row["actual"], row["expected"]).score])
+'''
+
+# Run inside a process whose PYTHONPATH holds the code under test: the core's rate per metric.
+MEASURE = r'''
+import json, sys, time
+from matchlens.core.batch import MetricJob, run_to_completion
+from matchlens.core.datasets import read_table, resolve_column
+from matchlens.core.metrics.registry import get_metric, local_metric_ids
+table = read_table(sys.argv[1])
+expected = resolve_column(table, "expected").values
+actual = resolve_column(table, "actual").values
+out = {}
+for metric_id in local_metric_ids():
+    spec = get_metric(metric_id)
+    job = MetricJob(spec, spec.default_threshold, spec.resolve_options({}))
+    run_to_completion(expected[:200], {"a": actual[:200]}, [job])  # imports, compiles
+    start = time.perf_counter()
+    run_to_completion(expected, {"a": actual}, [job])
+    out[metric_id] = time.perf_counter() - start
+print(json.dumps(out))
+'''
+
+
+def load() -> str:
+    try:
+        one, five, fifteen = os.getloadavg()
+        return f"load average {one:.1f} {five:.1f} {fifteen:.1f}"
+    except OSError:
+        return "load average unknown"
+
+
+def run(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, float, str]:
+    """Wall seconds, CPU seconds (the process and its children) and standard output."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, **(env or {})})
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode not in (0, 1):
+        sys.exit(f"failed: {' '.join(cmd)}\n{done.stderr[-2000:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, done.stdout
+
+
+def best(times: list[tuple[float, float]]) -> tuple[float, float, float]:
+    """Fastest wall time, its CPU time, and the slowest wall time (the spread)."""
+    wall, cpu = min(times)
+    return wall, cpu, max(t for t, _ in times)
+
+
+def score(app: Path, data: Path, out: Path, repeat: int, *extra: str) -> tuple[float, float, float]:
+    cmd = [sys.executable, "-m", "matchlens", "score", str(data), "--expected", "expected",
+           "--actual", "actual", "--quiet", "-o", str(out), *extra]
+    return best([run(cmd, {"PYTHONPATH": str(app)})[:2] for _ in range(repeat)])
+
+
+def checkout(rev: str, into: Path) -> Path:
+    """The app/ folder of a git revision, unpacked into `into`."""
+    archive = into / "before.tar"
+    subprocess.run(["git", "-C", str(ROOT), "archive", "-o", str(archive), rev, "app"],
+                   check=True)
+    with tarfile.open(archive) as tar:
+        tar.extractall(into, filter="data")
+    return into / "app"
+
+
+def metric_rates(app: Path, data: Path) -> dict[str, float]:
+    _, _, stdout = run([sys.executable, "-c", MEASURE, str(data)], {"PYTHONPATH": str(app)})
+    return json.loads(stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--before", metavar="REV", help="also measure this git revision")
+    parser.add_argument("--before-rows", type=int, default=100_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--skip-autoevals", action="store_true")
+    args = parser.parse_args()
+    here = ROOT / "app"
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        sizes = sorted({10_000, min(100_000, args.rows), args.rows, args.before_rows})
+        files = {}
+        for n in sizes:
+            files[n] = tmp / f"pairs_{n}.csv"
+            make_dataset(files[n], n)
+        print(f"{args.rows:,} generated pairs; {os.cpu_count()} cores, {load()}")
+        trees = {"now": here}
+        if args.before:
+            trees[args.before] = checkout(args.before, tmp)
+
+        print("\nbatch core, one metric at a time (rows/s):")
+        rates = {}
+        for name, app in trees.items():
+            rows = args.rows if name == "now" else args.before_rows
+            rates[name] = {m: rows / s for m, s in metric_rates(app, files[rows]).items()}
+        header = "".join(f"{name if name == 'now' else f'{name} ({args.before_rows:,} rows)':>26}"
+                         for name in trees)
+        print(f"  {'metric':24}{header}")
+        for metric in rates["now"]:
+            cells = "".join(f"{rates[name].get(metric, float('nan')):>26,.0f}" for name in trees)
+            print(f"  {metric:24}{cells}")
+
+        print(f"\nwhole `matchlens score` on {args.rows:,} rows (best of {args.repeat}; {load()}):")
+        for name, app in trees.items():
+            rows = args.rows if name == "now" else args.before_rows
+            out = tmp / "out.csv"
+            default = score(app, files[rows], out, args.repeat)
+            everything = score(app, files[rows], out, args.repeat, "--metrics", "all")
+            ratio = everything[0] / default[0]
+            verdict = "PASS" if ratio <= 3 else "MISS"
+            print(f"  {name} ({rows:,} rows): default {default[0]:.2f} s (CPU {default[1]:.2f} s, "
+                  f"slowest {default[2]:.2f}), --metrics all {everything[0]:.2f} s "
+                  f"(CPU {everything[1]:.2f} s, slowest {everything[2]:.2f}): "
+                  f"{ratio:.1f}x [target <= 3x: {verdict}]")
+
+        print(f"\nstart-up and small files ({load()}):")
+        small = score(here, files[10_000], tmp / "out.csv", max(5, args.repeat))
+        print(f"  matchlens score, 10,000 rows: {small[0]:.3f} s (slowest {small[2]:.3f}) "
+              f"[target <= 0.3 s: {'PASS' if small[0] <= 0.3 else 'MISS'}]")
+        if args.skip_autoevals:
+            return
+        try:
+            import autoevals  # noqa: F401
+        except ImportError:
+            print("  autoevals is not installed: pip install autoevals (only for this benchmark)")
+            return
+        script = tmp / "autoevals_loop.py"
+        script.write_text(AUTOEVALS, encoding="utf-8")
+        for n in sorted({10_000, min(100_000, args.rows), args.rows}):
+            repeat = max(5, args.repeat) if n <= 100_000 else 1
+            ours = score(here, files[n], tmp / "out.csv", repeat)
+            theirs = best([run([sys.executable, str(script), str(files[n]), str(tmp / "ae.csv")])[:2]
+                           for _ in range(repeat)])
+            ahead = ours[0] < theirs[0]
+            print(f"  {n:>9,} rows: matchlens (5 metrics) {ours[0]:.2f} s, autoevals (2 metrics) "
+                  f"{theirs[0]:.2f} s: {theirs[0] / ours[0]:.1f}x "
+                  f"[target ahead: {'PASS' if ahead else 'MISS'}]")
+        print(f"  ({load()}; {small[2] - small[0]:.2f} s between the fastest and the slowest "
+              f"10k-row run)")
+
+
+if __name__ == "__main__":
+    main()
