@@ -12,6 +12,7 @@ from dataclasses import replace
 from itertools import chain
 from pathlib import Path
 
+from matchlens.core.atomic import together
 from matchlens.core.batch import BatchResult, MetricJob
 from matchlens.core.config import Config, config_to_dict, load_config
 from matchlens.core.datasets import iter_tables
@@ -26,6 +27,7 @@ from matchlens.core.pipeline import Mapping, score_stream
 from matchlens.core.scored_table import provenance, sidecar_path, write_sidecar
 from matchlens.core.scored_writer import scored_writer
 from matchlens.core.tally import Tally
+from matchlens.crash import say
 from matchlens.summary import format_summary
 
 EXIT_OK, EXIT_GATE, EXIT_USAGE = 0, 1, 2
@@ -87,7 +89,7 @@ def _check_overrides_metrics(config: Config) -> None:
         get_metric(metric_id)
 
 
-CHUNK_ROWS = 50_000  # rows read, scored and written at a time
+CHUNK_ROWS = 100_000  # rows read, scored and written at a time (= PARALLEL_MIN_ROWS: two processes)
 
 
 def score_command(args: argparse.Namespace) -> int:
@@ -116,25 +118,39 @@ def score_command(args: argparse.Namespace) -> int:
     if args.output is None:
         _stdout_as_utf8()
     stream = score_stream(chain([first], pieces), mapping, jobs, tally)
+    sink = None
     try:
-        with scored_writer(args.output, _input_path(args.data)) as sink:
-            for piece, result in stream:
-                sink.write(piece, result)
+        # The table and its sidecar are renamed into place together, or neither (atomic.py).
+        with together():
+            with scored_writer(args.output, _input_path(args.data)) as sink:
+                for piece, result in stream:
+                    sink.write(piece, result)
+            if args.output is not None:
+                made = BatchResult.empty(0, tally.variants, jobs)
+                expected = mapping.expected or (
+                    f"any:{mapping.expected_any}" if mapping.expected_any
+                    else f"literal:{mapping.expected_literal}")
+                data = provenance(made, config_to_dict(config, metric_ids), source=args.data,
+                                  expected=expected, model=config.model or None)
+                write_sidecar(args.output, data)
         if args.output is None:
             sys.stdout.flush()  # a pipe closed early fails here, not in the exit-time flush
     except BrokenPipeError:  # the reader of standard output stopped early (`| head`)
         _discard_stdout()
         for _ in stream:  # the summary and the gate still count every row
             pass
-    if args.output is not None:
-        made = BatchResult.empty(0, tally.variants, jobs)
-        expected = mapping.expected or (f"any:{mapping.expected_any}" if mapping.expected_any
-                                        else f"literal:{mapping.expected_literal}")
-        data = provenance(made, config_to_dict(config, metric_ids), source=args.data,
-                          expected=expected, model=config.model or None)
-        write_sidecar(args.output, data)
+    except OSError as err:  # only standard output gets here: files raise OutputError
+        _discard_stdout()  # the exit-time flush would fail the same way
+        raise OutputError(f"standard output: cannot write the table "
+                          f"({err.strerror or err})") from None
+    replaced = getattr(sink, "replaced", 0)
+    if replaced and not args.quiet:
+        say(f"matchlens: {replaced} lone UTF-16 surrogate(s) in the text (JSON escapes "
+            "such as \\ud800 without their pair) cannot be written as UTF-8; the CSV has "
+            "U+FFFD in their place (a .jsonl output keeps them exactly)")
     if not args.quiet:
-        print(format_summary(tally), file=sys.stderr)
+        with contextlib.suppress(OSError, ValueError):  # stderr closed or full: not an error
+            print(format_summary(tally), file=sys.stderr)
     return _gate(tally, args.fail_under)
 
 
@@ -252,8 +268,7 @@ def _gate(tally: Tally, fail_under: float | None) -> int:
         return EXIT_OK
     worst = min(tally.overall_pass_rate(v) for v in tally.variants)
     if worst < fail_under:
-        print(f"matchlens: pass rate {worst:.1%} is below --fail-under {fail_under:.1%}",
-              file=sys.stderr)
+        say(f"matchlens: pass rate {worst:.1%} is below --fail-under {fail_under:.1%}")
         return EXIT_GATE
     return EXIT_OK
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import json
 import operator
 import queue
 import re
@@ -22,6 +21,7 @@ import tomli_w
 from matchlens import __version__
 from matchlens.core.atomic import atomic_writer
 from matchlens.core.batch import BatchResult
+from matchlens.core.datasets import json_numbers
 from matchlens.core.datasets.source import gc_paused
 from matchlens.core.datasets.table import ROW_LIST_KINDS
 from matchlens.core.errors import ConfigError, OutputError
@@ -238,24 +238,66 @@ def _blocks(rows: int) -> list[tuple[int, int]]:
     return [(start, min(start + _WRITE_ROWS, rows)) for start in range(0, rows, _WRITE_ROWS)]
 
 
-def write_csv(handle: TextIO, table, result: BatchResult) -> None:
-    handle.write(_csv_header(table, result))
+def write_csv(handle: TextIO, table, result: BatchResult) -> int:
+    """Returns how many lone surrogates were written as U+FFFD (see `utf8_safe`)."""
+    replaced = write_text(handle.write, _csv_header(table, result))
     added = _metric_columns(result)
     # The cyclic GC is paused: each block allocates tuples by the thousand, and every
     # collection would walk all the rows of the table.
     with gc_paused():
         for start, stop in _blocks(len(table)):
-            handle.write(_csv_block(table, added, start, stop))
+            replaced += write_text(handle.write, _csv_block(table, added, start, stop))
+    return replaced
 
 
-def _write_csv_file(handle: BinaryIO, table, result: BatchResult) -> None:
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def utf8_safe(text: str) -> tuple[str, int]:
+    """(text, 0), or the text with each lone surrogate as U+FFFD and how many there were.
+
+    JSON may escape half of a UTF-16 pair ("a\\ud800b"); UTF-8 cannot hold it and CSV has no
+    escape for it. JSON Lines output keeps it exactly, as a \\ud800 escape.
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.subn("\ufffd", text)
+    return text, 0
+
+
+def write_text(write, text: str) -> int:
+    """`write(text)`; returns how many lone surrogates had to become U+FFFD."""
+    try:
+        write(text)  # TextIOWrapper encodes the whole text before writing any of it
+    except UnicodeEncodeError:
+        text, replaced = utf8_safe(text)
+        write(text)
+        return replaced
+    return 0
+
+
+def encode_utf8(text: str) -> tuple[bytes, int]:
+    try:
+        return text.encode("utf-8"), 0
+    except UnicodeEncodeError:
+        safe, replaced = utf8_safe(text)
+        return safe.encode("utf-8"), replaced
+
+
+def _write_csv_file(handle: BinaryIO, table, result: BatchResult) -> int:
     """The same bytes as `write_csv` on a UTF-8 text file; a second thread writes each block
     while the next is formatted (a write releases the GIL)."""
     added = _metric_columns(result)
+    replaced = 0
     with gc_paused(), _BackgroundWriter(handle) as out:
-        out.write(_csv_header(table, result).encode("utf-8"))
+        data, replaced = encode_utf8(_csv_header(table, result))
+        out.write(data)
         for start, stop in _blocks(len(table)):
-            out.write(_csv_block(table, added, start, stop).encode("utf-8"))
+            data, count = encode_utf8(_csv_block(table, added, start, stop))
+            replaced += count
+            out.write(data)
+    return replaced
 
 
 class _BackgroundWriter:
@@ -335,7 +377,11 @@ def write_jsonl(handle: TextIO, table, result: BatchResult) -> None:
         record = _record(table, i)
         for col, column_values in zip(columns, values, strict=True):
             record[col.name] = column_values[i]
-        handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+        line = json_numbers.dumps(record)
+        try:
+            handle.write(line + "\n")
+        except UnicodeEncodeError:  # a lone surrogate ("a\ud800b" in the input): escaped, exact
+            handle.write(json_numbers.dumps(record, ensure_ascii=True) + "\n")
 
 
 def _record(table, i: int) -> dict[str, Any]:
@@ -346,13 +392,14 @@ def _record(table, i: int) -> dict[str, Any]:
 
 
 def write_scored_table(path: Path | None, table, result: BatchResult,
-                       stream: TextIO | None = None) -> None:
-    """Write to `path` atomically (.csv or .jsonl), or as CSV to `stream` (stdout)."""
+                       stream: TextIO | None = None) -> int:
+    """Write to `path` atomically (.csv or .jsonl), or as CSV to `stream` (stdout).
+
+    Returns how many lone surrogates a CSV had to write as U+FFFD (0 nearly always)."""
     check_collisions(table.columns, result, table.path)
     if path is None:
         buffer = stream or sys.stdout
-        write_csv(buffer, table, result)
-        return
+        return write_csv(buffer, table, result)
     suffix = path.suffix.lower()
     if suffix not in (".csv", ".jsonl"):
         raise OutputError(f"{path}: the output must end in .csv or .jsonl")
@@ -361,10 +408,10 @@ def write_scored_table(path: Path | None, table, result: BatchResult,
     try:
         if suffix == ".csv":
             with atomic_writer(path, mode="wb") as handle:
-                _write_csv_file(handle, table, result)
-        else:
-            with atomic_writer(path, newline="") as handle:
-                write_jsonl(handle, table, result)
+                return _write_csv_file(handle, table, result)
+        with atomic_writer(path, newline="") as handle:
+            write_jsonl(handle, table, result)
+        return 0
     except OSError as err:
         raise OutputError(f"{path}: cannot write ({err.strerror or err})") from None
 
@@ -395,6 +442,9 @@ def write_sidecar(output: Path, data: dict[str, Any]) -> Path:
     text = io.StringIO()
     text.write("# How this scored table was made. `matchlens score --config` reads this file.\n")
     text.write(tomli_w.dumps(data))
-    with atomic_writer(sidecar) as handle:
-        handle.write(text.getvalue())
+    try:
+        with atomic_writer(sidecar) as handle:
+            handle.write(text.getvalue())
+    except OSError as err:
+        raise OutputError(f"{sidecar}: cannot write ({err.strerror or err})") from None
     return sidecar
