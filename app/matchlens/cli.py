@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from matchlens import __version__
-from matchlens.core.errors import MatchLensError
 
 EXIT_OK, EXIT_GATE, EXIT_USAGE = 0, 1, 2
 _COMMANDS = ("compare", "batch", "score", "calibrate", "diff")
@@ -44,11 +43,19 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the file's encoding when it is not UTF-8 (e.g. cp1252, latin-1)")
     _gui_common(batch)
 
-    score = sub.add_parser("score", help="score headless and write a scored table")
+    score = sub.add_parser(
+        "score", help="score headless and write a scored table",
+        epilog="exit codes: 0 done; 1 the --fail-under gate failed; 2 bad usage or bad input "
+               "(one line naming the file, line and column); 70 an internal error (one line "
+               "naming a crash report; never read it as a failed gate); 130 interrupted; "
+               "143 terminated")
     score.add_argument("data", type=Path, help=f"{_FORMATS_HELP}, or - for standard input")
     score.add_argument("--expected", metavar="SPEC", help=f"the reference: {_SPEC}")
     score.add_argument("--expected-literal", metavar="TEXT",
                        help="one fixed reference text for every row")
+    score.add_argument("--expected-any", metavar="SPEC",
+                       help="several references per row: a column or JSONPath holding a JSON "
+                            "array of texts; each metric keeps the best and writes <metric>_ref")
     score.add_argument("--actual", metavar="SPEC", action="append",
                        help="the output under test; repeat to score several variants (default: "
                             "the columns a sidecar --config records, or promptfoo's outputs)")
@@ -179,41 +186,30 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace | int:
 
 
 def run_score(args: argparse.Namespace) -> int:
+    from matchlens.crash import run_guarded
     from matchlens.score_command import score_command
 
-    try:
-        return score_command(args)
-    except MatchLensError as err:
-        print(f"matchlens: {err}", file=sys.stderr)
-        return EXIT_USAGE
-    except KeyboardInterrupt:
-        print("matchlens: interrupted; no output was written", file=sys.stderr)
-        return 130
+    return run_guarded(score_command, args)
 
 
 def run_calibrate(args: argparse.Namespace) -> int:
     from matchlens.calibrate_command import calibrate_command
+    from matchlens.crash import run_guarded
 
-    try:
-        return calibrate_command(args)
-    except MatchLensError as err:
-        print(f"matchlens: {err}", file=sys.stderr)
-        return EXIT_USAGE
-    except KeyboardInterrupt:
-        print("matchlens: interrupted; nothing was written", file=sys.stderr)
-        return 130
+    return run_guarded(calibrate_command, args)
 
 
 def run_diff(args: argparse.Namespace) -> int:
+    from matchlens.crash import run_guarded
     from matchlens.diff_command import diff_command
 
-    try:
-        return diff_command(args)
-    except MatchLensError as err:
-        print(f"matchlens: {err}", file=sys.stderr)
-        return EXIT_USAGE
-    except BrokenPipeError:  # `matchlens diff a b | head`
-        return EXIT_OK
+    def diff_quietly(parsed: argparse.Namespace) -> int:
+        try:
+            return diff_command(parsed)
+        except BrokenPipeError:  # `matchlens diff a b | head`
+            return EXIT_OK
+
+    return run_guarded(diff_quietly, args)
 
 
 def run_headless(args: argparse.Namespace) -> int:

@@ -12,6 +12,7 @@ from dataclasses import replace
 from itertools import chain
 from pathlib import Path
 
+from matchlens.core.atomic import together
 from matchlens.core.batch import BatchResult, MetricJob
 from matchlens.core.config import Config, config_to_dict, load_config
 from matchlens.core.datasets import iter_tables
@@ -26,6 +27,7 @@ from matchlens.core.pipeline import Mapping, score_stream
 from matchlens.core.scored_table import provenance, sidecar_path, write_sidecar
 from matchlens.core.scored_writer import scored_writer
 from matchlens.core.tally import Tally
+from matchlens.crash import say
 from matchlens.summary import format_summary
 
 EXIT_OK, EXIT_GATE, EXIT_USAGE = 0, 1, 2
@@ -87,7 +89,7 @@ def _check_overrides_metrics(config: Config) -> None:
         get_metric(metric_id)
 
 
-CHUNK_ROWS = 50_000  # rows read, scored and written at a time
+CHUNK_ROWS = 100_000  # rows read, scored and written at a time (= PARALLEL_MIN_ROWS: two processes)
 
 
 def score_command(args: argparse.Namespace) -> int:
@@ -116,24 +118,39 @@ def score_command(args: argparse.Namespace) -> int:
     if args.output is None:
         _stdout_as_utf8()
     stream = score_stream(chain([first], pieces), mapping, jobs, tally)
+    sink = None
     try:
-        with scored_writer(args.output, _input_path(args.data)) as sink:
-            for piece, result in stream:
-                sink.write(piece, result)
+        # The table and its sidecar are renamed into place together, or neither (atomic.py).
+        with together():
+            with scored_writer(args.output, _input_path(args.data)) as sink:
+                for piece, result in stream:
+                    sink.write(piece, result)
+            if args.output is not None:
+                made = BatchResult.empty(0, tally.variants, jobs)
+                expected = mapping.expected or (
+                    f"any:{mapping.expected_any}" if mapping.expected_any
+                    else f"literal:{mapping.expected_literal}")
+                data = provenance(made, config_to_dict(config, metric_ids), source=args.data,
+                                  expected=expected, model=config.model or None)
+                write_sidecar(args.output, data)
         if args.output is None:
             sys.stdout.flush()  # a pipe closed early fails here, not in the exit-time flush
     except BrokenPipeError:  # the reader of standard output stopped early (`| head`)
         _discard_stdout()
         for _ in stream:  # the summary and the gate still count every row
             pass
-    if args.output is not None:
-        made = BatchResult.empty(0, tally.variants, jobs)
-        expected = mapping.expected or f"literal:{mapping.expected_literal}"
-        data = provenance(made, config_to_dict(config, metric_ids), source=args.data,
-                          expected=expected, model=config.model or None)
-        write_sidecar(args.output, data)
+    except OSError as err:  # only standard output gets here: files raise OutputError
+        _discard_stdout()  # the exit-time flush would fail the same way
+        raise OutputError(f"standard output: cannot write the table "
+                          f"({err.strerror or err})") from None
+    replaced = getattr(sink, "replaced", 0)
+    if replaced and not args.quiet:
+        say(f"matchlens: {replaced} lone UTF-16 surrogate(s) in the text (JSON escapes "
+            "such as \\ud800 without their pair) cannot be written as UTF-8; the CSV has "
+            "U+FFFD in their place (a .jsonl output keeps them exactly)")
     if not args.quiet:
-        print(format_summary(tally), file=sys.stderr)
+        with contextlib.suppress(OSError, ValueError):  # stderr closed or full: not an error
+            print(format_summary(tally), file=sys.stderr)
     return _gate(tally, args.fail_under)
 
 
@@ -146,25 +163,32 @@ def _mapping(args: argparse.Namespace, first) -> Mapping:
     --config (it records the columns that made the table); else the output columns the
     format names (promptfoo's prompts/providers)."""
     expected, literal, actuals = args.expected, args.expected_literal, list(args.actual or [])
-    if expected and literal is not None:
-        raise ConfigError("give --expected or --expected-literal, not both")
+    several = getattr(args, "expected_any", None)
+    given = [flag for flag, value in (("--expected", expected), ("--expected-literal", literal),
+                                      ("--expected-any", several)) if value is not None]
+    if len(given) > 1:
+        raise ConfigError(f"give {' or '.join(given)}, not both" if len(given) == 2 else
+                          f"give one of {', '.join(given)}, not all three")
     recorded = sidecar_columns(args.score_config) if args.score_config else None
-    if not expected and literal is None and recorded is not None:
-        expected, literal = recorded[0]
+    if not given and recorded is not None:
+        expected, literal, several = recorded[0]
     if not actuals and recorded is not None:
         actuals = recorded[1]
     if not actuals and first.variants:
         actuals = list(first.variants)
-    if not expected and literal is None:
-        raise ConfigError("missing --expected SPEC (a column or $.json.path) or --expected-literal")
+    if not expected and literal is None and several is None:
+        raise ConfigError("missing --expected SPEC (a column or $.json.path), --expected-literal "
+                          "or --expected-any")
     if not actuals:
         raise ConfigError("missing --actual SPEC (the output column or $.json.path to score)")
-    return Mapping(expected, actuals, literal)
+    return Mapping(expected, actuals, literal, several)
 
 
-def sidecar_columns(path: Path) -> tuple[tuple[str | None, str | None], list[str]] | None:
-    """((expected, expected literal), actuals) a scored table's sidecar records, or None for
-    a thresholds file (which records no columns). load_config has already vetted the file."""
+def sidecar_columns(path: Path
+                    ) -> tuple[tuple[str | None, str | None, str | None], list[str]] | None:
+    """((expected, expected literal, expected-any), actuals) a scored table's sidecar records,
+    or None for a thresholds file (which records no columns). load_config has already vetted
+    the file."""
     try:
         with open(path, "rb") as handle:
             table = tomllib.load(handle).get("matchlens")
@@ -178,8 +202,10 @@ def sidecar_columns(path: Path) -> tuple[tuple[str | None, str | None], list[str
             not all(isinstance(a, str) for a in actual):
         return None
     if expected.startswith("literal:"):
-        return (None, expected.removeprefix("literal:")), actual
-    return (expected, None), actual
+        return (None, expected.removeprefix("literal:"), None), actual
+    if expected.startswith("any:"):  # several references a row (--expected-any)
+        return (None, None, expected.removeprefix("any:")), actual
+    return (expected, None, None), actual
 
 
 def _check_network(jobs: list[MetricJob], config: Config) -> Config:
@@ -242,8 +268,7 @@ def _gate(tally: Tally, fail_under: float | None) -> int:
         return EXIT_OK
     worst = min(tally.overall_pass_rate(v) for v in tally.variants)
     if worst < fail_under:
-        print(f"matchlens: pass rate {worst:.1%} is below --fail-under {fail_under:.1%}",
-              file=sys.stderr)
+        say(f"matchlens: pass rate {worst:.1%} is below --fail-under {fail_under:.1%}")
         return EXIT_GATE
     return EXIT_OK
 

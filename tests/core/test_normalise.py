@@ -128,10 +128,10 @@ def test_normalise_reaches_single_and_batch_paths_alike():
     assert evaluate(lev, "a-b", "ab!", options={"normalise": ["strip_punctuation"]}).score == 0
 
 
-def test_scanned_planes_hold_all_punctuation():
-    # the P* class scans planes 0-1 only; it must hold every P* code point there is
+def test_scanned_planes_hold_all_punctuation_and_whitespace():
+    # the P* and whitespace classes scan planes 0-1 only; they must hold every one there is
     beyond = [c for c in range(0x20000, sys.maxunicode + 1)
-              if unicodedata.category(chr(c)).startswith("P")]
+              if unicodedata.category(chr(c)).startswith("P") or chr(c).isspace()]
     assert beyond == []
 
 

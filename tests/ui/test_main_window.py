@@ -163,6 +163,9 @@ class FakeBatchTab(QWidget):
         expected, actual, verdict = self.rows[row]
         return expected, actual, f"row {row + 1} of {len(self.rows)} · output_a · {verdict}"
 
+    def references_for_row(self, row: int):
+        return None  # one reference a row here (test_batch_references covers several)
+
     def neighbour_row(self, row: int, step: int, failing_only: bool = False):
         row += step
         while 0 <= row < len(self.rows):

@@ -69,6 +69,8 @@ class Chunk:
     scores: dict[tuple[str, str], np.ndarray]
     status: dict[tuple[str, str], np.ndarray]
     messages: dict[tuple[str, str], dict[int, str]]  # absolute row index -> sentence
+    # several references per row (core.references): the winning reference's index per row
+    refs: dict[tuple[str, str], np.ndarray] = field(default_factory=dict)
 
 
 @dataclass
@@ -102,6 +104,9 @@ class BatchResult:
     status: dict[tuple[str, str], np.ndarray] = field(default_factory=dict)
     messages: dict[tuple[str, str], dict[int, str]] = field(default_factory=dict)
     done: int = 0  # rows scored so far (all rows once complete)
+    # With several references per row (core.references): the index of the reference that won,
+    # -1 where none scored; empty otherwise.
+    refs: dict[tuple[str, str], np.ndarray] = field(default_factory=dict)
 
     @classmethod
     def empty(cls, rows: int, variants: Sequence[str], jobs: Sequence[MetricJob]) -> BatchResult:
@@ -123,6 +128,9 @@ class BatchResult:
             self.scores[key][chunk.start:chunk.stop] = values
             self.status[key][chunk.start:chunk.stop] = chunk.status[key]
             self.messages[key].update(chunk.messages[key])
+        for key, values in chunk.refs.items():
+            self.refs.setdefault(key, np.full(self.rows, -1, dtype=np.int64))
+            self.refs[key][chunk.start:chunk.stop] = values
         self.done = max(self.done, chunk.stop)
 
     def verdicts(self, variant: str, metric_id: str, threshold: float | None | object = ...

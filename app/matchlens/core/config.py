@@ -12,7 +12,7 @@ import tomli_w
 
 from matchlens.core.atomic import atomic_writer
 from matchlens.core.errors import ConfigError
-from matchlens.core.metrics.registry import MetricSpec, get_metric
+from matchlens.core.metrics.registry import MetricSpec, get_metric, shown
 
 _UNSET = object()
 # Put in a network metric's options when its base_url came from a config file: the file's name.
@@ -99,7 +99,7 @@ class Config:
         key, sep, value = assignment.partition("=")
         metric_id, dot, name = key.strip().partition(".")
         if not sep or not dot or not name:
-            raise ConfigError(f"--set {assignment!r}: expected ID.OPTION=VALUE, "
+            raise ConfigError(f"--set {shown(assignment)}: expected ID.OPTION=VALUE, "
                               "e.g. levenshtein_similarity.threshold=0.8")
         value = value.strip()
         if name == "threshold":
@@ -125,19 +125,37 @@ def load_config(path: str | Path, *, trusted: bool = False) -> Config:
     `trusted` (the user's own settings file, which only Settings writes)."""
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(_read_bounded(path).removeprefix("\ufeff"))  # a BOM is no TOML
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such config file") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{path}: is a folder, not a config file") from None
     except (OSError, UnicodeDecodeError) as err:
         raise ConfigError(f"{path}: cannot read ({err})") from None
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"{path}: not valid TOML ({err})") from None
+    except RecursionError:  # tomllib recurses once per level of nesting
+        raise ConfigError(f"{path}: its tables or arrays are nested too deeply to read "
+                          "(a config file is a few flat tables)") from None
     config = config_from_dict(data, source=str(path))
     if trusted:
         return config
     urls = [config.base_url, *(opts.get("base_url", "") for opts in config.options.values())]
     files = {str(u).strip().rstrip("/"): str(path) for u in urls if str(u or "").strip()}
     return replace(config, url_files={**config.url_files, **files})
+
+
+MAX_CONFIG_BYTES = 4 * 1024 * 1024  # the app writes a few KB; /dev/zero never ends
+
+
+def _read_bounded(path: Path) -> str:
+    """The file's text, refusing to read more than MAX_CONFIG_BYTES (`--config /dev/zero`)."""
+    with open(path, "rb") as handle:
+        data = handle.read(MAX_CONFIG_BYTES + 1)
+    if len(data) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{path}: is larger than {MAX_CONFIG_BYTES // (1024 * 1024)} MB, so "
+                          "it is not a config file (those are a few lines of TOML)")
+    return data.decode("utf-8")
 
 
 def config_from_dict(data: Mapping[str, Any], source: str = "config") -> Config:

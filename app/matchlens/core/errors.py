@@ -7,7 +7,8 @@ class MatchLensError(Exception):
     """Base of every error we expect a user to see as a sentence, not a traceback."""
 
 
-_PREDICATES = ("is ", "has ", "have ", "does ", "cannot ", "can't ", "holds ", "contains ")
+_PREDICATES = ("is ", "has ", "have ", "does ", "cannot ", "can't ", "holds ", "contains ",
+               "starts ")
 
 
 class DatasetError(MatchLensError):

@@ -19,6 +19,7 @@ from matchlens.core.batch import BatchResult, MetricJob, run_to_completion
 from matchlens.core.datasets import ColumnValues, Table, literal_column, resolve_column
 from matchlens.core.datasets.simple_path import parse_simple
 from matchlens.core.errors import DatasetError
+from matchlens.core.references import references_from_column, score_any
 from matchlens.core.tally import Tally
 
 
@@ -30,10 +31,15 @@ class Mapping:
     expected: str | None
     actuals: Sequence[str]
     expected_literal: str | None = None
+    # a SPEC selecting several references a row (a JSON array): each metric keeps the best
+    expected_any: str | None = None
 
     def __post_init__(self) -> None:
-        if (self.expected is None) == (self.expected_literal is None):
-            raise ValueError("give an expected SPEC or an expected literal, not both or none")
+        given = [v for v in (self.expected, self.expected_literal, self.expected_any)
+                 if v is not None]
+        if len(given) != 1:
+            raise ValueError("give one of an expected SPEC, an expected literal or a SPEC of "
+                             "several references")
         if not self.actuals:
             raise ValueError("give at least one actual SPEC")
 
@@ -73,11 +79,18 @@ def score_stream(tables: Iterable[Table], mapping: Mapping, jobs: Sequence[Metri
     held: list[tuple[Table, BatchResult]] = []
     for table in tables:
         tally.add_notes(table.notes)
-        expected = _resolve(table, mapping.expected, mapping.expected_literal, seen)
         columns = {spec: _resolve(table, spec, None, seen) for spec in actuals}
+        values = {k: v.values for k, v in columns.items()}
+        if mapping.expected_any is not None:
+            references = references_from_column(
+                table, _resolve(table, mapping.expected_any, None, seen), mapping.expected_any)
+            expected = ColumnValues([None if r is None else "" for r in references.lists],
+                                    references.reasons)
+            result = score_any(references.lists, values, list(jobs))
+        else:
+            expected = _resolve(table, mapping.expected, mapping.expected_literal, seen)
+            result = run_to_completion(expected.values, values, list(jobs))
         seen.rows += len(table)
-        result = run_to_completion(expected.values, {k: v.values for k, v in columns.items()},
-                                   list(jobs))
         tally.add(result, table.lines, _missing(mapping, expected, columns))
         held.append((table, result))
         if not seen.waiting:
@@ -121,8 +134,9 @@ def _missing(mapping: Mapping, expected: ColumnValues, actuals: dict[str, Column
     exp = _absent(expected)
     for spec, column in actuals.items():
         groups = []
-        if mapping.expected is not None:
-            groups.append((_label("reference", mapping.expected), expected.reasons, exp))
+        reference = mapping.expected or mapping.expected_any
+        if reference is not None:
+            groups.append((_label("reference", reference), expected.reasons, exp))
         groups.append((_label("output", spec), column.reasons, _absent(column)))
         out[spec] = groups
     return out

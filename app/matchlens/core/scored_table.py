@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import json
 import operator
 import queue
 import re
@@ -22,6 +21,7 @@ import tomli_w
 from matchlens import __version__
 from matchlens.core.atomic import atomic_writer
 from matchlens.core.batch import BatchResult
+from matchlens.core.datasets import json_numbers
 from matchlens.core.datasets.source import gc_paused
 from matchlens.core.datasets.table import ROW_LIST_KINDS
 from matchlens.core.errors import ConfigError, OutputError
@@ -36,6 +36,7 @@ class ScoreColumn:
     variant: str
     metric_id: str
     is_pass: bool
+    is_ref: bool = False  # `<id>_ref`: which of several references won (--expected-any)
 
 
 def score_columns(result: BatchResult) -> list[ScoreColumn]:
@@ -47,6 +48,8 @@ def score_columns(result: BatchResult) -> list[ScoreColumn]:
         for job in result.jobs:
             out.append(ScoreColumn(f"{job.id}{suffix}", variant, job.id, False))
             out.append(ScoreColumn(f"{job.id}_pass{suffix}", variant, job.id, True))
+            if (variant, job.id) in result.refs:
+                out.append(ScoreColumn(f"{job.id}_ref{suffix}", variant, job.id, False, True))
     return out
 
 
@@ -98,26 +101,32 @@ class _Coded:
 _MAX_COMBINED = 4096  # distinct texts of a column made by joining neighbours
 
 
-def _metric_columns(result: BatchResult) -> list[tuple[np.ndarray, bool, np.ndarray]]:
-    """(scores, integer, verdicts) of every metric, in the order of the added columns (each
-    metric adds its score and then its _pass column)."""
+def _metric_columns(result: BatchResult
+                    ) -> list[tuple[np.ndarray, bool, np.ndarray, np.ndarray | None]]:
+    """(scores, integer, verdicts, winning references or None) of every metric, in the order
+    of the added columns (each metric adds its score, its _pass and maybe its _ref column)."""
     out = []
     for col in score_columns(result):
-        if not col.is_pass:
+        if not col.is_pass and not col.is_ref:
             spec = result.job(col.metric_id).spec
-            out.append((result.scores[(col.variant, col.metric_id)], spec.integer,
-                        result.verdicts(col.variant, col.metric_id)))
+            key = (col.variant, col.metric_id)
+            out.append((result.scores[key], spec.integer,
+                        result.verdicts(col.variant, col.metric_id), result.refs.get(key)))
     return out
 
 
-def _added_texts(metrics: list[tuple[np.ndarray, bool, np.ndarray]], start: int, stop: int
-                 ) -> list[list[str]]:
+def _added_texts(metrics: list[tuple[np.ndarray, bool, np.ndarray, np.ndarray | None]],
+                 start: int, stop: int) -> list[list[str]]:
     """The added cells of rows [start, stop), as few columns as possible: a metric's score and
     _pass texts, and then neighbouring metrics with few distinct values, are joined (with the
     comma between them) per distinct combination, not per row. No score text needs quoting."""
     merged: list[_Coded] = []
-    for scores, integer, verdicts in metrics:
+    for scores, integer, verdicts, refs in metrics:
         coded = _coded_metric(scores[start:stop], integer, verdicts[start:stop])
+        if refs is not None:  # the winning reference's index; empty where none scored
+            picked = refs[start:stop]
+            top = int(picked.max(initial=-1))
+            coded = _join_coded(coded, _Coded(picked + 1, ["", *map(str, range(top + 1))]))
         if merged and len(merged[-1].texts) * len(coded.texts) <= _MAX_COMBINED:
             merged[-1] = _join_coded(merged[-1], coded)
         else:
@@ -229,24 +238,66 @@ def _blocks(rows: int) -> list[tuple[int, int]]:
     return [(start, min(start + _WRITE_ROWS, rows)) for start in range(0, rows, _WRITE_ROWS)]
 
 
-def write_csv(handle: TextIO, table, result: BatchResult) -> None:
-    handle.write(_csv_header(table, result))
+def write_csv(handle: TextIO, table, result: BatchResult) -> int:
+    """Returns how many lone surrogates were written as U+FFFD (see `utf8_safe`)."""
+    replaced = write_text(handle.write, _csv_header(table, result))
     added = _metric_columns(result)
     # The cyclic GC is paused: each block allocates tuples by the thousand, and every
     # collection would walk all the rows of the table.
     with gc_paused():
         for start, stop in _blocks(len(table)):
-            handle.write(_csv_block(table, added, start, stop))
+            replaced += write_text(handle.write, _csv_block(table, added, start, stop))
+    return replaced
 
 
-def _write_csv_file(handle: BinaryIO, table, result: BatchResult) -> None:
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def utf8_safe(text: str) -> tuple[str, int]:
+    """(text, 0), or the text with each lone surrogate as U+FFFD and how many there were.
+
+    JSON may escape half of a UTF-16 pair ("a\\ud800b"); UTF-8 cannot hold it and CSV has no
+    escape for it. JSON Lines output keeps it exactly, as a \\ud800 escape.
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.subn("\ufffd", text)
+    return text, 0
+
+
+def write_text(write, text: str) -> int:
+    """`write(text)`; returns how many lone surrogates had to become U+FFFD."""
+    try:
+        write(text)  # TextIOWrapper encodes the whole text before writing any of it
+    except UnicodeEncodeError:
+        text, replaced = utf8_safe(text)
+        write(text)
+        return replaced
+    return 0
+
+
+def encode_utf8(text: str) -> tuple[bytes, int]:
+    try:
+        return text.encode("utf-8"), 0
+    except UnicodeEncodeError:
+        safe, replaced = utf8_safe(text)
+        return safe.encode("utf-8"), replaced
+
+
+def _write_csv_file(handle: BinaryIO, table, result: BatchResult) -> int:
     """The same bytes as `write_csv` on a UTF-8 text file; a second thread writes each block
     while the next is formatted (a write releases the GIL)."""
     added = _metric_columns(result)
+    replaced = 0
     with gc_paused(), _BackgroundWriter(handle) as out:
-        out.write(_csv_header(table, result).encode("utf-8"))
+        data, replaced = encode_utf8(_csv_header(table, result))
+        out.write(data)
         for start, stop in _blocks(len(table)):
-            out.write(_csv_block(table, added, start, stop).encode("utf-8"))
+            data, count = encode_utf8(_csv_block(table, added, start, stop))
+            replaced += count
+            out.write(data)
+    return replaced
 
 
 class _BackgroundWriter:
@@ -312,7 +363,10 @@ def write_jsonl(handle: TextIO, table, result: BatchResult) -> None:
     columns = score_columns(result)
     values = []
     for col in columns:
-        if col.is_pass:
+        if col.is_ref:
+            values.append([None if r < 0 else r
+                           for r in result.refs[(col.variant, col.metric_id)].tolist()])
+        elif col.is_pass:
             verdicts = result.verdicts(col.variant, col.metric_id).tolist()
             values.append([None if v == -1 else bool(v) for v in verdicts])
         else:
@@ -323,7 +377,11 @@ def write_jsonl(handle: TextIO, table, result: BatchResult) -> None:
         record = _record(table, i)
         for col, column_values in zip(columns, values, strict=True):
             record[col.name] = column_values[i]
-        handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+        line = json_numbers.dumps(record)
+        try:
+            handle.write(line + "\n")
+        except UnicodeEncodeError:  # a lone surrogate ("a\ud800b" in the input): escaped, exact
+            handle.write(json_numbers.dumps(record, ensure_ascii=True) + "\n")
 
 
 def _record(table, i: int) -> dict[str, Any]:
@@ -334,13 +392,14 @@ def _record(table, i: int) -> dict[str, Any]:
 
 
 def write_scored_table(path: Path | None, table, result: BatchResult,
-                       stream: TextIO | None = None) -> None:
-    """Write to `path` atomically (.csv or .jsonl), or as CSV to `stream` (stdout)."""
+                       stream: TextIO | None = None) -> int:
+    """Write to `path` atomically (.csv or .jsonl), or as CSV to `stream` (stdout).
+
+    Returns how many lone surrogates a CSV had to write as U+FFFD (0 nearly always)."""
     check_collisions(table.columns, result, table.path)
     if path is None:
         buffer = stream or sys.stdout
-        write_csv(buffer, table, result)
-        return
+        return write_csv(buffer, table, result)
     suffix = path.suffix.lower()
     if suffix not in (".csv", ".jsonl"):
         raise OutputError(f"{path}: the output must end in .csv or .jsonl")
@@ -349,10 +408,10 @@ def write_scored_table(path: Path | None, table, result: BatchResult,
     try:
         if suffix == ".csv":
             with atomic_writer(path, mode="wb") as handle:
-                _write_csv_file(handle, table, result)
-        else:
-            with atomic_writer(path, newline="") as handle:
-                write_jsonl(handle, table, result)
+                return _write_csv_file(handle, table, result)
+        with atomic_writer(path, newline="") as handle:
+            write_jsonl(handle, table, result)
+        return 0
     except OSError as err:
         raise OutputError(f"{path}: cannot write ({err.strerror or err})") from None
 
@@ -383,6 +442,9 @@ def write_sidecar(output: Path, data: dict[str, Any]) -> Path:
     text = io.StringIO()
     text.write("# How this scored table was made. `matchlens score --config` reads this file.\n")
     text.write(tomli_w.dumps(data))
-    with atomic_writer(sidecar) as handle:
-        handle.write(text.getvalue())
+    try:
+        with atomic_writer(sidecar) as handle:
+            handle.write(text.getvalue())
+    except OSError as err:
+        raise OutputError(f"{sidecar}: cannot write ({err.strerror or err})") from None
     return sidecar

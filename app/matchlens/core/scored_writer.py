@@ -9,7 +9,6 @@ output it goes as it is made.
 from __future__ import annotations
 
 import contextlib
-import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,10 +16,10 @@ from typing import Any, TextIO
 
 from matchlens.core import scored_table
 from matchlens.core.batch import BatchResult
+from matchlens.core.datasets import json_numbers
 from matchlens.core.datasets.source import gc_paused
 from matchlens.core.errors import OutputError
 from matchlens.core.scored_table import (
-    _BackgroundWriter,
     _blocks,
     _csv_block,
     _csv_header,
@@ -29,6 +28,7 @@ from matchlens.core.scored_table import (
     _record,
     check_collisions,
     score_columns,
+    utf8_safe,
 )
 
 
@@ -40,6 +40,7 @@ class _Sink:
         self._text = write_text
         self._jsonl = jsonl
         self._started = False
+        self.replaced = 0  # lone surrogates a CSV had to write as U+FFFD (scored_table.utf8_safe)
 
     def write(self, table, result: BatchResult) -> None:
         if not self._started:
@@ -50,24 +51,41 @@ class _Sink:
             self._started = True
         with gc_paused():
             if self._jsonl:
-                self._emit(_jsonl_text(table, result))
+                try:
+                    self._emit(_jsonl_text(table, result), exact=True)
+                except UnicodeEncodeError:  # a lone surrogate: those lines escape it, exactly
+                    self._emit(_jsonl_text(table, result, escape_lone=True), exact=True)
                 return
             added = _metric_columns(result)
             for start, stop in _blocks(len(table)):
                 self._emit(_csv_block(table, added, start, stop))
 
-    def _emit(self, text: str) -> None:
+    def _emit(self, text: str, exact: bool = False) -> None:
+        """Write `text`; a lone surrogate UTF-8 cannot hold becomes U+FFFD, unless `exact`
+        (then UnicodeEncodeError, raised before anything of `text` was written)."""
         if self._bytes is not None:
-            self._bytes(text.encode("utf-8"))
+            if exact:
+                self._bytes(text.encode("utf-8"))
+                return
+            data, replaced = scored_table.encode_utf8(text)
+            self.replaced += replaced
+            self._bytes(data)
+        elif exact:
+            self._text(text)  # TextIOWrapper encodes all of `text` before writing any of it
         else:
-            self._text(text)
+            self.replaced += scored_table.write_text(self._text, text)
 
 
-def _jsonl_text(table, result: BatchResult) -> str:
+def _jsonl_text(table, result: BatchResult, escape_lone: bool = False) -> str:
+    """The JSON Lines of a piece; numbers kept as written (json_numbers). `escape_lone`: a line
+    UTF-8 cannot hold (a lone surrogate) is written with \\u escapes, still exact JSON."""
     columns = score_columns(result)
     values = []
     for col in columns:
-        if col.is_pass:
+        if col.is_ref:  # which of several references won; null where none scored
+            values.append([None if r < 0 else r
+                           for r in result.refs[(col.variant, col.metric_id)].tolist()])
+        elif col.is_pass:
             verdicts = result.verdicts(col.variant, col.metric_id).tolist()
             values.append([None if v == -1 else bool(v) for v in verdicts])
         else:
@@ -79,7 +97,10 @@ def _jsonl_text(table, result: BatchResult) -> str:
         record: dict[str, Any] = _record(table, i)
         for col, column_values in zip(columns, values, strict=True):
             record[col.name] = column_values[i]
-        out.append(json.dumps(record, ensure_ascii=False, default=str) + "\n")
+        line = json_numbers.dumps(record)
+        if escape_lone and utf8_safe(line)[1]:
+            line = json_numbers.dumps(record, ensure_ascii=True)
+        out.append(line + "\n")
     return "".join(out)
 
 
@@ -100,10 +121,12 @@ def scored_writer(path: Path | None, input_path: Path | None = None,
         raise OutputError(f"{path}: refusing to overwrite the input file")
     try:
         if suffix == ".csv":
-            # looked up on scored_table at each call: one atomic writer for every scored table
-            with scored_table.atomic_writer(path, mode="wb") as handle, \
-                    _BackgroundWriter(handle) as out:
-                yield _Sink(out.write, None, jsonl=False)
+            # looked up on scored_table at each call: one atomic writer for every scored table.
+            # Written on this thread: a writer thread alive would keep the scoring of each
+            # piece from forking its second process (see core.batch.can_fork), which is
+            # worth more than overlapping the writes.
+            with scored_table.atomic_writer(path, mode="wb") as handle:
+                yield _Sink(handle.write, None, jsonl=False)
         else:
             with scored_table.atomic_writer(path, newline="") as handle:
                 yield _Sink(None, handle.write, jsonl=True)

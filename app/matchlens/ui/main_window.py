@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from matchlens import __version__
+from matchlens.core.datasets.readers import OPEN_FILTER
 from matchlens.embeddings.redact import scrub
 from matchlens.ui.compare.compare_tab import CompareTab
 from matchlens.ui.config_model import ConfigModel, ask_thresholds_path
@@ -262,7 +263,7 @@ class MainWindow(QMainWindow):
             self.show_status("The Batch tab is not available in this build.")
             return
         name, _ = QFileDialog.getOpenFileName(
-            self, "Open a dataset", "", "Datasets (*.csv *.tsv *.jsonl *.json);;All files (*)")
+            self, "Open a dataset", "", OPEN_FILTER)
         if name:
             self.load_dataset(Path(name))
 
@@ -334,8 +335,14 @@ class MainWindow(QMainWindow):
             return
         expected, actual, description = pair
         self._batch_row = row
+        references = self.batch_tab.references_for_row(row)
+        if references is not None:  # several references: open the winner, step to the others
+            refs, current, why = references
+            expected = refs[current]
         self.compare_tab.set_texts(expected, actual, context=description,
                                    sources=("dataset", "dataset"))
+        if references is not None:
+            self.compare_tab.set_references(refs, current, why)
         self.tabs.setCurrentWidget(self.compare_tab)
         self._update_row_actions()
         self.show_status(f"Opened {description}.")

@@ -55,6 +55,8 @@ class DiffColours:
     substitute_line: QColor
     flash: QColor
     json_value: QColor
+    ignored: QColor  # background of characters a normalisation removed
+    ignored_text: QColor
 
 
 def diff_colours(palette: QPalette | None = None) -> DiffColours:
@@ -76,6 +78,9 @@ def diff_colours(palette: QPalette | None = None) -> DiffColours:
         substitute_line=s,
         flash=blend(base, highlight, 0.75),
         json_value=blend(base, _hue(_HUE_WARN, dark), strong),
+        # neutral grey, never a hue: ignored text is neither an error nor a match
+        ignored=blend(base, palette.color(QPalette.ColorRole.Text), 0.10),
+        ignored_text=palette.color(QPalette.ColorRole.PlaceholderText),
     )
 
 

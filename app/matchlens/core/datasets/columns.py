@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from matchlens.core.datasets import json_numbers
 from matchlens.core.datasets.headers import ambiguous_column
 from matchlens.core.datasets.jsonfiles import describe
 from matchlens.core.datasets.simple_path import parse_simple, quote_digit_keys
@@ -110,7 +111,7 @@ def _text(value: Any) -> str:
         return value
     if type(value) is int:
         return str(value)  # what json.dumps gives, without its overhead
-    return json.dumps(value, ensure_ascii=False, default=str)  # dates, bytes of Parquet: text
+    return json_numbers.dumps(value)  # 1e400 as written; dates, Parquet bytes: text
 
 
 def _reason(table: Table, i: int, column: str | None, text: str) -> str:
@@ -145,6 +146,8 @@ def _compile(spec: str) -> _Plan:
 
     try:
         whole = parse_jsonpath(quote_digit_keys(spec))
+    except RecursionError:
+        raise ValueError("it is nested too deeply to read") from None
     except Exception as exc:  # jsonpath-ng raises lexer, parser and plain exceptions alike
         raise ValueError(str(exc) or type(exc).__name__) from None
     split = _split_first(whole)
@@ -162,37 +165,54 @@ def _single_key(node: Any) -> str | None:
     return None
 
 
+def _spine(node: Any) -> tuple[Any, list[tuple[type, Any]]]:
+    """The innermost node of a path and its steps outward, without recursion: jsonpath-ng nests
+    one node per step, and a 5,000-step path would exhaust Python's stack."""
+    from jsonpath_ng import jsonpath as jp
+
+    steps: list[tuple[type, Any]] = []
+    while type(node) in (jp.Child, jp.Descendants, jp.Where):
+        steps.append((type(node), node.right))
+        node = node.left
+    steps.reverse()
+    return node, steps
+
+
 def _split_first(node: Any) -> tuple[str, Any] | None:
     """`$.a.b[0]` -> ("a", `$.b[0]`); None when the path does not start with a plain key."""
     from jsonpath_ng import jsonpath as jp
 
-    if type(node) in (jp.Child, jp.Descendants, jp.Where):
-        if type(node) is jp.Child and type(node.left) is jp.Root:
-            key = _single_key(node.right)
-            return (key, jp.Root()) if key is not None else None
-        split = _split_first(node.left)
-        if split is None:
-            return None
-        return split[0], type(node)(split[1], node.right)
-    return None
+    base, steps = _spine(node)
+    if type(base) is not jp.Root or not steps or steps[0][0] is not jp.Child:
+        return None
+    key = _single_key(steps[0][1])
+    if key is None:
+        return None
+    rest: Any = jp.Root()
+    for kind, right in steps[1:]:
+        rest = kind(rest, right)
+    return key, rest
 
 
 def _simple_steps(node: Any) -> tuple[str | int, ...] | None:
+    """The path as plain keys and indexes, or None when it uses more of JSONPath."""
     from jsonpath_ng import jsonpath as jp
 
-    if type(node) is jp.Root:
-        return ()
-    if type(node) is not jp.Child:
+    base, steps = _spine(node)
+    if type(base) is not jp.Root:
         return None
-    left = _simple_steps(node.left)
-    if left is None:
-        return None
-    key = _single_key(node.right)
-    if key is not None:
-        return (*left, key)
-    if type(node.right) is jp.Index and len(node.right.indices) == 1:
-        return (*left, node.right.indices[0])
-    return None
+    out: list[str | int] = []
+    for kind, right in steps:
+        if kind is not jp.Child:
+            return None
+        key = _single_key(right)
+        if key is not None:
+            out.append(key)
+        elif type(right) is jp.Index and len(right.indices) == 1:
+            out.append(right.indices[0])
+        else:
+            return None
+    return tuple(out)
 
 
 def _step_text(prefix: str, step: str | int) -> str:
@@ -211,7 +231,7 @@ def load_json_text(text: str) -> tuple[Any, str | None]:
     if not stripped.startswith(("{", "[")):
         return None, "the cell holds text, not JSON"
     try:
-        return json.loads(stripped), None
+        return json_numbers.loads(stripped), None
     except json.JSONDecodeError as exc:
         return None, f"the cell is not valid JSON: {exc.msg} (line {exc.lineno} of the cell, " \
                      f"character {exc.colno})"

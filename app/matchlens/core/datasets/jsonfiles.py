@@ -12,10 +12,11 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from matchlens.core.datasets import json_numbers
 from matchlens.core.datasets.source import Source, gc_paused, settle
 
 _CANCEL_EVERY = 4096
-_DECODER = json.JSONDecoder()
+_DECODER = json_numbers.DECODER  # 1e400 stays 1e400 (json_numbers.py)
 _WS = re.compile(r"[ \t\n\r]*")
 
 Parsed = tuple[list[str], list[dict[str, Any]], list[int]]
@@ -65,7 +66,7 @@ def _parse_lines(source: Source, lines_of_text: Iterable[str], keys: dict | None
 def _objects(source: Source, lines_of_text: Iterable[str]) -> Iterator[tuple[dict, int]]:
     """(object, line number) for every non-blank line; a line that is not an object is a
     sentence naming it."""
-    loads = json.loads
+    loads = json_numbers.loads  # 1e400 stays 1e400
     count = 0
     for number, text in enumerate(lines_of_text, 1):
         if text.isspace():

@@ -26,7 +26,7 @@ from matchlens.core.datasets.delimited import (
     sniff_delimiter,
 )
 from matchlens.core.datasets.jsonfiles import iter_jsonl, read_json, read_jsonl
-from matchlens.core.datasets.source import Source, open_source
+from matchlens.core.datasets.source import Source, open_source, why_unreachable
 from matchlens.core.datasets.table import Table
 from matchlens.core.errors import DatasetError
 
@@ -36,7 +36,16 @@ KIND_BY_SUFFIX = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl"
                   ".ndjson": "jsonl", ".json": "json", ".parquet": "parquet",
                   ".pq": "parquet", ".xlsx": "xlsx", ".xlsm": "xlsx", ".xls": "xls",
                   ".ods": "ods"}
+# The Open dialog's filter and what the drop target takes (the window offers what it reads).
+OPEN_FILTER = ("Datasets (" + " ".join(f"*{suffix}" for suffix in KIND_BY_SUFFIX)
+               + ");;All files (*)")
 STDIN = "-"
+
+
+def is_dataset_name(name: str) -> bool:
+    """True for a name whose extension is a format read here (or none: sniffed)."""
+    suffix = Path(name).suffix.lower()
+    return suffix in KIND_BY_SUFFIX or suffix in ("", ".txt")
 _COPY_BYTES = 1 << 20
 
 
@@ -51,10 +60,8 @@ def local_file(path: str | os.PathLike) -> Iterator[tuple[Path, str]]:
         real = Path(text)
         try:
             mode = os.stat(real).st_mode
-        except FileNotFoundError:
-            raise DatasetError("no such file", file=text) from None
-        except OSError as exc:
-            raise DatasetError(f"cannot be read ({exc.strerror or exc})", file=text) from None
+        except OSError as exc:  # no such file, a symbolic link loop, …
+            raise DatasetError(why_unreachable(real, exc), file=text) from None
         if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
             yield real, text
             return

@@ -7,8 +7,10 @@ and the byte offset. The file is only ever opened for reading.
 from __future__ import annotations
 
 import codecs
+import errno
 import gc
 import io
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -172,7 +174,7 @@ def open_source(path: Path, encoding: str | None,
     `display` names the input in messages when `path` is a copy (of standard input, say)."""
     name = display or str(path)
     if not path.exists():
-        raise DatasetError("no such file", file=name)
+        raise DatasetError(why_unreachable(path), file=name)
     if path.is_dir():
         raise DatasetError("is a folder, not a data file", file=name)
     try:
@@ -201,6 +203,28 @@ def open_source(path: Path, encoding: str | None,
     return source
 
 
+_LOOP = "is a symbolic link loop (the links point at each other), not a file"
+
+
+def why_unreachable(path: Path, exc: OSError | None = None) -> str:
+    """Why `path` cannot be opened, as the end of a sentence: no such file, a symbolic link
+    loop (not "no such file"), a link to something missing, or the system's reason."""
+    if exc is not None and exc.errno == errno.ELOOP:
+        return _LOOP
+    if path.is_symlink():
+        try:
+            path.resolve(strict=True)
+        except RuntimeError:  # Python 3.11-3.12 say "Symlink loop"
+            return _LOOP
+        except OSError as err:
+            if err.errno == errno.ELOOP:
+                return _LOOP
+        return f"is a symbolic link to {os.readlink(path)!r}, which does not exist"
+    if exc is not None and not isinstance(exc, FileNotFoundError):
+        return f"cannot be read ({exc.strerror or exc})"
+    return "no such file"
+
+
 def _choose_encoding(head: bytes, encoding: str | None, name: str) -> tuple[str, str, int]:
     """(name to report, codec to decode with, BOM bytes to skip)."""
     if encoding is None:
@@ -220,6 +244,10 @@ def _choose_encoding(head: bytes, encoding: str | None, name: str) -> tuple[str,
     for bom, codec, reported in _BOMS:
         if reported in family and head.startswith(bom):
             return reported, codec, len(bom)
+    if info.name.startswith(("utf-16-", "utf-32-")) and head.startswith(codecs.BOM_UTF8):
+        # A UTF-8 mark before UTF-16/32 text (an editor that added one to a file it did not
+        # decode): skipped, so the --encoding the error message suggests does work.
+        return info.name, info.name, len(codecs.BOM_UTF8)
     if info.name in ("utf-16", "utf-32"):  # Python's codec needs a BOM to know the byte order
         label = info.name.upper()
         raise DatasetError(f"--encoding {encoding} was given but the file does not start with a "
@@ -265,6 +293,9 @@ def raise_nul_error(source: Source, offset: int) -> NoReturn:
     if head.startswith(b"PK\x03\x04"):
         source.fail("is a ZIP archive or a spreadsheet, not text; a workbook is read when "
                     "its name ends in .xlsx or .ods (or with --format xlsx)", row=line)
+    marked = head.startswith(codecs.BOM_UTF8)
+    if marked:  # the UTF-16 text starts after the 3-byte UTF-8 mark: count pairs from there
+        head = head[len(codecs.BOM_UTF8):]
     pairs = max(1, len(head) // 2)
     odd_zeros = head[1::2].count(0) / pairs
     even_zeros = head[0::2].count(0) / pairs
@@ -275,6 +306,10 @@ def raise_nul_error(source: Source, offset: int) -> NoReturn:
     else:
         source.fail(f"has a NUL byte (at byte offset {offset}), so it is a binary file, not "
                     "CSV or JSON text", row=line)
+    if marked:
+        source.fail(f"starts with a UTF-8 byte-order mark, but the text after it is "
+                    f"{guess.upper()} (NUL bytes, the first at byte offset {offset}); pass "
+                    f"--encoding {guess}", row=line)
     source.fail(f"has NUL bytes (the first at byte offset {offset}): it looks like UTF-16 text "
                 f"without a byte-order mark; pass --encoding {guess}", row=line)
 

@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+
+from matchlens.core.datasets import json_numbers
 
 _MISSING = object()
 # Kinds whose rows are lists of cell strings aligned to `columns`; the others hold dicts.
@@ -71,8 +72,7 @@ class Table:
         value = self.rows[i].get(column, _MISSING)
         if value is _MISSING or (value is None and self.kind in _NULL_IS_EMPTY):
             return None
-        return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False,
-                                                               default=str)
+        return value if isinstance(value, str) else json_numbers.dumps(value)
 
     def where(self, i: int) -> str:
         """How messages name row i: 'object 3' for a JSON array, '' otherwise."""

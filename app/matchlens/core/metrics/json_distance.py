@@ -223,7 +223,8 @@ register(MetricSpec(
     options=(
         OptionSpec("ignore_keys", list, [], "Key names to skip at any depth"),
         OptionSpec("case_insensitive_strings", bool, False, "Compare strings ignoring case"),
-        OptionSpec("numeric_tolerance", float, 0.0, "Numbers this close (absolute) count as equal"),
+        OptionSpec("numeric_tolerance", float, 0.0, "Numbers this close (absolute) count as equal",
+                   minimum=0.0),
         OptionSpec("strip_code_fences", bool, False, "Accept output wrapped in a ```json block"),
     ),
     definition="Number of differing leaf values: objects sum over the union of keys, arrays "

@@ -53,6 +53,7 @@ class OptionSpec:
     kind: type
     default: Any
     help: str
+    minimum: float | None = None  # for numbers: the smallest value that makes sense
 
     def coerce(self, value: Any, metric_id: str = "") -> Any:
         """Validate and convert a value from TOML, `--set` or a widget."""
@@ -64,28 +65,36 @@ class OptionSpec:
                 return value
             if isinstance(value, str) and value.strip().lower() in _BOOL_WORDS:
                 return _BOOL_WORDS[value.strip().lower()]
-            raise ConfigError(f"{where} must be true or false, not {value!r}")
+            raise ConfigError(f"{where} must be true or false, not {shown(value)}")
         if self.kind is float:
             try:
                 number = float(value)
             except (TypeError, ValueError):
-                raise ConfigError(f"{where} must be a number, not {value!r}") from None
+                raise ConfigError(f"{where} must be a number, not {shown(value)}") from None
             if number != number or number in (float("inf"), float("-inf")):
-                raise ConfigError(f"{where} must be a finite number, not {value!r}")
+                raise ConfigError(f"{where} must be a finite number, not {shown(value)}")
             if isinstance(value, bool):
-                raise ConfigError(f"{where} must be a number, not {value!r}")
+                raise ConfigError(f"{where} must be a number, not {shown(value)}")
+            if self.minimum is not None and number < self.minimum:
+                raise ConfigError(f"{where} must be {self.minimum:g} or more, not {number:g}")
             return number
         if self.kind is list:
             if isinstance(value, str):
                 return [part.strip() for part in value.split(",") if part.strip()]
             if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
                 return list(value)
-            raise ConfigError(f"{where} must be a list of strings, not {value!r}")
+            raise ConfigError(f"{where} must be a list of strings, not {shown(value)}")
         if self.kind is str:
             if isinstance(value, str):
                 return value
-            raise ConfigError(f"{where} must be text, not {value!r}")
+            raise ConfigError(f"{where} must be text, not {shown(value)}")
         raise ConfigError(f"{where}: unsupported option type {self.kind.__name__}")
+
+
+def shown(value: Any, limit: int = 60) -> str:
+    """A value as messages quote it: repr, cut short (a 100 KB `--set` is not echoed whole)."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit - 1]}… ({len(text):,} characters)"
 
 
 _BOOL_WORDS = {"true": True, "1": True, "yes": True, "on": True,
@@ -130,9 +139,17 @@ class MetricSpec:
         return options
 
     def coerce_threshold(self, value: Any) -> float | None:
+        """None, or a finite number inside the metric's score range: a threshold outside it
+        would make the gate always pass or always fail (similarity -5, distance -1)."""
         if value is None or (isinstance(value, str) and value.strip().lower() in ("", "none")):
             return None
-        return OptionSpec("threshold", float, None, "").coerce(value, self.id)
+        number = OptionSpec("threshold", float, None, "").coerce(value, self.id)
+        low, high = self.score_range
+        if number < low or (high is not None and number > high):
+            span = f"between {low:g} and {high:g}" if high is not None else f"{low:g} or more"
+            raise ConfigError(f"{self.id}.threshold must be {span} (the range of its scores), "
+                              f"not {number:g}")
+        return number
 
     def many(self, expected: Sequence[str], actual: Sequence[str],
              options: Mapping[str, Any]) -> ManyOutcome:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -18,10 +20,13 @@ from PySide6.QtWidgets import (
 )
 
 from matchlens.core.metrics.registry import all_metrics
+from matchlens.core.normalise import describe
 from matchlens.ui.batch.session import Mapping
+from matchlens.ui.normalise_box import NormaliseBox
 
 NO_LABEL = "(no label column)"
 NO_ID = "(row number)"
+_LABEL_ROLE = Qt.ItemDataRole.UserRole + 1  # a metric's name without its normalisation
 
 
 def _checkable(text: str, checked: bool, tip: str = "") -> QListWidgetItem:
@@ -44,6 +49,7 @@ def _checked(widget: QListWidget) -> list[str]:
 
 class MappingPanel(QWidget):
     sig_score = Signal()
+    sig_normalise = Signal(str)  # a normalisation for every text metric (as --normalise)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -58,10 +64,17 @@ class MappingPanel(QWidget):
                                  "$.reference.answer (typed), or a fixed text (tick below)")
         self.literal = QCheckBox("Same text for every row", self)
         self.literal.setToolTip("Use what is typed above as the expected text of every row")
+        self.any = QCheckBox("Several references (JSON array)", self)
+        self.any.setToolTip("Each cell holds a JSON array of acceptable answers (SQuAD's "
+                            "answers.text): every metric keeps the best one and notes which")
+        # one or the other: a fixed text is not a list of references
+        self.literal.toggled.connect(lambda on: on and self.any.setChecked(False))
+        self.any.toggled.connect(lambda on: on and self.literal.setChecked(False))
         expected_box = QVBoxLayout()
         expected_box.setSpacing(2)
         expected_box.addWidget(self.expected)
         expected_box.addWidget(self.literal)
+        expected_box.addWidget(self.any)
         form.addRow("Expected", expected_box)
 
         self.actuals = QListWidget(self)
@@ -91,6 +104,9 @@ class MappingPanel(QWidget):
         self.id = QComboBox(self)
         self.id.setToolTip("A column that names each row")
         form.addRow("Id", self.id)
+        self.normalise = NormaliseBox(self)
+        self.normalise.sig_chosen.connect(self.sig_normalise)
+        form.addRow("Normalise", self.normalise)
         layout.addLayout(form)
 
         layout.addWidget(QLabel("Metrics", self))
@@ -102,6 +118,7 @@ class MappingPanel(QWidget):
                                      if spec.network else "")
             item = _checkable(spec.label + (" (network)" if spec.network else ""), False, tip)
             item.setData(Qt.ItemDataRole.UserRole, spec.id)
+            item.setData(_LABEL_ROLE, item.text())
             self.metrics.addItem(item)
         layout.addWidget(self.metrics, 1)
 
@@ -128,6 +145,7 @@ class MappingPanel(QWidget):
         self.score_button.setEnabled(True)
         self.expected.setEditText(mapping.expected)
         self.literal.setChecked(mapping.expected_literal)
+        self.any.setChecked(mapping.expected_any)
         for name in columns:
             self.actuals.addItem(_checkable(name, name in mapping.actuals))
         for spec in mapping.actuals:  # JSONPaths (and names the file lacks) stay visible
@@ -136,6 +154,19 @@ class MappingPanel(QWidget):
         self.label.setCurrentText(mapping.label if mapping.label in columns else NO_LABEL)
         self.id.setCurrentText(mapping.id if mapping.id in columns else NO_ID)
         self.set_metrics(mapping.metrics)
+
+    def show_normalisation(self, values: dict[str, Any]) -> None:
+        """Each text metric's normalisation beside its name; the Normalise box shows the one
+        they share, or says they differ."""
+        for i in range(self.metrics.count()):
+            item = self.metrics.item(i)
+            metric_id = item.data(Qt.ItemDataRole.UserRole)
+            label = item.data(_LABEL_ROLE)
+            if metric_id in values and values[metric_id]:
+                label = f"{label} · {describe(values[metric_id])}"
+            if item.text() != label:
+                item.setText(label)
+        self.normalise.show_values(values)
 
     def set_metrics(self, metric_ids: tuple[str, ...] | list[str]) -> None:
         for i in range(self.metrics.count()):
@@ -150,6 +181,7 @@ class MappingPanel(QWidget):
             expected=self.expected.currentText().strip() if not self.literal.isChecked()
             else self.expected.currentText(),
             expected_literal=self.literal.isChecked(),
+            expected_any=self.any.isChecked(),
             actuals=tuple(_checked(self.actuals)),
             metrics=tuple(_checked(self.metrics)),
             label=None if label in ("", NO_LABEL) else label,
@@ -157,7 +189,8 @@ class MappingPanel(QWidget):
         )
 
     def set_busy(self, busy: bool) -> None:
-        for widget in (self.expected, self.literal, self.actuals, self.path_edit, self.label,
+        for widget in (self.expected, self.literal, self.any, self.actuals, self.path_edit,
+                       self.normalise, self.label,
                        self.id, self.metrics, self.score_button):
             widget.setEnabled(not busy)
 

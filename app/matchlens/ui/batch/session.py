@@ -29,12 +29,16 @@ class Mapping:
     label: str | None = None
     id: str | None = None
     expected_literal: bool = False  # `expected` is the same text for every row
+    # `expected` holds several references a row (a JSON array): each metric keeps the best
+    expected_any: bool = False
 
     def problems(self) -> list[str]:
         """Sentences saying why this mapping cannot be scored (empty when it can)."""
         out = []
         if not self.expected and not self.expected_literal:
             out.append("Choose the expected column (or type a $.json.path).")
+        if self.expected_literal and self.expected_any:
+            out.append("Choose either one fixed expected text or several references a row.")
         if not self.actuals:
             out.append("Tick at least one actual column.")
         if not self.metrics:
@@ -51,6 +55,8 @@ class Prepared:
     ids: list[str | None] | None
     labels: np.ndarray | None  # int8: 1 human pass, 0 human fail, -1 no readable label
     notes: list[str] = field(default_factory=list)  # a few reasons why values are missing
+    # with Mapping.expected_any: every row's references (`expected` then holds the cells)
+    references: list[list[str] | None] | None = None
 
     @property
     def rows(self) -> int:
@@ -61,8 +67,12 @@ def guess_mapping(table: Table, metrics: tuple[str, ...], expected: str | None =
                   actuals: list[str] | None = None, label: str | None = None) -> Mapping:
     """The caller's choices where given, else the guesses from column names."""
     guess = guess_columns(table.columns)
-    chosen_actuals = tuple(actuals) if actuals else tuple(
-        c for c in guess["actual"] if c != (expected or guess["expected"]))
+    if actuals:
+        chosen_actuals = tuple(actuals)
+    elif table.variants:  # the outputs a format names (promptfoo: one per prompt/provider)
+        chosen_actuals = tuple(table.variants)
+    else:
+        chosen_actuals = tuple(c for c in guess["actual"] if c != (expected or guess["expected"]))
     return Mapping(
         expected=expected or guess["expected"] or "",
         actuals=chosen_actuals,
@@ -89,11 +99,21 @@ def prepare(table: Table, mapping: Mapping) -> Prepared:
     if problems:
         raise DatasetError(" ".join(problems), file=str(table.path))
     check_mapping(table, mapping)
+    references = None
     if mapping.expected_literal:
         expected = literal_column(table, mapping.expected)
+    elif mapping.expected_any:
+        from matchlens.core.references import reference_lists
+
+        lists = reference_lists(table, mapping.expected)
+        references = lists.lists
+        expected = resolve_column(table, mapping.expected)
+        expected.reasons.update(lists.reasons)
     else:
         expected = resolve_column(table, mapping.expected)
-    notes = list(expected.reasons.values())[:2]
+    # what reading changed (renamed header cells, where the rows came from), then examples of
+    # rows without a value
+    notes = [*table.notes, *list(expected.reasons.values())[:2]]
     actuals = {}
     for spec in dict.fromkeys(mapping.actuals):
         column = resolve_column(table, spec)
@@ -112,7 +132,7 @@ def prepare(table: Table, mapping: Mapping) -> Prepared:
                          f"{'is' if one else 'are'} neither pass nor fail (true/false, 1/0, "
                          f"yes/no are read too); {'that row is' if one else 'those rows are'} "
                          "left out of calibration.")
-    return Prepared(expected.values, actuals, ids, labels, notes)
+    return Prepared(expected.values, actuals, ids, labels, notes, references)
 
 
 def _label_code(text: str | None) -> int:

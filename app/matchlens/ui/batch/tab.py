@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from matchlens.core.batch import BatchResult, Chunk, MetricJob, Progress
 from matchlens.core.datasets import Cancelled, Table
+from matchlens.core.datasets.readers import OPEN_FILTER, is_dataset_name
 from matchlens.core.errors import MatchLensError
 from matchlens.core.metrics.registry import DEFAULT_METRICS, all_metrics, get_metric
 from matchlens.core.results import threshold_text
@@ -55,6 +56,7 @@ from matchlens.ui.batch.worker import (
     stop_tasks,
 )
 from matchlens.ui.config_model import ConfigModel, ask_thresholds_path
+from matchlens.ui.normalise_box import normalise_every_text_metric, text_metric_normalisations
 
 CHUNK_ROWS = 25_000  # one chunk per metric call: cancel answers within a chunk's metric call
 # A network metric's chunk is a few API requests: small, so Cancel stops the spending quickly.
@@ -129,6 +131,8 @@ class BatchTab(QWidget):
         split = QSplitter(Qt.Orientation.Horizontal, self)
         self.mapping_panel = MappingPanel(split)
         self.mapping_panel.sig_score.connect(self.score)
+        self.mapping_panel.sig_normalise.connect(self._normalise_all)
+        self._show_normalisation()
         right = QSplitter(Qt.Orientation.Vertical, split)
         table_box = QWidget(right)
         box = QVBoxLayout(table_box)
@@ -210,6 +214,24 @@ class BatchTab(QWidget):
             parts.append("no expected value" if expected is None else "no actual value")
         return expected or "", actual or "", " · ".join(parts)
 
+    def references_for_row(self, row: int) -> tuple[list[str], int, str] | None:
+        """With several references a row: (the references, the one to open, why that one).
+
+        The one to open is the reference that won the first metric (in the mapping's order)
+        that scored the row; the compare view steps through the others."""
+        prepared, result = self.prepared, self.result
+        if prepared is None or prepared.references is None or not 0 <= row < prepared.rows:
+            return None
+        refs = prepared.references[row]
+        if not refs:
+            return None
+        variant = self.model.variant()
+        for job in (result.jobs if result is not None else []):
+            won = result.refs.get((variant, job.id))
+            if won is not None and won[row] >= 0:
+                return refs, int(won[row]), f"best for {job.spec.label}"
+        return refs, 0, "the first"
+
     def neighbour_row(self, row: int, step: int, failing_only: bool = False) -> int | None:
         """The next (step > 0) or previous row in the table's current sort/filter order."""
         order = self.model.order()
@@ -246,21 +268,19 @@ class BatchTab(QWidget):
 
     # -- reading ---------------------------------------------------------------------------------
     def open_dialog(self) -> None:
-        name, _ = QFileDialog.getOpenFileName(
-            self, "Open a dataset", "", "Datasets (*.csv *.tsv *.jsonl *.json);;All files (*)")
+        name, _ = QFileDialog.getOpenFileName(self, "Open a dataset", "", OPEN_FILTER)
         if name:
             self.load(Path(name))
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 - Qt override
-        urls = event.mimeData().urls()
-        if urls and urls[0].isLocalFile():
+        if _dropped_dataset(event) is not None:
             event.acceptProposedAction()
 
     def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt override
-        urls = event.mimeData().urls()
-        if urls and urls[0].isLocalFile():
+        name = _dropped_dataset(event)
+        if name is not None:
             event.acceptProposedAction()
-            self.load(Path(urls[0].toLocalFile()))
+            self.load(Path(name))
 
     def _reload_as(self, encoding: str) -> None:
         """The user chose another encoding: read the same file again with it (once: an
@@ -468,7 +488,7 @@ class BatchTab(QWidget):
         # Our own view of the result: the worker's `done` runs ahead of the chunks we have seen.
         self.result = BatchResult(worker_result.rows, worker_result.variants, worker_result.jobs,
                                   worker_result.scores, worker_result.status,
-                                  worker_result.messages, 0)
+                                  worker_result.messages, 0, refs=worker_result.refs)
         specs = {job.id: job.spec for job in self.result.jobs}
         thresholds = self._thresholds()
         self.model.set_session(prepared, self.result, specs, thresholds)
@@ -589,7 +609,18 @@ class BatchTab(QWidget):
             metric_id, value, text=f"Best threshold: {spec.label} "
                                    f"{threshold_text(spec.direction, value)}")
 
+    def _normalise_all(self, value: str) -> None:
+        """The mapping's Normalise box: one normalisation for every text metric, one undo."""
+        error = normalise_every_text_metric(self.config_model, value)
+        if error:
+            self._say(error, error=True)
+            self._show_normalisation()
+
+    def _show_normalisation(self) -> None:
+        self.mapping_panel.show_normalisation(text_metric_normalisations(self.config_model))
+
     def _on_config_changed(self, metric_id: str) -> None:
+        self._show_normalisation()
         if self.result is None:
             return
         thresholds = self._thresholds()
@@ -731,3 +762,12 @@ class BatchTab(QWidget):
         """Stop every thread this tab started (idempotent); the main window calls it on close."""
         self._stop_work()
         stop_tasks(self)
+
+
+def _dropped_dataset(event) -> str | None:
+    """The local file being dragged when it is in a format the tab reads (the Open dialog's
+    formats: CSV, TSV, JSON Lines, JSON, Parquet, spreadsheets, or no extension)."""
+    urls = event.mimeData().urls()
+    if urls and urls[0].isLocalFile() and is_dataset_name(urls[0].toLocalFile()):
+        return urls[0].toLocalFile()
+    return None

@@ -267,7 +267,12 @@ def score_dataset(table: Table, mapping: Mapping, jobs: list[MetricJob], chunk_s
     gc.freeze()  # the resolved value lists: a million-item list each
     result = BatchResult.empty(prepared.rows, list(prepared.actuals), jobs)
     yield Started(prepared, result)
-    if child is not None and child.available() and prepared.rows >= PROCESS_ROWS:
+    if prepared.references is not None:  # several references a row: scored in this worker
+        from matchlens.core.references import score_any_chunks
+
+        items = score_any_chunks(prepared.references, prepared.actuals, jobs,
+                                 chunk_size=chunk_size, cancel=cancel)
+    elif child is not None and child.available() and prepared.rows >= PROCESS_ROWS:
         rank = rank_from is not None and prepared.rows >= rank_from
         items = score_in_child(prepared, jobs, min(chunk_size, CHILD_CHUNK_ROWS), child, cancel,
                                rank)

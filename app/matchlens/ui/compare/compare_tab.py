@@ -27,10 +27,16 @@ from matchlens.ui.compare.find_bar import FindBar
 from matchlens.ui.compare.jobs import ALIGN_TASK, SpanTable
 from matchlens.ui.compare.pane import EditorPane
 from matchlens.ui.compare.panels import MetricPanel
+from matchlens.ui.compare.references_bar import ReferenceStepper
 from matchlens.ui.compare.scheduler import SYNC_LIMIT, ScoreScheduler
 from matchlens.ui.compare.semantic import NetworkPanel
 from matchlens.ui.compare.sync import ScrollLock
 from matchlens.ui.config_model import ConfigModel
+from matchlens.ui.normalise_box import (
+    NormaliseBox,
+    normalise_every_text_metric,
+    text_metric_normalisations,
+)
 from matchlens.ui.palette import diff_colours
 
 # The highlight is this metric's edit script, with this metric's case option, so the number of
@@ -97,6 +103,7 @@ class CompareTab(QWidget):
         self.scheduler.sig_busy.connect(self._show_busy)
         self.scheduler.sig_idle.connect(self._on_idle)
         self.config.sig_changed.connect(self._on_config_changed)
+        self.normalise_box.show_values(text_metric_normalisations(self.config))
 
     # -- layout ---------------------------------------------------------------------------------
     def _build_ui(self) -> None:
@@ -140,6 +147,11 @@ class CompareTab(QWidget):
         self.granularity_box.currentIndexChanged.connect(
             lambda _i: self.set_granularity(self.granularity_box.currentData()))
         self.toolbar.addWidget(self.granularity_box)
+        # every text metric's normalisation at once; the highlight follows levenshtein_distance's
+        self.toolbar.addWidget(QLabel(" Normalise ", self))
+        self.normalise_box = NormaliseBox(self)
+        self.normalise_box.sig_chosen.connect(self._normalise_all)
+        self.toolbar.addWidget(self.normalise_box)
         self.legend = QLabel(self)
         self.legend.setToolTip("Underlined and faint: differs only in case or whitespace")
         self.toolbar.addWidget(self.legend)
@@ -150,6 +162,11 @@ class CompareTab(QWidget):
         self.toolbar.addWidget(spacer)
         self.context_label = QLabel(self)
         self.toolbar.addWidget(self.context_label)
+        self.references = ReferenceStepper(self)
+        self.references.sig_reference.connect(
+            lambda text: self.panes["expected"].set_text(text, "dataset"))
+        self.references_action = self.toolbar.addWidget(self.references)
+        self.references_action.setVisible(False)
         self.busy_label = QLabel("computing…", self)
         self.busy_bar = QProgressBar(self)
         self.busy_bar.setRange(0, 0)
@@ -227,9 +244,16 @@ class CompareTab(QWidget):
     def set_texts(self, expected: str, actual: str, *, context: str = "",
                   sources: tuple[str, str] = ("", "")) -> None:
         self.context_label.setText(context)
+        self.set_references([])
         later = min(len(expected), len(actual)) >= _STAGGER_CHARS
         self.panes["expected"].set_text(expected, sources[0])
         self.panes["actual"].set_text(actual, sources[1], later=later)
+
+    def set_references(self, references: list[str], current: int = 0, why: str = "") -> None:
+        """A row's several references: the expected side shows `references[current]` and the
+        toolbar steps through the others (nothing shown for fewer than one)."""
+        self.references.set_references(references, current, why)
+        self.references_action.setVisible(bool(references))
 
     def texts(self) -> tuple[str, str]:
         return self.editor("expected").text(), self.editor("actual").text()
@@ -321,8 +345,12 @@ class CompareTab(QWidget):
             panel.mark_stale()
 
     def _align_options(self) -> dict[str, Any]:
-        case = self.config.settings(HIGHLIGHT_METRIC).options.get("case_sensitive", True)
-        return {"case_sensitive": bool(case), "granularity": self.granularity, "view": self.view}
+        options = self.config.settings(HIGHLIGHT_METRIC).options
+        case = options.get("case_sensitive", True)
+        # the highlight aligns what the metric compares: the normalised texts, drawn on the
+        # originals with what the normalisation removed marked as ignored
+        return {"case_sensitive": bool(case), "granularity": self.granularity, "view": self.view,
+                "normalise": options.get("normalise") or []}
 
     def _task_options(self) -> dict[str, dict[str, Any]]:
         tasks = {ALIGN_TASK: self._align_options()}
@@ -384,7 +412,14 @@ class CompareTab(QWidget):
         edits view at word granularity, whole words)."""
         return self._table.distance if self._table is not None else 0
 
+    def _normalise_all(self, value: str) -> None:
+        error = normalise_every_text_metric(self.config, value)
+        if error:
+            self.sig_status.emit(error)
+        self.normalise_box.show_values(text_metric_normalisations(self.config))
+
     def _on_config_changed(self, metric_id: str) -> None:
+        self.normalise_box.show_values(text_metric_normalisations(self.config))
         ids = [metric_id] if metric_id else list(self.panels)
         stale: set[str] = set()
         for mid in ids:

@@ -99,6 +99,14 @@ class DiffDecorator(QObject):
             subdued.setUnderlineStyle(QTextCharFormat.UnderlineStyle.DotLine)
             subdued.setUnderlineColor(lines[kind])
             self._formats[(kind, True)] = subdued
+        # What a normalisation removed: greyed text on a grey tint, struck through, so it is
+        # visibly not compared (never looks like an equal character)
+        ignored = QTextCharFormat()
+        ignored.setBackground(c.ignored)
+        ignored.setForeground(c.ignored_text)
+        ignored.setFontStrikeOut(True)
+        ignored.setToolTip("Ignored: the metric's normalisation removes this")
+        self._ignored_format = ignored
 
     # -- hover ------------------------------------------------------------------------------------
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
@@ -147,14 +155,16 @@ class DiffDecorator(QObject):
     def visible_spans(self) -> np.ndarray:
         """Indices of the spans painted on this side in the padded visible range."""
         table = self._table
-        if table is None or len(table) == 0:
+        if table is None:
             return np.zeros(0, dtype=np.int64)
         first, last = self.editor.visible_positions()
         astral = self._astral()
         lo, hi = to_code_points(first, astral), to_code_points(last, astral)
         pad = max(2_000, hi - lo)
         lo, hi = max(0, lo - pad), hi + pad
-        self._covered = (lo, hi)
+        self._covered = (lo, hi)  # also the range of the ignored layer, with or without spans
+        if len(table) == 0:
+            return np.zeros(0, dtype=np.int64)
         cols = table.exp if self.side == "expected" else table.act
         i0 = int(np.searchsorted(cols[:, 1], lo, side="right"))
         i1 = int(np.searchsorted(cols[:, 0], hi, side="left"))
@@ -167,6 +177,7 @@ class DiffDecorator(QObject):
         if table is None:
             self._covered = None
             self.editor.set_layer("diff", [])
+            self.editor.set_layer("ignored", [])
             self.editor.set_gutter_marks({})
             return
         idx = self.visible_spans()
@@ -199,7 +210,35 @@ class DiffDecorator(QObject):
             i = j + 1
         self._mark_gaps(marks, astral)
         self.editor.set_layer("diff", selections)
+        self.editor.set_layer("ignored", self._ignored_selections(astral))
         self.editor.set_gutter_marks(marks)
+
+    def ignored_spans(self) -> np.ndarray:
+        """The (start, end) code point runs this side draws as ignored, in the padded visible
+        range (what a normalisation removed)."""
+        table = self._table
+        if table is None or self._covered is None:
+            return np.zeros((0, 2), dtype=np.int64)
+        runs = table.exp_ignored if self.side == "expected" else table.act_ignored
+        lo, hi = self._covered
+        i0 = int(np.searchsorted(runs[:, 1], lo, side="right"))
+        i1 = int(np.searchsorted(runs[:, 0], hi, side="left"))
+        return runs[i0:max(i0, i1)][:_MAX_SELECTIONS]
+
+    def _ignored_selections(self, astral: np.ndarray) -> list[QTextEdit.ExtraSelection]:
+        runs = self.ignored_spans()
+        doc = self.editor.document()
+        out = []
+        for start, end in zip(to_utf16(runs[:, 0], astral).tolist(),
+                              to_utf16(runs[:, 1], astral).tolist(), strict=True):
+            cursor = QTextCursor(doc)
+            cursor.setPosition(int(start))
+            cursor.setPosition(int(end), QTextCursor.MoveMode.KeepAnchor)
+            selection = QTextEdit.ExtraSelection()
+            selection.cursor = cursor
+            selection.format = self._ignored_format
+            out.append(selection)
+        return out
 
     def _mark(self, marks: dict[int, QColor], start: int, end: int, kind: int) -> None:
         doc = self.editor.document()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -49,6 +49,9 @@ class SpanTable:
     view: str = "exact"
     case_sensitive: bool = True
     lengths: tuple[int, int] = (-1, -1)  # the texts' lengths in code points (stale check)
+    # [start, end) runs of original characters a normalisation removed: drawn as *ignored*
+    exp_ignored: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), dtype=np.int64))
+    act_ignored: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), dtype=np.int64))
 
     @property
     def counted(self) -> int:
@@ -153,11 +156,39 @@ def _differing_runs(x: str, y: str) -> list[tuple[int, int]]:
     return _true_runs(_codes(x) != _codes(y))
 
 
+def normalised_span_table(expected: str, actual: str, options: Mapping[str, Any]) -> SpanTable:
+    """The alignment of the normalised texts, drawn on the originals: each span covers the
+    characters its normalised characters came from, and what the normalisation removed is
+    listed as ignored. Its edits are the ones the normalised metric counts. Locked scrolling
+    gets no line anchors (a normalisation may remove line breaks) and follows proportionally."""
+    from matchlens.core.normalise import pipeline
+    from matchlens.core.normalised_offsets import OffsetMap
+
+    steps = pipeline(options["normalise"])
+    e_map = OffsetMap(steps.mapped(expected), len(expected))
+    a_map = OffsetMap(steps.mapped(actual), len(actual))
+    e_text, a_text = steps.apply(expected), steps.apply(actual)
+    # the table of the normalised texts, in the view asked for (readable chunks or exact)
+    table = run_task(ALIGN_TASK, e_text, a_text, {**options, "normalise": []})
+    exp = np.stack(e_map.spans(table.exp[:, 0], table.exp[:, 1]), axis=1).reshape(-1, 2)
+    act = np.stack(a_map.spans(table.act[:, 0], table.act[:, 1]), axis=1).reshape(-1, 2)
+    hunks = table.hunks.copy()
+    if len(hunks):
+        hunks[:, 0], hunks[:, 1] = e_map.spans(hunks[:, 0], hunks[:, 1])
+        hunks[:, 2], hunks[:, 3] = a_map.spans(hunks[:, 2], hunks[:, 3])
+    return replace(table, exp=exp, act=act, hunks=hunks, anchors=None,
+                   exp_astral=astral_offsets(expected), act_astral=astral_offsets(actual),
+                   lengths=(len(expected), len(actual)),
+                   exp_ignored=e_map.ignored, act_ignored=a_map.ignored)
+
+
 def run_task(name: str, expected: str, actual: str, options: Mapping[str, Any]) -> Any:
     """One unit of work: the alignment (a SpanTable) or one metric (an Outcome)."""
     if name == ALIGN_TASK:
         from matchlens.core.alignment import align
 
+        if options.get("normalise"):
+            return normalised_span_table(expected, actual, options)
         if options.get("view", "exact") == "readable":
             return readable_table(expected, actual, bool(options["case_sensitive"]),
                                   str(options["granularity"]))

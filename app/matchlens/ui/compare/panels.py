@@ -16,6 +16,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
+    QComboBox,
     QDoubleSpinBox,
     QFormLayout,
     QFrame,
@@ -31,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from matchlens.core.errors import MatchLensError
 from matchlens.core.metrics.registry import MetricSpec, OptionSpec
+from matchlens.core.normalise import PRESETS, SIMPLE_STEPS, Normalisation, to_text
 from matchlens.core.results import Label, MetricResult, Outcome, judge, threshold_text
 from matchlens.ui.compare.threshold import ThresholdControl
 from matchlens.ui.config_model import ConfigModel
@@ -163,11 +165,25 @@ class MetricPanel(QFrame):
             spin.setKeyboardTracking(False)
             spin.valueChanged.connect(lambda value: self._set_option(name, value))
             return spin
+        if option.kind is Normalisation:
+            return self._normalise_widget(name)
         edit = QLineEdit(self)
         if option.kind is list:
             edit.setPlaceholderText("comma-separated")
         edit.editingFinished.connect(lambda: self._set_option(name, edit.text()))
         return edit
+
+    def _normalise_widget(self, name: str) -> QComboBox:
+        """An editable list: none, the presets, or any step / JSON array of steps typed in."""
+        combo = QComboBox(self)
+        combo.setEditable(True)
+        combo.addItems(["none", *PRESETS, *SIMPLE_STEPS])
+        combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        combo.lineEdit().setPlaceholderText('none, squad, or ["lowercase", …]')
+        combo.activated.connect(lambda _index: self._set_option(name, combo.currentText()))
+        combo.lineEdit().editingFinished.connect(
+            lambda: self._set_option(name, combo.currentText()))
+        return combo
 
     def _build_network_row(self) -> QHBoxLayout:
         self.compute_button = QPushButton("Compute", self)
@@ -202,6 +218,10 @@ class MetricPanel(QFrame):
             widget.setChecked(bool(value))
         elif isinstance(widget, QDoubleSpinBox):
             widget.setValue(float(value))
+        elif isinstance(widget, QComboBox):
+            text = to_text(value) or "none"
+            if widget.currentText() != text:
+                widget.setEditText(text)
         elif isinstance(widget, QLineEdit):
             text = ", ".join(value) if isinstance(value, list) else str(value)
             if widget.text() != text:
