@@ -6,6 +6,7 @@ hands over the sorted scores, so a threshold drag is a binary search (`count_pas
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -118,9 +119,11 @@ class KeyStats:
         return int(np.count_nonzero(ok))
 
     def summary_text(self, threshold: float | None) -> str:
-        """Pass rate over ALL rows done, then every count: errored rows are never hidden."""
+        """Pass rate over ALL rows done ("pass 12.5% (10/80)"), then every count, the scored
+        rows named as the mean's denominator: errored rows are never hidden."""
         c = self.status_counts
-        counts = (f"scored {c[STATUS_SCORED]:,} · errored {c[STATUS_ERROR]:,} · "
+        # both denominators: the pass rate's (all rows, in its parentheses) and the mean's
+        counts = (f"mean over {c[STATUS_SCORED]:,} scored · errored {c[STATUS_ERROR]:,} · "
                   f"invalid {c[STATUS_INVALID]:,} · missing {c[STATUS_MISSING]:,}")
         if threshold is None or not self.done:
             rate = "no threshold" if threshold is None else "–"
@@ -151,14 +154,18 @@ def finalize(result: BatchResult, labels: np.ndarray | None) -> Final:
     return final
 
 
-def label_sweeps(result: BatchResult, codes: dict[str, np.ndarray]
-                 ) -> tuple[dict[tuple[str, str], Labelled], dict[tuple[str, str], Sweep]]:
+def label_sweeps(result: BatchResult, codes: dict[str, np.ndarray],
+                 cancel: Callable[[], bool] | None = None
+                 ) -> tuple[dict[tuple[str, str], Labelled], dict[tuple[str, str], Sweep]] | None:
     """Calibration of every metric of the variants in `codes` (variant -> int8 labels), as
-    `finalize` makes it: redone whenever a person labels a row."""
+    `finalize` makes it: redone whenever a person labels a row. None once `cancel()` says a
+    newer label made this one moot (checked between metrics)."""
     kept: dict[tuple[str, str], Labelled] = {}
     sweeps: dict[tuple[str, str], Sweep] = {}
     for variant, labels in codes.items():
         for job in result.jobs:
+            if cancel is not None and cancel():
+                return None
             key = (variant, job.id)
             kept[key] = labelled(result.scores[key], labels)
             sweeps[key] = sweep(kept[key], job.spec.direction)
