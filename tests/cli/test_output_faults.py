@@ -145,7 +145,11 @@ def test_concurrent_runs_never_pair_one_runs_table_with_anothers_sidecar(folder)
         assert not [p for p in folder.iterdir() if p.name.endswith(".tmp")]
 
 
-def test_sigterm_mid_run_exits_143_and_leaves_no_file(folder):
+@pytest.mark.parametrize("signum, code, line", [
+    (signal.SIGTERM, 143, "matchlens: terminated; no output was written"),
+    (signal.SIGINT, 130, "matchlens: interrupted; no output was written"),
+], ids=["SIGTERM", "SIGINT"])
+def test_a_signal_mid_run_exits_at_once_and_leaves_no_file(folder, signum, code, line):
     rows = "".join(f"answer {i},answer {i % 7}\n" for i in range(300_000))
     (folder / "data.csv").write_text("expected,actual\n" + rows, encoding="utf-8")
     before = snapshot(folder)
@@ -157,13 +161,12 @@ def test_sigterm_mid_run_exits_143_and_leaves_no_file(folder):
         if any(p.name.startswith(".out.csv.") for p in folder.iterdir()):
             break
         time.sleep(0.002)
-    run.send_signal(signal.SIGTERM)
+    run.send_signal(signum)
     err = run.communicate(timeout=60)[1].decode("utf-8")
     if run.returncode == 0:
-        pytest.skip("the run finished before SIGTERM arrived (a very fast machine)")
-    assert run.returncode == 143, err
-    assert "Traceback" not in err and err.strip().splitlines() == [
-        "matchlens: terminated; no output was written"]
+        pytest.skip("the run finished before the signal arrived (a very fast machine)")
+    assert run.returncode == code, err
+    assert "Traceback" not in err and err.strip().splitlines() == [line]
     assert snapshot(folder) == before
 
 
