@@ -90,7 +90,7 @@ def _check_overrides_metrics(config: Config) -> None:
         get_metric(metric_id)
 
 
-CHUNK_ROWS = 50_000  # rows read, scored and written at a time
+CHUNK_ROWS = 100_000  # rows read, scored and written at a time (= PARALLEL_MIN_ROWS: two processes)
 
 
 def score_command(args: argparse.Namespace) -> int:

@@ -150,13 +150,24 @@ def test_reopening_restores_labels_and_clear_all_undoes(qtbot, tab, unlabelled):
     _press(qtbot, view, "F")
     load(qtbot, tab, unlabelled)  # the same file again
     assert _human(tab, 3) == "✗ fail"
-    assert "Restored 1 label change(s)" in tab.message.text()
+    assert "Restored 1 label change from six.csv.labels.csv" in tab.message.text()
     tab.labelling.actions["clear_all"].trigger()
     assert _human(tab, 3) == "" and "Ctrl+Z brings them back" in tab.message.text()
     assert read_sidecar(sidecar_path(unlabelled)) == []
     tab.labelling.session.undo_stack.undo()
     assert _human(tab, 3) == "✗ fail"
     assert [e.label for e in read_sidecar(sidecar_path(unlabelled))] == [FAIL]
+    # A command made before the file was scored again changes the labels open now (never an
+    # old copy whose save would drop what was labelled since).
+    view.setCurrentIndex(tab.model.index(0, 0))
+    _press(qtbot, view, "P")
+    load(qtbot, tab, unlabelled)
+    view.setCurrentIndex(tab.model.index(1, 0))
+    _press(qtbot, view, "P")
+    tab.labelling.session.undo_stack.undo()  # row 2's P, on the new labels
+    tab.labelling.session.undo_stack.undo()  # row 1's P, made before the reload
+    assert [(e.id, e.label) for e in read_sidecar(sidecar_path(unlabelled))] == [("r4", FAIL)]
+    assert _human(tab, 0) == "" and _human(tab, 3) == "✗ fail"
 
 
 def test_export_and_a_note(qtbot, tab, tmp_path):
@@ -257,3 +268,50 @@ def test_one_undo_stack_for_labels_and_thresholds(qtbot, window):
     qtbot.keyClick(view, Qt.Key.Key_Z,
                    Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     assert labels.label(1, "output_a") == PASS
+
+
+def test_each_variant_has_its_own_labels(qtbot, config, tmp_path):
+    data = write_csv(tmp_path / "two.csv", [[*r, r[3].upper()] for r in ROWS],
+                     [*HEADER, "output_b"])
+    tab = make_tab(qtbot, config)
+    try:
+        load(qtbot, tab, data)
+        view = tab.view
+        view.setFocus()
+        view.setCurrentIndex(tab.model.index(0, 0))
+        _press(qtbot, view, "P")  # judging output_a's "Paris"
+        tab.table_bar.variant.setCurrentText("output_b")
+        assert _human(tab, 0) == "" and tab.labelling.counter.text() == "0 of 6 labelled"
+        view.setCurrentIndex(tab.model.index(0, 0))
+        _press(qtbot, view, "F")  # judging output_b's "PARIS"
+        qtbot.waitUntil(lambda: "1 of 6 labelled (output_b)"
+                        in tab.labelling.summary.counter.text())
+        entries = read_sidecar(sidecar_path(data))
+        assert [(e.id, e.variant, e.label) for e in entries] == [
+            ("r1", "output_a", PASS), ("r1", "output_b", FAIL)]
+        tab.table_bar.variant.setCurrentText("output_a")
+        assert _human(tab, 0) == "✓ pass"
+    finally:
+        tab.shutdown()
+
+
+def test_big_tables_sweep_in_a_worker_and_the_newest_label_wins(qtbot, tab, monkeypatch):
+    from matchlens.ui.batch import label_calibration
+
+    monkeypatch.setattr(label_calibration, "SYNC_ROWS", 0)  # every re-sweep off the GUI thread
+    view = tab.view
+    view.setFocus()
+    view.setCurrentIndex(tab.model.index(0, 0))
+    for key in ("P", "N", "F", "N", "P", "N", "F", "N", "P", "N", "F"):
+        _press(qtbot, view, key)  # faster than the workers: older sweeps are dropped
+    codes = np.array([PASS, FAIL, PASS, FAIL, PASS, FAIL], np.int8)
+    spec = get_metric("exact_match")
+    scores = tab.result.scores[("output_a", "exact_match")]
+    expected, _ = calibrate_scores(spec, scores, codes, 0.5)
+    summary = tab.labelling.summary
+    qtbot.waitUntil(lambda: not tab.labelling.live.is_busy()
+                    and summary.cell("exact_match", "labelled") == "6")
+    # exact_match is 1 on Paris and Venus only: at ≥ 0.5 TP 2, FP 0, TN 3, FN 1 (the nile):
+    # kappa = 2(2·3 − 1·0) / ((2+0)(0+3) + (2+1)(1+3)) = 12/18 = 0.67.
+    assert summary.cell("exact_match", "kappa") == expected.kappa_text() == "κ 0.67 (n = 6)"
+    wait_idle(qtbot, tab)

@@ -82,10 +82,12 @@ class Labels:
                                 "so new labels are kept in memory only.")
             return labels, f"{err}. It was kept as {kept.name}; labelling starts afresh."
         labels.load(entries)
-        sentence = f"Restored {len(labels._entries):,} label change(s) from {path.name}."
-        if labels._foreign:
-            sentence += (f" {len(labels._foreign):,} of its lines match no row or variant of "
-                         "this mapping; they are kept in the file.")
+        n, foreign = len(labels._entries), len(labels._foreign)
+        sentence = f"Restored {n:,} label change{'' if n == 1 else 's'} from {path.name}."
+        if foreign:
+            sentence += (f" {foreign:,} of its lines {'matches' if foreign == 1 else 'match'} "
+                         f"no row or variant of this mapping; "
+                         f"{'it is' if foreign == 1 else 'they are'} kept in the file.")
         return labels, sentence
 
     def load(self, entries: Sequence[Entry]) -> None:

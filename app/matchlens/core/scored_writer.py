@@ -20,7 +20,6 @@ from matchlens.core.datasets import json_numbers
 from matchlens.core.datasets.source import gc_paused
 from matchlens.core.errors import OutputError
 from matchlens.core.scored_table import (
-    _BackgroundWriter,
     _blocks,
     _csv_block,
     _csv_header,
@@ -122,10 +121,12 @@ def scored_writer(path: Path | None, input_path: Path | None = None,
         raise OutputError(f"{path}: refusing to overwrite the input file")
     try:
         if suffix == ".csv":
-            # looked up on scored_table at each call: one atomic writer for every scored table
-            with scored_table.atomic_writer(path, mode="wb") as handle, \
-                    _BackgroundWriter(handle) as out:
-                yield _Sink(out.write, None, jsonl=False)
+            # looked up on scored_table at each call: one atomic writer for every scored table.
+            # Written on this thread: a writer thread alive would keep the scoring of each
+            # piece from forking its second process (see core.batch.can_fork), which is
+            # worth more than overlapping the writes.
+            with scored_table.atomic_writer(path, mode="wb") as handle:
+                yield _Sink(handle.write, None, jsonl=False)
         else:
             with scored_table.atomic_writer(path, newline="") as handle:
                 yield _Sink(None, handle.write, jsonl=True)

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from matchlens import __version__
+from matchlens.core.datasets.readers import OPEN_FILTER
 from matchlens.embeddings.redact import scrub
 from matchlens.ui.compare.compare_tab import CompareTab
 from matchlens.ui.config_model import ConfigModel, ask_thresholds_path
@@ -262,7 +263,7 @@ class MainWindow(QMainWindow):
             self.show_status("The Batch tab is not available in this build.")
             return
         name, _ = QFileDialog.getOpenFileName(
-            self, "Open a dataset", "", "Datasets (*.csv *.tsv *.jsonl *.json);;All files (*)")
+            self, "Open a dataset", "", OPEN_FILTER)
         if name:
             self.load_dataset(Path(name))
 

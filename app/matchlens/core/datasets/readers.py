@@ -36,7 +36,16 @@ KIND_BY_SUFFIX = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl"
                   ".ndjson": "jsonl", ".json": "json", ".parquet": "parquet",
                   ".pq": "parquet", ".xlsx": "xlsx", ".xlsm": "xlsx", ".xls": "xls",
                   ".ods": "ods"}
+# The Open dialog's filter and what the drop target takes (the window offers what it reads).
+OPEN_FILTER = ("Datasets (" + " ".join(f"*{suffix}" for suffix in KIND_BY_SUFFIX)
+               + ");;All files (*)")
 STDIN = "-"
+
+
+def is_dataset_name(name: str) -> bool:
+    """True for a name whose extension is a format read here (or none: sniffed)."""
+    suffix = Path(name).suffix.lower()
+    return suffix in KIND_BY_SUFFIX or suffix in ("", ".txt")
 _COPY_BYTES = 1 << 20
 
 

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QFrame, QGridLayout, QLabel, QScrollArea, QVBoxLay
 
 from matchlens.core.batch import BatchResult, Chunk
 from matchlens.core.calibration import shown_decimals
+from matchlens.core.elide import elide_middle
 from matchlens.core.metrics.registry import MetricSpec
 from matchlens.core.results import Direction, threshold_text
 from matchlens.ui.batch.colours import variant_colour, with_alpha
@@ -292,7 +293,7 @@ class MetricHistogram(QFrame):
     def set_threshold(self, value: float | None, where_unset: float) -> None:
         """Place the line from the config (no signals out); dashed when there is none."""
         placed = where_unset if value is None else value
-        if self._placed == (value, placed):
+        if self._placed == (value, placed) and self.line.value() == placed:
             return  # unchanged: moving a line re-lays its label and repaints the plot
         self._placed = (value, placed)
         self._threshold = value
@@ -325,14 +326,21 @@ class MetricHistogram(QFrame):
         legend = []
         for i, variant in enumerate(self._variants):
             colour = variant_colour(i, self.palette()).name()
+            # a long name (promptfoo's run to paragraphs) is cut in the middle; the tooltip
+            # holds it whole
             legend.append(f"<span style='color:{colour}'>■</span>&nbsp;"
-                          f"{_nowrap(variant)}&nbsp;mean&nbsp;{self._mean_text(variant)}")
+                          f"{_nowrap(elide_middle(variant))}&nbsp;mean&nbsp;"
+                          f"{self._mean_text(variant)}")
         where = (f"{_nowrap('no threshold:')} drag the line to set one" if value is None
                  else _nowrap(threshold_text(self.spec.direction, value)))
         # The legend starts its own line: panels side by side keep their plots level.
         text = (f"<b>{_nowrap(self.spec.label)}</b> · {where} · {_nowrap(self._better())}"
                 f"<br>{'&nbsp;&nbsp; '.join(legend)}")
         self.title.set_steady_text(text)
+        names = "\n".join(f"■ {variant}: mean {self._mean_text(variant)}"
+                           for variant in self._variants)
+        self.title.setToolTip(f"{self.spec.definition}\n{names}" if names
+                              else self.spec.definition)
 
     def _better(self) -> str:
         return "higher is better" if self.spec.direction is Direction.MAX else "lower is better"
@@ -379,7 +387,16 @@ class MetricHistogram(QFrame):
     def _on_finished(self) -> None:
         if self._setting:
             return
-        self.sig_committed.emit(self.spec.id, snap(self.spec, self.line.value()))
+        value = snap(self.spec, self.line.value())
+        self.sig_committed.emit(self.spec.id, value)
+        # The line rests on the threshold it stands for, not on the pixel it was let go at
+        # (the stateful test caught it drawn at 0.748 for a stored 0.75).
+        if self._threshold is not None and self.line.value() != self._threshold:
+            self._setting = True
+            try:
+                self.line.setValue(self._threshold)
+            finally:
+                self._setting = False
 
 
 class HistogramGrid(QScrollArea):

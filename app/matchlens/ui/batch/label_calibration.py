@@ -20,7 +20,7 @@ SYNC_ROWS = 50_000
 
 
 def _sweep_job(result, codes, cancel):  # noqa: ANN001 - worker body
-    return label_sweeps(result, codes)
+    return label_sweeps(result, codes, cancel)
 
 
 class LiveCalibration(QObject):
@@ -69,7 +69,7 @@ class LiveCalibration(QObject):
         self._task.start()
 
     def _take(self, generation: int, out) -> None:  # noqa: ANN001 - (labelled, sweeps)
-        if generation != self._generation or self.final is None:
+        if generation != self._generation or self.final is None or out is None:
             return  # a newer change is on its way
         kept, sweeps = out
         self.final.labelled.update(kept)

@@ -102,11 +102,21 @@ class LabelSession(QObject):
         n = self.labels.changes()
         self.undo_stack.push(ClearAllCommand(self, self.labels, self.labels.snapshot()))
         back = " (back to the data's label column)" if self.labels.has_base else ""
-        self.sig_said.emit(f"Cleared {n:,} label change(s){back}; Ctrl+Z brings them back.",
-                           False)
+        self.sig_said.emit(f"Cleared {n:,} label change{'' if n == 1 else 's'}{back}; "
+                           "Ctrl+Z brings them back.", False)
 
     # -- what the commands do ----------------------------------------------------------------------
+    def _live(self, labels: Labels) -> Labels:
+        """The labels a command should change: the open ones when they are the same file's.
+        A file scored again gets a new Labels (read back from its sidecar); a command made
+        before must change that one, or saving the old object would drop newer labels."""
+        current = self.labels
+        if current is not None and labels.path is not None and labels.path == current.path:
+            return current
+        return labels
+
     def apply(self, labels: Labels, row: int, variant: str, state: tuple[int, str]) -> None:
+        labels = self._live(labels)
         try:
             labels.set(row, variant, state[0], state[1])
         except MatchLensError as err:  # not saved; the label stands in the window
@@ -122,6 +132,7 @@ class LabelSession(QObject):
                                "there).", False)
 
     def restore(self, labels: Labels, snapshot: Snapshot) -> None:
+        labels = self._live(labels)
         try:
             labels.restore(snapshot)
         except MatchLensError as err:
@@ -168,6 +179,7 @@ class BatchLabelling(QObject):
         self.on_compare_changed: Callable[[int], None] | None = None
         self.actions = self._make_actions()
         tab.addActions(list(self.actions.values()))
+        tab.top.export_button.menu().addAction("Labels (CSV)…", self.export_dialog)
         self._table_keys()
         tab.table_bar.variant.currentTextChanged.connect(lambda _v: self._on_changed(""))
 

@@ -67,8 +67,12 @@ def guess_mapping(table: Table, metrics: tuple[str, ...], expected: str | None =
                   actuals: list[str] | None = None, label: str | None = None) -> Mapping:
     """The caller's choices where given, else the guesses from column names."""
     guess = guess_columns(table.columns)
-    chosen_actuals = tuple(actuals) if actuals else tuple(
-        c for c in guess["actual"] if c != (expected or guess["expected"]))
+    if actuals:
+        chosen_actuals = tuple(actuals)
+    elif table.variants:  # the outputs a format names (promptfoo: one per prompt/provider)
+        chosen_actuals = tuple(table.variants)
+    else:
+        chosen_actuals = tuple(c for c in guess["actual"] if c != (expected or guess["expected"]))
     return Mapping(
         expected=expected or guess["expected"] or "",
         actuals=chosen_actuals,
@@ -107,7 +111,9 @@ def prepare(table: Table, mapping: Mapping) -> Prepared:
         expected.reasons.update(lists.reasons)
     else:
         expected = resolve_column(table, mapping.expected)
-    notes = list(expected.reasons.values())[:2]
+    # what reading changed (renamed header cells, where the rows came from), then examples of
+    # rows without a value
+    notes = [*table.notes, *list(expected.reasons.values())[:2]]
     actuals = {}
     for spec in dict.fromkeys(mapping.actuals):
         column = resolve_column(table, spec)

@@ -6,6 +6,7 @@ hands over the sorted scores, so a threshold drag is a binary search (`count_pas
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -151,14 +152,18 @@ def finalize(result: BatchResult, labels: np.ndarray | None) -> Final:
     return final
 
 
-def label_sweeps(result: BatchResult, codes: dict[str, np.ndarray]
-                 ) -> tuple[dict[tuple[str, str], Labelled], dict[tuple[str, str], Sweep]]:
+def label_sweeps(result: BatchResult, codes: dict[str, np.ndarray],
+                 cancel: Callable[[], bool] | None = None
+                 ) -> tuple[dict[tuple[str, str], Labelled], dict[tuple[str, str], Sweep]] | None:
     """Calibration of every metric of the variants in `codes` (variant -> int8 labels), as
-    `finalize` makes it: redone whenever a person labels a row."""
+    `finalize` makes it: redone whenever a person labels a row. None once `cancel()` says a
+    newer label made this one moot (checked between metrics)."""
     kept: dict[tuple[str, str], Labelled] = {}
     sweeps: dict[tuple[str, str], Sweep] = {}
     for variant, labels in codes.items():
         for job in result.jobs:
+            if cancel is not None and cancel():
+                return None
             key = (variant, job.id)
             kept[key] = labelled(result.scores[key], labels)
             sweeps[key] = sweep(kept[key], job.spec.direction)

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from matchlens.core.batch import BatchResult, Chunk, MetricJob, Progress
 from matchlens.core.datasets import Cancelled, Table
+from matchlens.core.datasets.readers import OPEN_FILTER, is_dataset_name
 from matchlens.core.errors import MatchLensError
 from matchlens.core.metrics.registry import DEFAULT_METRICS, all_metrics, get_metric
 from matchlens.core.results import threshold_text
@@ -267,21 +268,19 @@ class BatchTab(QWidget):
 
     # -- reading ---------------------------------------------------------------------------------
     def open_dialog(self) -> None:
-        name, _ = QFileDialog.getOpenFileName(
-            self, "Open a dataset", "", "Datasets (*.csv *.tsv *.jsonl *.json);;All files (*)")
+        name, _ = QFileDialog.getOpenFileName(self, "Open a dataset", "", OPEN_FILTER)
         if name:
             self.load(Path(name))
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 - Qt override
-        urls = event.mimeData().urls()
-        if urls and urls[0].isLocalFile():
+        if _dropped_dataset(event) is not None:
             event.acceptProposedAction()
 
     def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt override
-        urls = event.mimeData().urls()
-        if urls and urls[0].isLocalFile():
+        name = _dropped_dataset(event)
+        if name is not None:
             event.acceptProposedAction()
-            self.load(Path(urls[0].toLocalFile()))
+            self.load(Path(name))
 
     def _reload_as(self, encoding: str) -> None:
         """The user chose another encoding: read the same file again with it (once: an
@@ -763,3 +762,12 @@ class BatchTab(QWidget):
         """Stop every thread this tab started (idempotent); the main window calls it on close."""
         self._stop_work()
         stop_tasks(self)
+
+
+def _dropped_dataset(event) -> str | None:
+    """The local file being dragged when it is in a format the tab reads (the Open dialog's
+    formats: CSV, TSV, JSON Lines, JSON, Parquet, spreadsheets, or no extension)."""
+    urls = event.mimeData().urls()
+    if urls and urls[0].isLocalFile() and is_dataset_name(urls[0].toLocalFile()):
+        return urls[0].toLocalFile()
+    return None

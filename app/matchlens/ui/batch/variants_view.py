@@ -11,6 +11,7 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from matchlens.core.batch import BatchResult
+from matchlens.core.elide import elide_middle
 from matchlens.core.metrics.registry import MetricSpec
 from matchlens.core.variants import PairedComparison, paired_comparison
 from matchlens.ui.batch.colours import variant_colour, with_alpha
@@ -59,6 +60,10 @@ class VariantsView(QWidget):
         self.b = QComboBox(self)
         self.b.setToolTip("Variant B (the challenger): the histogram shows B − A per row")
         for label, combo in (("Metric", self.metric), ("A", self.a), ("B", self.b)):
+            # a long variant name elides instead of widening the row past the window
+            combo.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(12)
             top.addWidget(QLabel(label, self))
             top.addWidget(combo)
             combo.currentIndexChanged.connect(self.refresh)
@@ -95,8 +100,10 @@ class VariantsView(QWidget):
             combo.clear()
         for metric_id, spec in specs.items():
             self.metric.addItem(spec.label, metric_id)
-        self.a.addItems(result.variants)
-        self.b.addItems(result.variants)
+        for combo in (self.a, self.b):  # the whole name on hover; the box keeps its width
+            combo.addItems(result.variants)
+            for i, variant in enumerate(result.variants):
+                combo.setItemData(i, variant, Qt.ItemDataRole.ToolTipRole)
         if len(result.variants) > 1:
             self.b.setCurrentIndex(1)
         for combo in (self.metric, self.a, self.b):
@@ -124,8 +131,12 @@ class VariantsView(QWidget):
         self._cancel()
         spec = self._specs[metric_id]
         self.sentence.setText("Comparing…")
+        # the sentence names them short (a promptfoo prompt label runs to a paragraph); the
+        # tooltip names them whole
+        self.sentence.setToolTip(f"A: {va}\nB: {vb}")
         self._task = Task(compare, self._result.scores[(va, metric_id)],
-                          self._result.scores[(vb, metric_id)], spec, (va, vb), owner=self)
+                          self._result.scores[(vb, metric_id)], spec,
+                          (elide_middle(va), elide_middle(vb)), owner=self)
         self._task.sig_returned.connect(self._show)
         self._task.sig_errored.connect(lambda err: self.sentence.setText(str(err)))
         self._task.sig_done.connect(self._done)
