@@ -3,6 +3,7 @@ metrics' own scores, and HTML that shows user text without running it."""
 
 from __future__ import annotations
 
+import json
 import re
 from html.parser import HTMLParser
 
@@ -11,6 +12,7 @@ from rapidfuzz.distance import Levenshtein
 
 import matchlens
 from matchlens.core.metrics import evaluate, get_metric
+from matchlens.main import main
 
 PAIRS = [
     ("The quick brown fox", "The quick brown dog"),
@@ -137,3 +139,29 @@ def test_html_of_a_quote_in_an_explanation_stays_in_its_attribute():
 def test_not_a_text_is_a_sentence():
     with pytest.raises(matchlens.MatchLensError, match="actual must be a text"):
         matchlens.compare("a", None)
+
+
+@pytest.mark.parametrize(("expected", "actual"), PAIRS[:2])
+@pytest.mark.parametrize("words", [False, True])
+def test_the_same_as_matchlens_diff_json(tmp_path, capsys, expected, actual, words):
+    e_file, a_file = tmp_path / "e.txt", tmp_path / "a.txt"
+    e_file.write_text(expected, encoding="utf-8")
+    a_file.write_text(actual, encoding="utf-8")
+    capsys.readouterr()
+    flags = ["--words"] if words else []
+    assert main(["diff", str(e_file), str(a_file), "--json", *flags,
+                 "--set", "jaccard.threshold=0.3"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    result = matchlens.compare(expected, actual, words=words,
+                               overrides=["jaccard.threshold=0.3"])
+    assert result.to_dict() == printed
+
+
+def test_chunks_are_readable_not_the_scattered_script():
+    # the pair issue 14 names: the exact script matches scattered letters of "glucose"
+    result = matchlens.compare("such as glucose.",
+                               "like glucose and starch. Oxygen is released as a byproduct.")
+    equal = [result.expected[slice(*c["expected"])] for c in result.chunks
+             if c["op"] == "equal"]
+    assert " glucose" in equal
+    assert len(result.chunks) < len(result.edits)

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from matchlens.core.datasets import Table, read_table
+from matchlens.core.datasets.source import gc_paused
 from matchlens.core.errors import ConfigError
 
 FRAME_SOURCE = "DataFrame"  # how messages name an in-memory table ("DataFrame, line 3, ...")
@@ -24,6 +25,9 @@ class Loaded:
     input_frame: Callable[[], Any]  # the input columns, unchanged, as a pandas DataFrame
     source: str
     lines: Sequence[int] | None  # physical lines of a file's rows, for messages
+    # columns of a frame whose every value is a str, by name: what the core's column lookup
+    # would return for them (texts as they are, no row missing), without building rows
+    texts: dict[str, list[str]] = field(default_factory=dict)
 
 
 def load(data: Any, specs: Sequence[str], *, encoding: str | None = None,
@@ -35,19 +39,20 @@ def load(data: Any, specs: Sequence[str], *, encoding: str | None = None,
     kind = _kind(data)
     if kind == "pandas":
         columns = [str(c) for c in data.columns]
-        table = _frame_table(columns, len(data), specs, lambda i: _pandas_values(data.iloc[:, i]))
-        return Loaded(table, lambda: data, FRAME_SOURCE, None)
+        table, texts = _frame_table(columns, len(data), specs,
+                                    lambda i: _pandas_values(data.iloc[:, i]))
+        return Loaded(table, lambda: data, FRAME_SOURCE, None, texts)
     if kind == "polars":
         columns = list(data.columns)
-        table = _frame_table(columns, data.height, specs,
-                             lambda i: data.to_series(i).to_list())
-        return Loaded(table, data.to_pandas, FRAME_SOURCE, None)
+        table, texts = _frame_table(columns, data.height, specs,
+                                    lambda i: data.to_series(i).to_list())
+        return Loaded(table, data.to_pandas, FRAME_SOURCE, None, texts)
     import pyarrow as pa
 
     arrow = data if isinstance(data, pa.Table) else pa.table(data)
-    table = _frame_table(list(arrow.column_names), arrow.num_rows, specs,
-                         lambda i: arrow.column(i).to_pylist())
-    return Loaded(table, arrow.to_pandas, FRAME_SOURCE, None)
+    table, texts = _frame_table(list(arrow.column_names), arrow.num_rows, specs,
+                                lambda i: arrow.column(i).to_pylist())
+    return Loaded(table, arrow.to_pandas, FRAME_SOURCE, None, texts)
 
 
 def _kind(data: Any, who: str = "matchlens.score") -> str:
@@ -78,23 +83,40 @@ def _kind(data: Any, who: str = "matchlens.score") -> str:
 
 
 def _frame_table(columns: list[str], rows: int, specs: Sequence[str],
-                 column_values: Callable[[int], list]) -> Table:
+                 column_values: Callable[[int], list]) -> tuple[Table, dict[str, list[str]]]:
     """A JSON-lines-like Table whose rows hold only the columns the specs read (all of them
-    for a JSONPath that names none). `columns` lists every column, for the hints of an unknown
-    name."""
+    for a JSONPath that names none), and the named columns that hold only texts. A column
+    named as a whole whose values are all str needs no rows: the core's lookup would return
+    it as it is. `columns` lists every column, for the hints of an unknown name."""
     names = list(dict.fromkeys(name for spec in specs for name in _used(spec, columns)))
     for name in names:
         if columns.count(name) > 1:
             raise ConfigError(f"{FRAME_SOURCE}: {columns.count(name)} columns are named "
                               f"{name!r}; rename them so the one to score is clear")
-    values = [column_values(columns.index(name)) for name in names]
-    if len(values) == 1:
-        (name,), (only,) = names, values
-        data = [{name: v} for v in only]
-    else:
-        data = [dict(zip(names, row, strict=True)) for row in zip(*values, strict=True)] \
-            if values else [{} for _ in range(rows)]
-    return Table(Path(FRAME_SOURCE), columns, data, range(1, rows + 1), "jsonl", None, "utf-8")
+    whole = {spec for spec in specs if spec in columns}
+    paths = {name for spec in specs if spec not in whole for name in _used(spec, columns)}
+    texts: dict[str, list[str]] = {}
+    in_rows: dict[str, list] = {}
+    with gc_paused():  # a million small dicts: no cyclic collection walking them all
+        for name in names:
+            values = column_values(columns.index(name))
+            if name in whole and all(type(v) is str for v in values):
+                texts[name] = values
+            if name in paths or name not in texts:
+                in_rows[name] = values
+        data = _rows(in_rows, rows)
+    return Table(Path(FRAME_SOURCE), columns, data, range(1, rows + 1), "jsonl", None,
+                 "utf-8"), texts
+
+
+def _rows(columns: dict[str, list], count: int) -> list[dict]:
+    if not columns:
+        return [{}] * count  # one shared empty row: nothing reads from it or changes it
+    if len(columns) == 1:
+        ((name, values),) = columns.items()
+        return [{name: v} for v in values]
+    names = list(columns)
+    return [dict(zip(names, row, strict=True)) for row in zip(*columns.values(), strict=True)]
 
 
 def _used(spec: str, columns: list[str]) -> list[str]:
@@ -122,13 +144,14 @@ def _pandas_values(series: Any) -> list:
 
 def table_frame(table: Table) -> Any:
     """A file's rows as a pandas DataFrame: CSV cells as their text, JSON values as decoded
-    (a key a row lacks is missing)."""
+    (a key a row lacks is missing). Columns of Python objects: they point at the strings
+    already read (a pandas `str` column would copy every text, costing as much as the read)."""
     import pandas as pd
 
     if table.is_delimited:
         width = len(table.columns)
         cells = list(zip(*table.rows, strict=True)) if table.rows else [()] * width
-        frame = pd.DataFrame({i: list(cells[i]) for i in range(width)})
+        frame = pd.DataFrame({i: pd.Series(cells[i], dtype=object) for i in range(width)})
     else:
         frame = pd.DataFrame.from_records(table.rows, columns=table.columns)
     frame.columns = list(table.columns)

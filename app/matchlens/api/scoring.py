@@ -63,6 +63,8 @@ def score_loaded(loaded: Loaded, plan: ScorePlan, *, partition: int = 0,
     jobs = plan.jobs()
 
     def column(spec: str) -> ColumnValues:
+        if spec in loaded.texts:
+            return ColumnValues(loaded.texts[spec])
         if not len(table) and spec.startswith("$") and spec not in table.column_index:
             return ColumnValues([])  # a JSONPath cannot match in no rows: nothing to say
         return resolve_column(table, spec)
