@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import numpy as np
@@ -232,7 +231,7 @@ def test_jsonl_with_jsonpath_and_drop(qtbot, tab, tmp_path):
     assert scores.tolist() == [1.0, 0.0]
 
 
-def test_cancel_stops_within_a_second(qtbot, tab, tmp_path, monkeypatch):
+def test_cancel_stops_within_the_chunk_in_flight(qtbot, tab, tmp_path, monkeypatch):
     monkeypatch.setattr(tab_module, "CHUNK_ROWS", 2_000)  # many chunks: cancel lands mid-run
     rng = np.random.default_rng(3)
     words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota"]
@@ -243,17 +242,23 @@ def test_cancel_stops_within_a_second(qtbot, tab, tmp_path, monkeypatch):
     path = write_csv(tmp_path / "big.csv", rows)
     tab.load(path)
     qtbot.waitUntil(lambda: tab._score_task is not None, timeout=30_000)  # scoring has started
-    clicked = []
+    clicked, after = [], []
 
     def cancel_on_a_chunk(item: object) -> None:
-        if isinstance(item, Chunk) and not clicked:
-            clicked.append(time.perf_counter())
-            tab.progress.cancel_button.click()
+        if isinstance(item, Chunk):
+            if clicked:
+                after.append(item)  # a chunk that still reached the tab after Cancel
+            else:
+                clicked.append(tab.result.done)
+                tab.progress.cancel_button.click()
 
-    tab._score_task.sig_yielded.connect(cancel_on_a_chunk)
+    task = tab._score_task
+    task.sig_yielded.connect(cancel_on_a_chunk)
     qtbot.waitUntil(lambda: bool(clicked), timeout=30_000)
-    qtbot.waitUntil(lambda: not tab.is_busy(), timeout=1000)  # the thread really stopped
-    assert time.perf_counter() - clicked[0] < 1.0
+    qtbot.waitUntil(lambda: not tab.is_busy(), timeout=30_000)  # the thread really stopped
+    # Event-based, not timed: Cancel stops within the chunk in flight (the run has 30 chunks
+    # of 2,000 rows), and the task is over.
+    assert not task.running and len(after) <= 1
     assert "cancelled" in tab.message.text()
     assert "Scoring big.csv" not in tab.progress.label.text()  # no stale "working" sentence
     assert 0 < tab.result.done < 60_000

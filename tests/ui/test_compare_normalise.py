@@ -110,3 +110,30 @@ def test_toolbar_box_normalises_every_text_metric_and_the_highlight(qtbot, compa
     box.setEditText("bogus")
     box.lineEdit().editingFinished.emit()
     assert box.currentText() == "(differs per metric)"  # refused, back to the model's state
+
+
+def test_ignored_runs_in_a_long_line_are_painted_by_the_editor(qtbot, compare_tab,
+                                                               config) -> None:
+    _squad(config, "levenshtein_distance")
+    # one line of 30,000 characters (the editor paints spans of lines over 10,000 itself):
+    # squad removes "The " at the start, each ", " -> ",", each "the " and each "."
+    expected = "The end, the dog. " * 666 + "The cat, the dog. " * 1_000
+    actual = expected.replace("end", "fin")  # real edits among the ignored runs
+    set_pair(qtbot, compare_tab, expected, actual)
+    editor = compare_tab.editor("expected")
+    own = editor.self_painted_spans()
+    diff = [(s.cursor.selectionStart(), s.cursor.selectionEnd())
+            for s in editor.layer("diff")]
+    ignored = _ranges(editor, "ignored")
+    assert ignored and diff
+    # Qt gets none of them (its cost grows with every span of a long line) ...
+    assert not [s for s in editor.extraSelections() if s.format.fontStrikeOut()]
+    # ... the editor paints each ignored run, less what a diff span covers, never overlapping
+    covered = set()
+    for start, end in own:
+        chars = set(range(start, end))
+        assert not chars & covered
+        covered |= chars
+    want = {i for s, e in ignored for i in range(s, e)} | {i for s, e in diff
+                                                          for i in range(s, e)}
+    assert covered == want

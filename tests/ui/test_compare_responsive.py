@@ -18,11 +18,19 @@ def _long_pair(size: int, seed: int = 11) -> tuple[str, str]:
     return long_pair(size, words, newline_rate=0.08, seed=seed)
 
 
+# A GUI thread that did the work itself would be blocked for seconds; the figures themselves
+# (tens of ms) live in benchmarks/bench_compare_keystroke.py. Here only a 10x margin on the old
+# 0.15 s target is asserted, so a busy 2-core CI machine never fails it.
+BLOCKED_S = 1.5
+
+
 class GapMeter:
-    """A 5 ms QTimer; the longest interval between its ticks is how long the GUI was blocked."""
+    """A 5 ms QTimer; the longest interval between its ticks is how long the GUI was blocked,
+    and `ticks` says the event loop ran at all while the work was pending."""
 
     def __init__(self) -> None:
         self.longest = 0.0
+        self.ticks = 0
         self._last = time.perf_counter()
         self.timer = QTimer(interval=5)
         self.timer.timeout.connect(self._tick)
@@ -33,6 +41,7 @@ class GapMeter:
 
     def _tick(self) -> None:
         now = time.perf_counter()
+        self.ticks += 1
         self.longest = max(self.longest, now - self._last)
         self._last = now
 
@@ -51,14 +60,16 @@ def test_200k_pair_keeps_the_event_loop_responsive(qtbot, compare_tab) -> None:
     meter = GapMeter()
     meter.start()
     compare_tab.set_texts(expected, actual)
-    assert compare_tab.is_busy()
+    assert compare_tab.is_busy()  # handed off: set_texts did not compute it
+    ticks_at_start = meter.ticks
     wait_done(qtbot, compare_tab, timeout=30000)
+    assert meter.ticks > ticks_at_start  # the event loop ran while the work was pending
     assert shown[0] and not shown[-1]  # "computing…" while it works, gone when done
     longest = meter.stop()
     # setPlainText of 2 × 200k characters itself runs on the GUI thread, before the meter can
     # tick; everything after (reading texts, dispatching, painting results) must stay short.
     print(f"longest gap {longest * 1000:.0f} ms")
-    assert longest < 0.15, f"the GUI thread was blocked for {longest * 1000:.0f} ms"
+    assert longest < BLOCKED_S, f"the GUI thread was blocked for {longest * 1000:.0f} ms"
     spec = get_metric("levenshtein_distance")
     assert compare_tab.panels[spec.id].result().score == evaluate(spec, expected, actual).score
     assert compare_tab.highlighted_edits() == compare_tab.panels[spec.id].result().score
@@ -78,7 +89,7 @@ def test_typing_into_a_long_text_stays_responsive_and_newest_wins(qtbot, compare
     wait_done(qtbot, compare_tab, timeout=30000)
     longest = meter.stop()
     print(f"longest gap {longest * 1000:.0f} ms")
-    assert longest < 0.15, f"the GUI thread was blocked for {longest * 1000:.0f} ms"
+    assert longest < BLOCKED_S, f"the GUI thread was blocked for {longest * 1000:.0f} ms"
     final = compare_tab.texts()
     assert final[1].endswith("typed")
     for metric_id in ("levenshtein_distance", "jaccard", "chrf"):

@@ -27,10 +27,10 @@ from itertools import accumulate, groupby
 from typing import Any
 
 import numpy as np
-from rapidfuzz.distance import Levenshtein
 
+from matchlens.core import edit_script
 from matchlens.core.casefold import fold_case
-from matchlens.core.metrics.levenshtein import prepare, score_hint
+from matchlens.core.metrics.levenshtein import prepare
 
 GRANULARITIES = ("char", "word")
 SIDES = ("expected", "actual")
@@ -248,8 +248,9 @@ def align(expected: str, actual: str, *, case_sensitive: bool = True,
         builder.a_off = list(accumulate(map(len, a_units), initial=0))
     else:
         e_units, a_units = e_cmp, a_cmp
-    ops = Levenshtein.opcodes(e_units, a_units, score_hint=score_hint(e_units, a_units))
-    for tag, i1, i2, j1, j2 in ops.as_list():
+    # Characters: the script the distance metrics share (edit_script); tokens: their own.
+    ops = edit_script.opcodes(e_units, a_units)
+    for tag, i1, i2, j1, j2 in ops:
         if tag == "equal":
             if not case_sensitive:
                 builder.case_marks(i1, i2, j1, j2)

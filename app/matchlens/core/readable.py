@@ -34,10 +34,13 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from rapidfuzz.distance import Levenshtein
 
-from matchlens.core.metrics.levenshtein import prepare, score_hint
+from matchlens.core import edit_script
+from matchlens.core.edit_script import score_hint
+from matchlens.core.metrics.levenshtein import prepare
 
 OPS = ("equal", "delete", "insert", "replace")
 # A change of at most this many unit edits (inside one word or a few) is a typo: drawn by char.
@@ -59,9 +62,9 @@ def is_word_char(char: str) -> bool:
     return char.isalnum() or char == "_"
 
 
-@dataclass(frozen=True, slots=True)
-class Chunk:
-    """One readable piece; offsets are code points into the original texts."""
+class Chunk(NamedTuple):
+    """One readable piece; offsets are code points into the original texts. (A NamedTuple: a
+    100k-character pair makes thousands, and a tuple is built in C.)"""
 
     op: str  # "equal" | "delete" | "insert" | "replace"
     exp_start: int
@@ -74,8 +77,7 @@ class Chunk:
                 "actual": [self.act_start, self.act_end]}
 
 
-@dataclass(frozen=True, slots=True)
-class Edit:
+class Edit(NamedTuple):
     """One unit edit of an exact script: a single character replaced, deleted or inserted."""
 
     op: str  # "replace" | "delete" | "insert"
@@ -133,8 +135,9 @@ def readable_diff(expected: str, actual: str, *, case_sensitive: bool = True,
 
 
 def exact_opcodes(e: str, a: str) -> list[tuple[str, int, int, int, int]]:
-    """rapidfuzz's minimal edit script as (tag, i1, i2, j1, j2) runs (tags as in difflib)."""
-    return Levenshtein.opcodes(e, a, score_hint=score_hint(e, a)).as_list()
+    """rapidfuzz's minimal edit script as (tag, i1, i2, j1, j2) runs (tags as in difflib),
+    shared with the distance metrics through `edit_script`."""
+    return edit_script.opcodes(e, a)
 
 
 def exact_edits(expected: str, actual: str, *, case_sensitive: bool = True,
@@ -166,14 +169,23 @@ def chunks_from_opcodes(e: str, a: str, ops: Sequence[tuple[str, int, int, int, 
     changes = _extend_to_words(e, a, changes)
     out: list[Chunk] = []
     e_pos = a_pos = 0
-    for i1, i2, j1, j2 in changes:
+    for i1, i2, j1, j2, original in changes:
         _equal(out, e_pos, i1, a_pos, j1)
+        e_pos, a_pos = i2, j2
+        if original is not None and not words:
+            o1, o2, p1, p2 = original
+            if max(o2 - o1, p2 - p1) <= TYPO_EDITS:
+                # A typo alone in its word(s): the exact script's own edit, as it is (what the
+                # steps below would find, without re-aligning the word).
+                _equal(out, i1, o1, j1, p1)
+                out.append(Chunk(_op(o1, o2, p1, p2), o1, o2, p1, p2))
+                _equal(out, o2, i2, p2, j2)
+                continue
         for piece in _anchored(e, a, i1, i2, j1, j2):
             if piece[0] == "equal":
                 _equal(out, *piece[1:])
             else:
                 _change(out, e, a, *piece[1:], words=words)
-        e_pos, a_pos = i2, j2
     _equal(out, e_pos, len(e), a_pos, len(a))
     return out
 
@@ -207,40 +219,63 @@ def _splits(text: str, pos: int) -> bool:
     return 0 < pos < len(text) and is_word_char(text[pos - 1]) and is_word_char(text[pos])
 
 
+# \w is exactly is_word_char (str.isalnum() or "_") for str patterns.
+_WORD_TAIL = re.compile(r"\w+\Z")
+_WORD_HEAD = re.compile(r"\w+")
+_LOOK = 64  # how far a word fragment is looked for at once (longer words take more looks)
+
+
+def _word_start(text: str, pos: int, floor: int) -> int:
+    """Where the run of word characters ending at `pos` starts (not before `floor`)."""
+    while pos > floor:
+        lo = max(floor, pos - _LOOK)
+        found = _WORD_TAIL.search(text, lo, pos)
+        if found is None:
+            return pos
+        if found.start() > lo or lo == floor:
+            return found.start()
+        pos = lo  # the whole look was word characters: look further back
+    return pos
+
+
+def _word_end(text: str, pos: int, ceiling: int) -> int:
+    """Where the run of word characters starting at `pos` ends (not after `ceiling`)."""
+    found = _WORD_HEAD.match(text, pos, ceiling)
+    return pos if found is None else found.end()
+
+
 def _extend_to_words(e: str, a: str, changes: list[list[int]]) -> list[list[int]]:
-    """Grow each change to word edges, merging changes one word fragment apart."""
-    out: list[list[int]] = []
-    for change in changes:
-        i1, i2, j1, j2 = change
+    """Grow each change to word edges, merging changes one word fragment apart.
+
+    A change keeps its original bounds as a fifth item while it merges with no other, so that
+    a small one (a typo) can be written from the exact script as it is (see `_typo`)."""
+    out: list[list] = []
+    for i1, i2, j1, j2 in changes:
+        original = (i1, i2, j1, j2)
         # Left edge: absorb the word fragment that ends the equality before.
         while _splits(e, i1) or _splits(a, j1):
             floor = out[-1][1] if out else 0
-            k = i1
-            while k > floor and is_word_char(e[k - 1]):
-                k -= 1
+            k = _word_start(e, i1, floor)
             i1, j1 = k, j1 - (i1 - k)
             if out and k == floor:  # the whole equality was a word fragment: one change
                 prev = out.pop()
-                i1, j1 = prev[0], prev[2]
+                i1, j1, original = prev[0], prev[2], None
                 continue
             break
-        out.append([i1, i2, j1, j2])
+        out.append([i1, i2, j1, j2, original])
     # Right edges, right to left, so a grown change can reach the next one.
-    done: list[list[int]] = []
-    for change in reversed(out):
-        i1, i2, j1, j2 = change
+    done: list[list] = []
+    for i1, i2, j1, j2, original in reversed(out):
         while _splits(e, i2) or _splits(a, j2):
             ceiling = done[-1][0] if done else len(e)
-            k = i2
-            while k < ceiling and is_word_char(e[k]):
-                k += 1
+            k = _word_end(e, i2, ceiling)
             i2, j2 = k, j2 + (k - i2)
             if done and k == ceiling:
                 nxt = done.pop()
-                i2, j2 = nxt[1], nxt[3]
+                i2, j2, original = nxt[1], nxt[3], None
                 continue
             break
-        done.append([i1, i2, j1, j2])
+        done.append([i1, i2, j1, j2, original])
     done.reverse()
     return done
 

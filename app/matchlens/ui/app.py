@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import os
 import sys
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QEventLoop, QObject, QTimer, Signal
+from PySide6.QtCore import QEvent, QEventLoop, QObject, QTimer, Signal
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
@@ -124,6 +127,38 @@ class ScreenshotJob(QObject):
         self.sig_done.emit()
 
 
+class AfterFirstPaint(QObject):
+    """Runs `callback` once the compare tab has painted: what the first paint does not need
+    (the Batch tab: pyqtgraph, superqt) is built right after it, on the GUI thread.
+
+    Not imported in a helper thread beforehand: PySide6 types created off the GUI thread while
+    the window is being built crashed the process (seen once in the start-up benchmark)."""
+
+    def __init__(self, window: MainWindow, callback: Callable[[], object]) -> None:
+        super().__init__(window)
+        self._callback = callback
+        self._viewport = window.compare_tab.editor("expected").viewport()
+        self._viewport.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if event.type() == QEvent.Type.Paint and watched is self._viewport:
+            self._viewport.removeEventFilter(self)
+            # After this paint has been shown: the next turn of the event loop.
+            QTimer.singleShot(0, self._run)
+        return False
+
+    def _run(self) -> None:
+        self._callback()
+        self.deleteLater()
+
+
+def _import_quietly(*modules: str) -> None:
+    # Only a head start: a failure shows (or not) when the GUI thread imports it for real.
+    for module in modules:
+        with contextlib.suppress(Exception):
+            importlib.import_module(module)
+
+
 def build_window(args: argparse.Namespace, screenshot: bool) -> tuple[MainWindow, list[str], bool]:
     """The window for a command form: (window, input-file error sentences, wait for batch)."""
     # Metrics first: a saved [metrics.semantic_similarity] read before its metric is
@@ -151,9 +186,16 @@ def build_window(args: argparse.Namespace, screenshot: bool) -> tuple[MainWindow
                            "texts with Ctrl+O and Ctrl+Shift+O.")
         dataset = sample_dataset()
         if dataset.exists():
-            wait_for_batch = window.load_dataset(dataset, expected="expected",
-                                                 actuals=["output_a", "output_b"], label="label")
-            window.tabs.setCurrentWidget(window.compare_tab)
+            def load_sample() -> bool:
+                loaded = window.load_dataset(dataset, expected="expected",
+                                             actuals=["output_a", "output_b"], label="label")
+                window.tabs.setCurrentWidget(window.compare_tab)
+                return loaded
+
+            if screenshot:
+                wait_for_batch = load_sample()
+            else:  # the window first, the sample dataset (and the Batch tab) right after
+                AfterFirstPaint(window, load_sample)
     if config_error:
         window.show_notice(config_error)  # stays until dismissed; the status bar moves on
         if errors:
@@ -163,9 +205,23 @@ def build_window(args: argparse.Namespace, screenshot: bool) -> tuple[MainWindow
     return window, errors, wait_for_batch
 
 
+def prefetch(*modules: str) -> threading.Thread:
+    """Import `modules` in a background thread (a head start for what the GUI needs soon).
+    Only modules that create no Qt types: PySide6 is not safe to extend from two threads."""
+    thread = threading.Thread(target=_import_quietly, args=modules, daemon=True,
+                              name="matchlens-prefetch")
+    thread.start()
+    return thread
+
+
 def run_app(args: argparse.Namespace) -> int:
-    app = make_application()
     screenshot: Path | None = getattr(args, "screenshot", None)
+    early: threading.Thread | None = None
+    if screenshot is None:
+        # The first scores (right after the first paint) need sacrebleu: import it while the
+        # window is being built.
+        early = prefetch("sacrebleu.metrics")
+    app = make_application()
     window, errors, wait_for_batch = build_window(args, screenshot is not None)
     if screenshot is not None:
         if errors:
@@ -186,4 +242,6 @@ def run_app(args: argparse.Namespace) -> int:
     QTimer.singleShot(500, window.compare_tab.scheduler.prewarm)
     code = app.exec()
     window.shutdown()
+    if early is not None:
+        early.join(10)  # never end the interpreter under a thread still importing
     return code

@@ -123,13 +123,13 @@ class ConfigModel(QObject):
             except MatchLensError as err:
                 try:
                     kept = move_aside(path)
-                    where = f"it was kept as {kept.name}"
+                    where = f"It was kept as {kept.name}"
                     autosave: Path | None = path
                 except OSError as move_err:
                     # Not moved: never autosave over it either.
-                    where = f"it could not be moved aside ({move_err}), so it is left untouched"
+                    where = f"It could not be moved aside ({move_err}), so it is left untouched"
                     autosave = None
-                error = (f"Your saved thresholds could not be read ({err}); {where} and the "
+                error = (f"Your saved thresholds could not be read: {err}. {where}; the "
                          "defaults are in use.")
                 model = cls(config, autosave_path=autosave, parent=parent)
                 model.load_error = error

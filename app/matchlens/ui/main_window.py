@@ -64,17 +64,12 @@ class MainWindow(QMainWindow):
         self.tabs.setDocumentMode(True)
         self.compare_tab = CompareTab(config, self.tabs)
         self.tabs.addTab(self.compare_tab, "Compare")
-        self.batch_tab = _make_batch_tab(config, self.tabs)
-        if self.batch_tab is None:
-            placeholder = QLabel(BATCH_PLACEHOLDER, self.tabs)
-            placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
-            placeholder.setWordWrap(True)
-            self.tabs.addTab(placeholder, "Batch")
-        else:
-            self.tabs.addTab(self.batch_tab, "Batch")
-            self.batch_tab.sig_open_row.connect(self.open_batch_row)
-            self.batch_tab.sig_status.connect(self.show_status)
-            self.batch_tab.sig_finished.connect(self._on_batch_finished)
+        # The Batch tab is made on first use (see `batch_tab`): until then an empty page.
+        self._batch_tab: QWidget | None = None
+        self._batch_made = False
+        self._batch_slot = QWidget(self.tabs)
+        self.tabs.addTab(self._batch_slot, "Batch")
+        self.tabs.currentChanged.connect(self._on_tab_changed)
         self.notice = NoticeBar(self)
         central = QWidget(self)
         column = QVBoxLayout(central)
@@ -86,7 +81,9 @@ class MainWindow(QMainWindow):
         self._batch_row: int | None = None
         self.batch_finished = True  # False from a dataset load until the tab says it is done
         self._build_menus()
-        self.label_menu = install_label_menu(self)  # labelling from the table or compare view
+        # Labelling from the table or the compare view: installed with the Batch tab, which
+        # owns the labels (labels need a dataset, and a dataset makes the tab).
+        self.label_menu: QMenu | None = None
         self.compare_tab.sig_status.connect(self.show_status)
         self.config.sig_error.connect(self.show_status)
         self.statusBar().showMessage("Ready.")
@@ -96,6 +93,43 @@ class MainWindow(QMainWindow):
         self._restore_view_options()
         if restore:
             self._restore_geometry()
+
+    # -- the batch tab, made when first needed --------------------------------------------------
+    @property
+    def batch_tab(self) -> QWidget | None:
+        """The Batch tab (None when this build has none), made on first use: its plots and
+        workers import pyqtgraph and superqt (~0.3-0.5 s), which the first paint of the window
+        does not need."""
+        if not self._batch_made:
+            self._make_batch()
+        return self._batch_tab
+
+    def _make_batch(self) -> None:
+        self._batch_made = True
+        tab = _make_batch_tab(self.config, self.tabs)
+        if tab is None:
+            page: QWidget = QLabel(BATCH_PLACEHOLDER, self.tabs)
+            page.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            page.setWordWrap(True)
+        else:
+            page = tab
+            tab.sig_open_row.connect(self.open_batch_row)
+            tab.sig_status.connect(self.show_status)
+            tab.sig_finished.connect(self._on_batch_finished)
+        self._batch_tab = tab
+        self.label_menu = install_label_menu(self)
+        index = self.tabs.indexOf(self._batch_slot)
+        current = self.tabs.currentIndex()
+        self.tabs.blockSignals(True)  # the same page stays current: not a tab change
+        self.tabs.removeTab(index)
+        self.tabs.insertTab(index, page, "Batch")
+        self.tabs.setCurrentIndex(current)
+        self.tabs.blockSignals(False)
+        self._batch_slot.deleteLater()
+
+    def _on_tab_changed(self, index: int) -> None:
+        if not self._batch_made and self.tabs.widget(index) is self._batch_slot:
+            self._make_batch()
 
     # -- menus ----------------------------------------------------------------------------------
     def _action(self, menu: QMenu, text: str, slot: Any, shortcut: str | QKeySequence | None = None,
@@ -195,8 +229,9 @@ class MainWindow(QMainWindow):
 
     def find(self) -> None:
         """Ctrl+F: the compare view's find bar, or the batch table's search on that tab."""
-        if self.batch_tab is not None and self.tabs.currentWidget() is self.batch_tab:
-            self.batch_tab.focus_search()
+        tab = self._batch_tab  # (never made just to be searched)
+        if tab is not None and self.tabs.currentWidget() is tab:
+            tab.focus_search()
         else:
             self.tabs.setCurrentWidget(self.compare_tab)
             self.compare_tab.find_bar.open_bar()
@@ -373,7 +408,7 @@ class MainWindow(QMainWindow):
         return buttons
 
     def _update_row_actions(self) -> None:
-        enabled = self.batch_tab is not None and self._batch_row is not None
+        enabled = self._batch_row is not None and self.batch_tab is not None
         for action in (self.action_next_row, self.action_previous_row, self.action_next_failing):
             action.setEnabled(enabled)
         for button in self._row_buttons:
@@ -428,7 +463,7 @@ class MainWindow(QMainWindow):
     def shutdown(self) -> None:
         """Stop every worker the window started (idempotent)."""
         self.compare_tab.shutdown()
-        stop = getattr(self.batch_tab, "shutdown", None)
+        stop = getattr(self._batch_tab, "shutdown", None)  # never made just to be stopped
         if callable(stop):
             stop()
         self.config.flush()

@@ -17,7 +17,7 @@ import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from matchlens.core.metrics.levenshtein import score_hint
+from matchlens.core import edit_script
 from matchlens.core.metrics.registry import (
     STATUS_INVALID,
     ManyOutcome,
@@ -46,9 +46,8 @@ def edit_counts(reference: Sequence, hypothesis: Sequence) -> tuple[int, int, in
     """(substitutions, deletions, insertions) of the Levenshtein alignment, as jiwer counts
     them from the opcodes."""
     subs = dels = ins = 0
-    # the hint lets rapidfuzz start with a narrow band: long texts with few edits stay fast
-    hint = score_hint(reference, hypothesis)
-    for tag, i1, i2, j1, j2 in Levenshtein.opcodes(reference, hypothesis, score_hint=hint):
+    # the script the highlight and levenshtein_distance share (cer's texts are often the same)
+    for tag, i1, i2, j1, j2 in edit_script.opcodes(reference, hypothesis):
         if tag == "replace":
             subs += i2 - i1
         elif tag == "delete":

@@ -9,7 +9,9 @@ import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
+from matchlens.core import edit_script
 from matchlens.core.casefold import fold_case
+from matchlens.core.edit_script import score_hint  # noqa: F401 - where callers find it
 from matchlens.core.metrics.registry import (
     ManyOutcome,
     MetricSpec,
@@ -29,22 +31,13 @@ def prepare(text: str, case_sensitive: bool) -> str:
 def distance(expected: str, actual: str, case_sensitive: bool = True) -> int:
     """Unit-cost edit distance between the two texts."""
     e, a = prepare(expected, case_sensitive), prepare(actual, case_sensitive)
-    return int(Levenshtein.distance(e, a, score_hint=score_hint(e, a)))
-
-
-def score_hint(e, a) -> int:
-    """A lower bound of the distance that lets rapidfuzz start with a narrow band."""
-    # The length difference is a lower bound of the distance; as a hint it lets rapidfuzz start
-    # with a narrow band, which is what makes 100k+ character texts fast.
-    return max(abs(len(e) - len(a)), 31)
+    return edit_script.distance(e, a)
 
 
 def edit_counts(expected: str, actual: str) -> dict[str, int]:
-    """How many substitutions, insertions and deletions the edit script has."""
-    counts = {"replace": 0, "insert": 0, "delete": 0}
-    for op in Levenshtein.editops(expected, actual, score_hint=score_hint(expected, actual)):
-        counts[op.tag] += 1
-    return counts
+    """How many substitutions, insertions and deletions the edit script has (the script the
+    highlight draws: `edit_script` keeps it for both)."""
+    return edit_script.counts(expected, actual)
 
 
 def describe_edits(counts: Mapping[str, int]) -> str:

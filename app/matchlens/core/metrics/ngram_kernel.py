@@ -4,13 +4,18 @@ run."""
 
 from __future__ import annotations
 
+import sys
+
 import numba
 import numpy as np
 
+# Compiled code is cached beside the source; a frozen (PyInstaller) app ships no sources for
+# numba to key its cache on (it refuses to decorate), so there it compiles once per process.
+_CACHE = not getattr(sys, "frozen", False)
 _SIDE_BITS = 4  # the low bits of a key: 3 for the lowest order a window counts at, 1 for the side
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=_CACHE, nogil=True)
 def _renumber(symbols, start, stop, local, d):
     for p in range(start, stop):
         if local[symbols[p]] == 0:
@@ -19,7 +24,7 @@ def _renumber(symbols, start, stop, local, d):
     return d
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=_CACHE, nogil=True)
 def _window_keys(keys, k, symbols, start, stop, end, side, prefix, order, bits, local):
     """Append the key of the window at positions start..stop-1 of a text ending at `end`: its
     symbols (0 past the end), the lowest order at which it is not inside the common prefix,
@@ -36,7 +41,7 @@ def _window_keys(keys, k, symbols, start, stop, end, side, prefix, order, bits, 
     return k
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=_CACHE, nogil=True)
 def _clipped_matches(keys, k, order, bits, out_row):
     """Add, for each n, min(hypothesis, reference) over runs of equal n-symbol prefixes."""
     mask = (1 << bits) - 1
@@ -62,7 +67,7 @@ def _clipped_matches(keys, k, order, bits, out_row):
         out_row[n - 1] += total
 
 
-@numba.njit(cache=True, nogil=True)
+@numba.njit(cache=_CACHE, nogil=True)
 def count(symbols, hyp_start, hyp_end, ref_start, ref_end, order, local, out):
     """out[i, n-1] = clipped n-gram matches of pair i, or -1 (see ngram_matches)."""
     max_bits = (63 - _SIDE_BITS) // order

@@ -119,9 +119,11 @@ class KeyStats:
         return int(np.count_nonzero(ok))
 
     def summary_text(self, threshold: float | None) -> str:
-        """Pass rate over ALL rows done, then every count: errored rows are never hidden."""
+        """Pass rate over ALL rows done ("pass 12.5% (10/80)"), then every count, the scored
+        rows named as the mean's denominator: errored rows are never hidden."""
         c = self.status_counts
-        counts = (f"scored {c[STATUS_SCORED]:,} · errored {c[STATUS_ERROR]:,} · "
+        # both denominators: the pass rate's (all rows, in its parentheses) and the mean's
+        counts = (f"mean over {c[STATUS_SCORED]:,} scored · errored {c[STATUS_ERROR]:,} · "
                   f"invalid {c[STATUS_INVALID]:,} · missing {c[STATUS_MISSING]:,}")
         if threshold is None or not self.done:
             rate = "no threshold" if threshold is None else "–"

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QByteArray, QEvent, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -48,19 +48,21 @@ _AUTO_NETWORK_MS = 1000
 # piece (~40 ms a side for a million characters in lines, ~0.1 s in one line, which Qt lays out
 # at once): the actual side then follows on the next event-loop turn.
 _STAGGER_CHARS = 250_000
+# Until the window has painted once, texts wait this long (or for that first paint) before they
+# are scored: the first scores import sacrebleu & co (~0.1-0.4 s), and a window that shows
+# its texts first and its scores a moment later opens that much sooner.
+_FIRST_PAINT_GRACE_MS = 250
 
 
 def debounce_ms(total_chars: int) -> int:
     """How long to wait for a typing pause before computing.
 
-    Small texts answer on the next event-loop turn. Up to a few hundred thousand characters a
-    short pause is enough: stale queued work is dropped anyway, so the debounce only saves the
-    lanes from starting work that is already outdated. Beyond that each computation costs
-    seconds, so wait for a real pause.
+    Up to a few hundred thousand characters, no wait: a keystroke's work is ~0.1 s or less
+    (the edit script once per pair, chrF/BLEU counted incrementally), the lanes drop queued
+    work a newer keystroke made stale, and every millisecond waited here is a millisecond later
+    on screen. Beyond that each computation costs seconds, so wait for a real pause.
     """
-    if total_chars <= SYNC_LIMIT:
-        return 0
-    return 30 if total_chars <= 300_000 else 120
+    return 0 if total_chars <= 300_000 else 120
 
 
 class CompareTab(QWidget):
@@ -94,6 +96,8 @@ class CompareTab(QWidget):
         self._compute_timer.timeout.connect(lambda: self._compute(new_text=True))
         self._network_timer = QTimer(self, singleShot=True, interval=_AUTO_NETWORK_MS)
         self._network_timer.timeout.connect(self._compute_auto_network)
+        self._painted = False
+        self.panes["expected"].editor.viewport().installEventFilter(self)
         for side, pane in self.panes.items():
             pane.editor.textChanged.connect(self._on_text_changed)
             pane.editor.sig_file_dropped.connect(lambda path, s=side: self.load_file(s, path))
@@ -327,7 +331,8 @@ class CompareTab(QWidget):
     # -- computing ------------------------------------------------------------------------------
     def _on_text_changed(self) -> None:
         total = sum(p.editor.char_count() for p in self.panes.values())
-        self._compute_timer.start(debounce_ms(total))
+        delay = debounce_ms(total)
+        self._compute_timer.start(delay if self._painted else max(delay, _FIRST_PAINT_GRACE_MS))
         self._network_texts_changed()
         if self._auto_network:
             self._network_timer.start()
@@ -583,6 +588,15 @@ class CompareTab(QWidget):
             value = state.get(key)
             if isinstance(value, QByteArray | bytes):
                 splitter.restoreState(QByteArray(value))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if (not self._painted and event.type() == QEvent.Type.Paint
+                and watched is self.panes["expected"].editor.viewport()):
+            self._painted = True
+            if self._compute_timer.isActive():  # texts set before the window showed: score now
+                total = sum(p.editor.char_count() for p in self.panes.values())
+                self._compute_timer.start(debounce_ms(total))
+        return super().eventFilter(watched, event)
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
         super().changeEvent(event)

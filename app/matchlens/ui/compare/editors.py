@@ -47,6 +47,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QApplication, QPlainTextEdit, QTextEdit, QWidget
 
+from matchlens.ui.compare.ignored_layer import split_ignored
 from matchlens.ui.palette import blend
 
 LONG_LINE = 10_000  # characters in one line (QTextBlock) from which the editor takes over
@@ -232,14 +233,16 @@ class DiffEditor(QPlainTextEdit):
         if not selections and not self._layers.get(name):
             return
         self._layers[name] = selections
-        if name == "diff":
-            self._split_diff_layer(selections)
-        ordered = [*self._qt_diff, *(s for key in ("ignored", "json", "flash")
+        if name in ("diff", "ignored"):
+            self._split_diff_layer(self._layers.get("diff", []), self._layers.get("ignored", []))
+        ordered = [*self._qt_diff, *(s for key in ("json", "flash")
                                      for s in self._layers.get(key, []))]
         self.setExtraSelections(ordered)
 
-    def _split_diff_layer(self, selections: list[QTextEdit.ExtraSelection]) -> None:
-        """Spans touching a long line are painted here; Qt paints the others."""
+    def _split_diff_layer(self, selections: list[QTextEdit.ExtraSelection],
+                          ignored: list[QTextEdit.ExtraSelection]) -> None:
+        """Spans touching a long line are painted here; Qt paints the others (and the ignored
+        runs go the same way: `ignored_layer`)."""
         doc = self.document()
         had_painted = bool(self._painted)
         painted: list[QTextEdit.ExtraSelection] = []
@@ -252,6 +255,8 @@ class DiffEditor(QPlainTextEdit):
                 painted.append(selection)
             else:
                 qt.append(selection)
+        qt_ignored, own_ignored = split_ignored(doc, ignored, painted, LONG_LINE)
+        painted, qt = painted + own_ignored, qt + qt_ignored  # ignored drawn over the diff
         self._painted, self._ranges, self._qt_diff = painted, None, qt
         if painted or had_painted:
             self.viewport().update()

@@ -40,6 +40,9 @@ class Task:
     text_id: int
     expected: str = field(repr=False)
     actual: str = field(repr=False)
+    # Tasks of one group run on the same lane, one after the other, so they can share work
+    # kept in that process (the edit script: core.edit_script).
+    group: str = ""
 
 
 class _LaneLost(Exception):
@@ -58,6 +61,7 @@ class _Lane:
         self.text_id = -1
         self.current: Task | None = None
         self.started = 0.0
+        self.stash: list[Task] = []  # the rest of the group of the task it took
         self.thread = threading.Thread(target=self._loop, name=f"matchlens-lane-{index}",
                                        daemon=True)
 
@@ -166,6 +170,9 @@ class LanePool:
         with self._cond:
             kept = [t for t in self._queue if t.name not in names and self.is_current(t.token)]
             self._queue = [*tasks, *kept]
+            for lane in self._lanes:  # a stashed task is superseded like a queued one
+                lane.stash = [t for t in lane.stash
+                              if t.name not in names and self.is_current(t.token)]
             for lane in self._lanes:
                 cur = lane.current
                 if (cur is not None and not self.is_current(cur.token)
@@ -175,14 +182,22 @@ class LanePool:
 
     def busy(self) -> bool:
         with self._cond:
-            return bool(self._queue) or any(lane.current for lane in self._lanes)
+            return bool(self._queue) or any(lane.current or lane.stash for lane in self._lanes)
 
     def _next_task(self, lane: _Lane) -> Task | None:
         with self._cond:
             while not self.closed:
+                while lane.stash:
+                    task = lane.stash.pop(0)
+                    if self.is_current(task.token):
+                        lane.current, lane.started = task, time.monotonic()
+                        return task
                 while self._queue:
                     task = self._queue.pop(0)
                     if self.is_current(task.token):
+                        if task.group:  # take the rest of its group along
+                            lane.stash = [t for t in self._queue if t.group == task.group]
+                            self._queue = [t for t in self._queue if t.group != task.group]
                         lane.current, lane.started = task, time.monotonic()
                         return task
                 self._cond.wait()
@@ -197,6 +212,8 @@ class LanePool:
         with self._cond:
             self.closed = True
             self._queue.clear()
+            for lane in self._lanes:
+                lane.stash.clear()
             self._cond.notify_all()
         for lane in self._lanes:
             if lane.current is not None:

@@ -22,6 +22,10 @@ from matchlens.ui.compare.lanes import LanePool, Task
 
 # Up to this many characters (both sides together) the work is done synchronously.
 SYNC_LIMIT = 4_000
+# These tasks all need the character edit script of the texts: they run on one lane, in a row,
+# so it is computed once there (core.edit_script keeps it) instead of once per task.
+SHARED_SCRIPT_TASKS = frozenset({ALIGN_TASK, "levenshtein_distance", "levenshtein_similarity",
+                                 "cer"})
 
 
 class _Bridge(QObject):
@@ -95,7 +99,8 @@ class ScoreScheduler(QObject):
             return self._seconds_per_char.get(name, 0.0) * size
 
         ordered = sorted(tasks, key=cost, reverse=True)
-        batch = [Task(self._live[name], name, tasks[name], self._text_id, expected, actual)
+        batch = [Task(self._live[name], name, tasks[name], self._text_id, expected, actual,
+                      group="script" if name in SHARED_SCRIPT_TASKS else "")
                  for name in ordered]
         self._ensure_pool().submit(batch)
 

@@ -12,9 +12,10 @@ and only its source ("keyring" / "environment" / none) comes back, never the key
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt, QThreadPool, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, QThreadPool, Signal
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
@@ -48,6 +49,12 @@ def endpoint_text(endpoint: Endpoint) -> str:
     parts = urlsplit(endpoint.display_url)
     where = parts.netloc + (parts.path.rstrip("/") if not endpoint.is_openai else "")
     return f"{endpoint.model} at {where}"
+
+
+class _KeyAnswer(QObject):
+    """Carries the key check's answer from the pool thread to the panel (a queued signal)."""
+
+    sig_answer = Signal(object)  # the source string, or None when the check failed
 
 
 class NetworkPanel(MetricPanel):
@@ -101,22 +108,31 @@ class NetworkPanel(MetricPanel):
 
     # -- key and endpoint ----------------------------------------------------------------------
     def check_key(self) -> None:
-        """Find out (in a worker) whether a key is set; the answer updates the panel."""
+        """Find out (in a pool thread) whether a key is set; the answer updates the panel.
+
+        A plain QThreadPool task rather than a superqt worker: this runs while the window
+        opens, and importing superqt (and keyring, inside the task) would delay its first
+        paint."""
         if self._key_worker is not None:
             return
-        from superqt.utils import create_worker
+        answer = _KeyAnswer(self)
+        answer.sig_answer.connect(self._on_key_checked)
+        self._key_worker = answer
 
-        worker = create_worker(key_source, _start_thread=False)
-        worker.returned.connect(self._on_key_checked)
-        worker.finished.connect(self._on_key_worker_done)
-        self._key_worker = worker
-        worker.start()
+        def run() -> None:
+            try:
+                source: str | None = key_source()
+            except Exception:  # noqa: BLE001 - the panel stays "unknown"; Compute will tell
+                source = None
+            with contextlib.suppress(RuntimeError):  # the panel was closed meanwhile
+                answer.sig_answer.emit(source)
 
-    def _on_key_checked(self, source: str) -> None:
-        self.set_key_source(source)
+        QThreadPool.globalInstance().start(run)
 
-    def _on_key_worker_done(self) -> None:
+    def _on_key_checked(self, source: str | None) -> None:
         self._key_worker = None
+        if source is not None:
+            self.set_key_source(source)
 
     def set_key_source(self, source: str) -> None:
         """'keyring', 'environment' or '' (no key), as Settings or the key check found it."""
