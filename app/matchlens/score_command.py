@@ -24,6 +24,7 @@ from matchlens.core.metrics.registry import (
     local_metric_ids,
 )
 from matchlens.core.pipeline import Mapping, score_stream
+from matchlens.core.redact import scrub
 from matchlens.core.scored_table import provenance, sidecar_path, write_sidecar
 from matchlens.core.scored_writer import scored_writer
 from matchlens.core.tally import Tally
@@ -150,7 +151,7 @@ def score_command(args: argparse.Namespace) -> int:
             "U+FFFD in their place (a .jsonl output keeps them exactly)")
     if not args.quiet:
         with contextlib.suppress(OSError, ValueError):  # stderr closed or full: not an error
-            print(format_summary(tally), file=sys.stderr)
+            print(scrub(format_summary(tally)), file=sys.stderr)
     return _gate(tally, args.fail_under)
 
 
