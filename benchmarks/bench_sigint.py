@@ -17,6 +17,7 @@ Linux only (/proc). Timings on a shared 2-core machine are noisy: the load avera
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import signal
 import subprocess
@@ -29,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_score import ROOT, make_dataset  # noqa: E402
 
 TARGET_S = 1.0
+print = functools.partial(print, flush=True)  # noqa: A001 (progress shows as it comes)
 POLL_S = 0.001
 
 

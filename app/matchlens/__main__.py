@@ -1,5 +1,9 @@
 import sys
 
-from matchlens.main import main
+try:
+    from matchlens.main import main
+except KeyboardInterrupt:  # Ctrl+C before main() could catch it: no traceback either
+    sys.stderr.write("matchlens: interrupted\n")
+    sys.exit(130)
 
 sys.exit(main())

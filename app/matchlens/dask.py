@@ -9,9 +9,10 @@
 
 Each partition goes through `matchlens.score`'s own scorer (`score_loaded`), so the rows equal
 the single-process ones; the columns (and the meta Dask plans with) come from the same code,
-run on the empty meta frame. Each partition carries its partial summary in `attrs`;
-`summary(scored)` combines them in a Dask reduction (exact counts, pass rates and means; the
-median exact while the distinct scores are few, else labelled `median_exact: False`).
+run on the empty meta frame. Each partition carries its summary (the core's `Tally`, what
+`matchlens score` prints) in `attrs`; `summary(scored)` merges them in a Dask reduction: the
+counts, pass rates, means and medians are those of every row, exactly (a Tally keeps each
+distinct score with its count, so its memory grows with distinct scores, not rows).
 
 An API key never travels in the task graph: a task carries metric ids, thresholds, options and
 the endpoint URL, and a worker that embeds reads the key where the command would, from its own
@@ -33,10 +34,10 @@ except ImportError as err:  # the optional extra is not installed
 from matchlens.api.inputs import load
 from matchlens.api.plan import ConfigLike, ScorePlan, make_plan
 from matchlens.api.scoring import score_loaded, specs
-from matchlens.api.summary import PARTITION_DISTINCT, combine, finalize
 from matchlens.core.errors import ConfigError
+from matchlens.core.tally import merge_tallies
 
-PARTIAL = "matchlens_partial"  # the attrs key of a scored partition's partial summary
+PARTIAL = "matchlens_partial"  # the attrs key of a scored partition's Tally
 SOURCE = "Dask DataFrame"
 
 
@@ -62,15 +63,16 @@ def score(ddf: Any, expected: str | None = None, actual: str | Sequence[str] | N
 
 
 class Carried:
-    """A partition's partial summary in `attrs`. pandas compares attrs with `==` when it
+    """A partition's number and Tally in `attrs`. pandas compares attrs with `==` when it
     concatenates frames (a numpy array there raises) and deep-copies them on every operation:
     this compares by identity (concatenated partitions drop it, as they should: their rows are
     no longer one partition's) and is shared, not copied (nothing changes it)."""
 
-    __slots__ = ("partial",)
+    __slots__ = ("number", "tally")
 
-    def __init__(self, partial: dict) -> None:
-        self.partial = partial
+    def __init__(self, number: int, tally: Any) -> None:
+        self.number = number
+        self.tally = tally
 
     def __eq__(self, other: object) -> bool:
         return self is other
@@ -81,14 +83,13 @@ class Carried:
         return self
 
     def __reduce__(self):
-        return Carried, (self.partial,)
+        return Carried, (self.number, self.tally)
 
 
 def _score_partition(part: Any, plan: ScorePlan, partition_info: dict | None = None) -> Any:
     number = int(partition_info["number"]) if partition_info else 0
-    frame, partial = score_loaded(load(part, specs(plan)), plan, partition=number,
-                                  distinct_cap=PARTITION_DISTINCT)
-    frame.attrs[PARTIAL] = Carried(partial)
+    frame, tally = score_loaded(load(part, specs(plan)), plan)
+    frame.attrs[PARTIAL] = Carried(number, tally)
     return frame
 
 
@@ -112,25 +113,32 @@ def _chunk(part: Any) -> Any:
     if not isinstance(carried, Carried):
         raise ConfigError("matchlens.dask.summary takes the DataFrame matchlens.dask.score "
                           "returned: this one's partitions carry no scoring summary")
-    partial = carried.partial
-    if partial["rows"] != len(part):
-        raise ConfigError(f"a partition has {len(part)} rows but {partial['rows']} were "
+    if carried.tally.rows != len(part):
+        raise ConfigError(f"a partition has {len(part)} rows but {carried.tally.rows} were "
                           "scored: take the summary of the DataFrame matchlens.dask.score "
                           "returned, before filtering or repartitioning it")
-    return pd.Series([partial], dtype=object)
+    return pd.Series([[(carried.number, carried.tally)]], dtype=object)
 
 
 def _parts(combined: Any) -> list:
-    """The partials Dask hands over: a Series of them, or a frame whose first column they are."""
+    """The (number, Tally) pairs Dask hands over: lists of them in a Series, or in the first
+    column of a frame."""
     column = combined.iloc[:, 0] if hasattr(combined, "columns") else combined
-    return column.tolist()
+    return [pair for pairs in column.tolist() for pair in pairs]
 
 
 def _combine(combined: Any) -> Any:
+    """Pairs passed on as they are: merged once, at the end, so each reason keeps the
+    partition where it first happened."""
     import pandas as pd
 
-    return pd.Series([combine(_parts(combined))], dtype=object)
+    return pd.Series([_parts(combined)], dtype=object)
 
 
 def _aggregate(combined: Any) -> dict:
-    return finalize(combine(_parts(combined)), SOURCE)
+    from matchlens.summary import summary_dict
+
+    parts = _parts(combined)
+    tally = merge_tallies(parts)
+    tally.source = SOURCE
+    return summary_dict(tally, partitions=len(parts))

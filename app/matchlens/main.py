@@ -2,11 +2,40 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
 from collections.abc import Sequence
 
+EXIT_INTERRUPTED = 130
+
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """`argv` None: this is the process's own command line (the console script, `python -m`):
+    then a run stopped by Ctrl+C or SIGTERM leaves at once (see `_leave_now`)."""
+    try:
+        code = _main(argv)
+    except KeyboardInterrupt:  # Ctrl+C while starting up (imports), before a command's guard
+        from matchlens.crash import say
+
+        say("matchlens: interrupted")
+        code = EXIT_INTERRUPTED
+    if argv is None and code in (EXIT_INTERRUPTED, 143):
+        _leave_now(code)
+    return code
+
+
+def _leave_now(code: int) -> None:
+    """Exit without tearing down the interpreter: freeing a million rows' strings one by one
+    took most of the second between Ctrl+C and the prompt. Everything that matters is done by
+    now (temporary files removed, the forked worker reaped, the one line printed)."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            stream.flush()
+    os._exit(code)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     from matchlens.ui.background import run_child
 
     code = run_child(sys.argv[1:] if argv is None else argv)  # a frozen app's child process

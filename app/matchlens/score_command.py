@@ -24,6 +24,7 @@ from matchlens.core.metrics.registry import (
     local_metric_ids,
 )
 from matchlens.core.pipeline import Mapping, score_stream
+from matchlens.core.redact import scrub
 from matchlens.core.scored_table import provenance, sidecar_path, write_sidecar
 from matchlens.core.scored_writer import scored_writer
 from matchlens.core.tally import Tally
@@ -150,7 +151,7 @@ def score_command(args: argparse.Namespace) -> int:
             "U+FFFD in their place (a .jsonl output keeps them exactly)")
     if not args.quiet:
         with contextlib.suppress(OSError, ValueError):  # stderr closed or full: not an error
-            print(format_summary(tally), file=sys.stderr)
+            print(scrub(format_summary(tally)), file=sys.stderr)
     return _gate(tally, args.fail_under)
 
 
@@ -252,15 +253,6 @@ def _delimiter(text: str | None) -> str | None:
     if len(value) != 1:
         raise ConfigError(f"--delimiter must be one character, not {text!r}")
     return value
-
-
-def _missing_reasons(expected, actuals) -> list[str]:
-    """A few example reasons why rows have no value (the Python API's notes; the command
-    itself groups every reason with its count, see `matchlens.core.tally`)."""
-    reasons = list(expected.reasons.values())[:3]
-    for values in actuals.values():
-        reasons.extend(list(values.reasons.values())[:3])
-    return reasons[:5]
 
 
 def _gate(tally: Tally, fail_under: float | None) -> int:

@@ -108,22 +108,43 @@ def format_summary(tally: Tally) -> str:
     return "\n".join(out)
 
 
-def summary_dict(tally: Tally) -> dict:
-    """The same summary as data (the Python API's `attrs["matchlens"]`)."""
+def summary_dict(tally: Tally, partitions: int = 1) -> dict:
+    """The same summary as data (the Python API's `attrs["matchlens"]`, and the combined
+    summary of `matchlens.dask`): the numbers this module prints, unrounded."""
     variants = {}
+    why = []
     for variant in tally.variants:
         per = tally.per_variant[variant]
         metrics = {}
         for job in tally.jobs:
             s = tally.summary(variant, job.id)
-            metrics[job.id] = {"mean": s.mean, "median": s.median, "pass_rate": s.pass_rate,
-                               "scored": s.scored, "invalid": s.invalid,
-                               "errored": s.errored, "missing": s.missing}
+            metrics[job.id] = {
+                "threshold": job.threshold, "direction": str(job.spec.direction),
+                "rows": s.rows, "scored": s.scored, "invalid": s.invalid,
+                "errored": s.errored, "missing": s.missing, "mean": s.mean,
+                "median": s.median, "passed": s.passed, "failed": s.failed,
+                "pass_rate": s.pass_rate}
+            for message, reason in per.metrics[job.id].problems.items():
+                why.append({"variant": variant, "metric": job.id, "message": message,
+                            **_place(reason, tally.unit, partitions > 1)})
         variants[variant] = {
             "rows": per.rows, "scored": per.with_values, "missing": per.rows - per.with_values,
-            "missing_reasons": {k: v.count for k, v in per.missing.items()},
-            "overall_pass_rate": tally.overall_pass_rate(variant) if tally.thresholded
-            else None,
+            "missing_reasons": [{"label": label, "detail": reason.detail,
+                                 **_place(reason, tally.unit, partitions > 1)}
+                                for (label, _kind), reason in per.missing.items()],
+            "passed": per.passing if tally.thresholded else None,
+            "pass_rate": tally.overall_pass_rate(variant) if tally.thresholded else None,
             "metrics": metrics}
-    return {"source": tally.source, "rows": tally.rows, "variants": variants,
+    why.sort(key=lambda w: (-w["rows"], w.get("partition", 0), w[tally.unit]))
+    return {"source": tally.source, "rows": tally.rows, "partitions": partitions,
+            "metrics": [job.id for job in tally.jobs], "variants": variants, "why": why,
             "notes": list(tally.notes)}
+
+
+def _place(reason: Reason, unit: str, parted: bool) -> dict:
+    """How many rows, and where the first is ("line" or "row" N; for a table scored in parts,
+    also the part, N then counting from that part's start)."""
+    place = {"rows": reason.count, unit: reason.first_line}
+    if parted:
+        place["partition"] = reason.partition
+    return place

@@ -16,7 +16,8 @@ from tests.embeddings.conftest import batch_of, fake_openai  # noqa: F401  (fixt
 
 def release_dask_threads() -> None:
     """distributed keeps one offload thread for the life of the process once a client ran:
-    end it (a fresh executor starts its thread only when next used)."""
+    end it (a fresh executor starts its thread only when next used); and wait for the threads
+    watching worker processes, which end once their process is reaped."""
     from concurrent.futures import ThreadPoolExecutor
 
     import distributed.utils
@@ -25,6 +26,9 @@ def release_dask_threads() -> None:
     distributed.utils._offload_executor = ThreadPoolExecutor(
         max_workers=1, thread_name_prefix="Dask-Offload")
     old.shutdown(wait=True)
+    for thread in threading.enumerate():
+        if thread.name.startswith("AsyncProcess"):
+            thread.join(timeout=30)
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -77,13 +77,10 @@ def test_cluster_rows_equal_single_process_row_for_row(client, parquet_folder):
     assert frame_rows(on_cluster.reset_index(drop=True)) == frame_rows(single)
     added = [c for c in single.columns if c not in ddf.columns]
     assert on_cluster[added].dtypes.tolist() == single[added].dtypes.tolist()
-    # the combined summary is the single-process one (rows, counts, means, exact medians)
+    # the merged summary is the single-process one (rows, counts, means, medians)
     alone = single.attrs["matchlens"]
     assert combined["variants"] == alone["variants"]
     assert (combined["rows"], combined["partitions"]) == (400, FILES)
-    medians = [m["median_exact"] for v in combined["variants"].values()
-               for m in v["metrics"].values()]
-    assert all(medians)
 
 
 def test_summary_and_a_write_score_each_partition_once(client, parquet_folder, tmp_path):

@@ -126,7 +126,7 @@ def test_temporaries_of_a_killed_run_are_removed_by_the_next(folder, capsys):
 def test_concurrent_runs_never_pair_one_runs_table_with_anothers_sidecar(folder):
     # Four runs with four thresholds write the same -o at once; whichever wins, its table and
     # its sidecar must agree (the sidecar's threshold explains the table's _pass column).
-    rows = "".join(f"answer {i},answer {i % 7}\n" for i in range(30_000))
+    rows = "".join(f"answer {i},answer {i % 7}\n" for i in range(5_000))
     (folder / "data.csv").write_text("expected,actual\n" + rows, encoding="utf-8")
     thresholds = ["0.1", "0.5", "0.9", "1.0"]
     env = {**os.environ, "PYTHONPATH": str(REPO / "app")}
@@ -135,7 +135,7 @@ def test_concurrent_runs_never_pair_one_runs_table_with_anothers_sidecar(folder)
                                   "--metrics", "levenshtein_similarity", "--set",
                                   f"levenshtein_similarity.threshold={t}", "-o", "out.csv",
                                   "--quiet"], cwd=folder, env=env) for t in thresholds]
-        assert [run.wait(timeout=120) for run in runs] == [0, 0, 0, 0]
+        assert [run.wait(timeout=600) for run in runs] == [0, 0, 0, 0]  # a loaded CI machine
         sidecar = tomllib.loads((folder / "out.csv.matchlens.toml").read_text(encoding="utf-8"))
         threshold = sidecar["metrics"]["levenshtein_similarity"]["threshold"]
         header, table = read_csv_file(folder / "out.csv")
@@ -145,25 +145,28 @@ def test_concurrent_runs_never_pair_one_runs_table_with_anothers_sidecar(folder)
         assert not [p for p in folder.iterdir() if p.name.endswith(".tmp")]
 
 
-def test_sigterm_mid_run_exits_143_and_leaves_no_file(folder):
+@pytest.mark.parametrize("signum, code, line", [
+    (signal.SIGTERM, 143, "matchlens: terminated; no output was written"),
+    (signal.SIGINT, 130, "matchlens: interrupted; no output was written"),
+], ids=["SIGTERM", "SIGINT"])
+def test_a_signal_mid_run_exits_at_once_and_leaves_no_file(folder, signum, code, line):
     rows = "".join(f"answer {i},answer {i % 7}\n" for i in range(300_000))
     (folder / "data.csv").write_text("expected,actual\n" + rows, encoding="utf-8")
     before = snapshot(folder)
     env = {**os.environ, "PYTHONPATH": str(REPO / "app"), "PYTHONIOENCODING": "utf-8"}
     run = subprocess.Popen([str(PYTHON), "-m", "matchlens", "score", "data.csv", *COLUMNS,
                             "-o", "out.csv"], cwd=folder, env=env, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 300
     while run.poll() is None and time.monotonic() < deadline:  # wait for the write to start
         if any(p.name.startswith(".out.csv.") for p in folder.iterdir()):
             break
         time.sleep(0.002)
-    run.send_signal(signal.SIGTERM)
-    err = run.communicate(timeout=60)[1].decode("utf-8")
+    run.send_signal(signum)
+    err = run.communicate(timeout=300)[1].decode("utf-8")
     if run.returncode == 0:
-        pytest.skip("the run finished before SIGTERM arrived (a very fast machine)")
-    assert run.returncode == 143, err
-    assert "Traceback" not in err and err.strip().splitlines() == [
-        "matchlens: terminated; no output was written"]
+        pytest.skip("the run finished before the signal arrived (a very fast machine)")
+    assert run.returncode == code, err
+    assert "Traceback" not in err and err.strip().splitlines() == [line]
     assert snapshot(folder) == before
 
 

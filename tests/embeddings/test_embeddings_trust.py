@@ -164,3 +164,16 @@ def test_credentials_in_the_base_url_are_stored_nowhere(cli, tmp_path, fake_open
     assert urls == {fake_openai.base_url}
     assert_nothing_leaked(query_secret, run.err, run.out, folders=(tmp_path, cache_dir))
     assert_nothing_leaked(TEST_KEY, run.err, run.out, folders=(tmp_path, cache_dir))
+
+
+def test_where_a_url_came_from_survives_resolving_the_options(tmp_path):
+    """The compare tab resolves options again before scoring: the provenance must stay."""
+    from matchlens.core.config import load_config
+    from matchlens.embeddings.endpoint import resolve_endpoint
+    from matchlens.embeddings.metric import SPEC
+
+    config = load_config(_config(tmp_path, _openai_table("http://10.0.0.9:8000/v1")))
+    options = SPEC.resolve_options(config.settings("semantic_similarity").options)
+    assert resolve_endpoint(options).source == "file"
+    named = config.with_endpoint("http://10.0.0.9:8000/v1")  # the user names the same URL
+    assert resolve_endpoint(named.settings("semantic_similarity").options).source == "settings"

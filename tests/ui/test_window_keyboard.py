@@ -143,3 +143,13 @@ def test_the_stored_key_is_masked_in_every_sentence_the_window_shows(qtbot, wind
     labels = [w.text() for w in window.findChildren(QLabel)]
     assert not [t for t in labels if STORED_KEY[3:11] in t]
     dialog.close()
+
+
+def test_ctrl_tab_leaves_an_editor_that_keeps_tab_for_its_text(qtbot, window):
+    editor = window.compare_tab.editor("expected")
+    editor.setFocus()
+    assert QApplication.focusWidget() is editor
+    QTest.keyClick(editor, Qt.Key.Key_Tab)  # a tab character is text: whitespace differences
+    assert editor.toPlainText() == "\t" and QApplication.focusWidget() is editor
+    QTest.keyClick(editor, Qt.Key.Key_Tab, Qt.KeyboardModifier.ControlModifier)
+    assert QApplication.focusWidget() is not editor and editor.toPlainText() == "\t"

@@ -14,8 +14,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextDocument
 
 from matchlens.core.batch import MetricJob, run_to_completion
-from matchlens.core.metrics.registry import STATUS_SCORED
-from matchlens.core.results import Direction
+from matchlens.core.calibration import labelled, sweep
+from matchlens.core.metrics.registry import STATUS_SCORED, get_metric
+from matchlens.core.results import Direction, threshold_text
 from matchlens.ui.batch.colours import verdict_colours
 
 _CORE_CACHE: dict[tuple, object] = {}
@@ -83,6 +84,7 @@ def check_batch_tab(tab, config) -> None:
                 assert colour == want, (where, colour, want)
                 assert (" passes " if ok[row] else " fails ") in tip, (where, tip)
         _check_histogram(tab, job, variant, threshold, scores, scored)
+    _check_calibration(tab, config, core)
     verdict = columns["verdict"]
     for view_row in range(model.rowCount()):
         row = model.source_row(view_row)
@@ -119,3 +121,21 @@ def _check_histogram(tab, job, variant, threshold, scores, scored) -> None:
     lo, hi = panel._x_range or (threshold, threshold)
     at = min(max(threshold, lo), hi)  # a line beyond the axis waits at its end
     assert abs(panel.line.value() - at) < 1e-9, (job.id, panel.line.value(), threshold)
+
+
+def _check_calibration(tab, config, core) -> None:
+    """The Calibration view's numbers are core's confusion at the config's threshold."""
+    view = tab.calibration
+    if view.current() is None or tab.prepared.labels is None:
+        return
+    metric_id = view.metric_id()
+    spec = get_metric(metric_id)
+    threshold = config.settings(metric_id).threshold
+    text = plain(view.numbers.text())
+    if threshold is None:
+        assert "No threshold set" in text, text
+        return
+    scores = core.scores[(tab.model.variant(), metric_id)]
+    at = sweep(labelled(scores, tab.prepared.labels), spec.direction).at(threshold)
+    assert f"At {threshold_text(spec.direction, threshold)}: " in text, (threshold, text)
+    assert f"TP {at.tp:,} · FP {at.fp:,} · TN {at.tn:,} · FN {at.fn:,}" in text, (at, text)

@@ -4,8 +4,7 @@ and out.
     plan        the run as `matchlens score` would make it: config, metrics, jobs (picklable)
     inputs      a pandas/polars DataFrame, an Arrow table or a path -> the core's Table
     frames      a BatchResult -> the score and `_pass` columns, named as the CLI names them
-    summary     per-partition summaries that combine exactly (counts, means; medians where they can)
-    scoring     matchlens.score()
+    scoring     matchlens.score(): the core pipeline's score_table, the summary its Tally
     comparison  matchlens.compare(): one pair, as chunks, edits and scores, drawn in Jupyter
     window      matchlens.show(): the app's batch tab on a DataFrame
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,34 +25,33 @@ class Loaded:
     input_frame: Callable[[], Any]  # the input columns, unchanged, as a pandas DataFrame
     source: str
     lines: Sequence[int] | None  # physical lines of a file's rows, for messages
-    # columns of a frame whose every value is a str, by name: what the core's column lookup
-    # would return for them (texts as they are, no row missing), without building rows
-    texts: dict[str, list[str]] = field(default_factory=dict)
 
 
 def load(data: Any, specs: Sequence[str], *, encoding: str | None = None,
-         delimiter: str | None = None) -> Loaded:
+         delimiter: str | None = None, records: str | None = None,
+         sheet: str | None = None) -> Loaded:
     """DatasetError/ConfigError (one sentence) when `data` cannot be read or is no table."""
     if isinstance(data, str | os.PathLike):
-        table = read_table(Path(data), encoding=encoding, delimiter=delimiter)
-        return Loaded(table, lambda: table_frame(table), str(data), table.lines)
+        table = read_table(Path(data), encoding=encoding, delimiter=delimiter, records=records,
+                           sheet=sheet)
+        return Loaded(table, lambda: table_frame(table), table.label, table.lines)
     kind = _kind(data)
     if kind == "pandas":
         columns = [str(c) for c in data.columns]
-        table, texts = _frame_table(columns, len(data), specs,
-                                    lambda i: _pandas_values(data.iloc[:, i]))
-        return Loaded(table, lambda: data, FRAME_SOURCE, None, texts)
+        table = _frame_table(columns, len(data), specs,
+                             lambda i: _pandas_values(data.iloc[:, i]))
+        return Loaded(table, lambda: data, FRAME_SOURCE, None)
     if kind == "polars":
         columns = list(data.columns)
-        table, texts = _frame_table(columns, data.height, specs,
-                                    lambda i: data.to_series(i).to_list())
-        return Loaded(table, data.to_pandas, FRAME_SOURCE, None, texts)
+        table = _frame_table(columns, data.height, specs,
+                             lambda i: data.to_series(i).to_list())
+        return Loaded(table, data.to_pandas, FRAME_SOURCE, None)
     import pyarrow as pa
 
     arrow = data if isinstance(data, pa.Table) else pa.table(data)
-    table, texts = _frame_table(list(arrow.column_names), arrow.num_rows, specs,
-                                lambda i: arrow.column(i).to_pylist())
-    return Loaded(table, arrow.to_pandas, FRAME_SOURCE, None, texts)
+    table = _frame_table(list(arrow.column_names), arrow.num_rows, specs,
+                         lambda i: arrow.column(i).to_pylist())
+    return Loaded(table, arrow.to_pandas, FRAME_SOURCE, None)
 
 
 def _kind(data: Any, who: str = "matchlens.score") -> str:
@@ -83,30 +82,19 @@ def _kind(data: Any, who: str = "matchlens.score") -> str:
 
 
 def _frame_table(columns: list[str], rows: int, specs: Sequence[str],
-                 column_values: Callable[[int], list]) -> tuple[Table, dict[str, list[str]]]:
-    """A JSON-lines-like Table whose rows hold only the columns the specs read (all of them
-    for a JSONPath that names none), and the named columns that hold only texts. A column
-    named as a whole whose values are all str needs no rows: the core's lookup would return
-    it as it is. `columns` lists every column, for the hints of an unknown name."""
+                 column_values: Callable[[int], list]) -> Table:
+    """A Table of dict rows holding only the columns the specs read (all of them for a
+    JSONPath that names none); `columns` lists every column, for the hints of an unknown
+    name. Rows are numbered from 1 ("row 3" in messages)."""
     names = list(dict.fromkeys(name for spec in specs for name in _used(spec, columns)))
     for name in names:
         if columns.count(name) > 1:
             raise ConfigError(f"{FRAME_SOURCE}: {columns.count(name)} columns are named "
                               f"{name!r}; rename them so the one to score is clear")
-    whole = {spec for spec in specs if spec in columns}
-    paths = {name for spec in specs if spec not in whole for name in _used(spec, columns)}
-    texts: dict[str, list[str]] = {}
-    in_rows: dict[str, list] = {}
     with gc_paused():  # a million small dicts: no cyclic collection walking them all
-        for name in names:
-            values = column_values(columns.index(name))
-            if name in whole and all(type(v) is str for v in values):
-                texts[name] = values
-            if name in paths or name not in texts:
-                in_rows[name] = values
-        data = _rows(in_rows, rows)
-    return Table(Path(FRAME_SOURCE), columns, data, range(1, rows + 1), "jsonl", None,
-                 "utf-8"), texts
+        data = _rows({name: column_values(columns.index(name)) for name in names}, rows)
+    return Table(Path(FRAME_SOURCE), columns, data, range(1, rows + 1), "records", None,
+                 "utf-8", name=FRAME_SOURCE, unit="row")
 
 
 def _rows(columns: dict[str, list], count: int) -> list[dict]:

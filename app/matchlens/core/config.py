@@ -12,13 +12,12 @@ import tomli_w
 
 from matchlens.core.atomic import atomic_writer
 from matchlens.core.errors import ConfigError
-from matchlens.core.metrics.registry import MetricSpec, get_metric, shown
+from matchlens.core.metrics.registry import BASE_URL_FROM, MetricSpec, get_metric, shown
+
+__all__ = ["BASE_URL_FROM", "Config", "MetricSettings", "config_from_dict", "config_to_dict",
+           "load_config", "save_config"]
 
 _UNSET = object()
-# Put in a network metric's options when its base_url came from a config file: the file's name.
-# The embeddings client then sends no general key there (a file can name any URL; see
-# embeddings/endpoint.py). Not an OptionSpec: nobody sets it but Config.settings.
-BASE_URL_FROM = "base_url_from"
 
 
 @dataclass(frozen=True)

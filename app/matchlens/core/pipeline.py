@@ -63,7 +63,8 @@ def score_table(table: Table, mapping: Mapping, jobs: Sequence[MetricJob]
     """Score one whole table: its BatchResult (row i of the table is row i of the result) and
     its summary. DatasetError for an unknown or ambiguous column, or a JSONPath that matches
     nothing in any row."""
-    tally = Tally(table.label, list(dict.fromkeys(mapping.actuals)), list(jobs))
+    tally = Tally(table.label, list(dict.fromkeys(mapping.actuals)), list(jobs),
+                  unit=table.unit)
     results = list(score_stream([table], mapping, jobs, tally))
     return results[0][1], tally
 

@@ -25,6 +25,7 @@ from matchlens.core.datasets import json_numbers
 from matchlens.core.datasets.source import gc_paused
 from matchlens.core.datasets.table import ROW_LIST_KINDS
 from matchlens.core.errors import ConfigError, OutputError
+from matchlens.core.redact import scrub
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _VERDICT_TEXT = {1: "true", 0: "false", -1: ""}
@@ -451,7 +452,7 @@ def write_sidecar(output: Path, data: dict[str, Any]) -> Path:
     text.write(tomli_w.dumps(data))
     try:
         with atomic_writer(sidecar) as handle:
-            handle.write(text.getvalue())
+            handle.write(scrub(text.getvalue()))  # a key in a path or a URL never lands here
     except OSError as err:
         raise OutputError(f"{sidecar}: cannot write ({err.strerror or err})") from None
     return sidecar

@@ -54,6 +54,16 @@ class ValueCounts:
                                    minlength=self._values.size).astype(np.int64)
         self._pending, self._waiting = [], 0
 
+    def merge(self, other: ValueCounts) -> None:
+        """Add another multiset (a Dask partition's): the result is as if every score had been
+        added here."""
+        other._compact()
+        if other._values.size:
+            self._pending.append((other._values, other._counts))
+            self._waiting += other._values.size
+            if self._waiting >= _COMPACT_AT:
+                self._compact()
+
     @property
     def n(self) -> int:
         self._compact()
@@ -82,6 +92,7 @@ class Reason:
     count: int
     first_line: int
     detail: str  # the first row's own sentence (what exactly was missing)
+    partition: int = 0  # where `first_line` counts from, when pieces were tallied apart (Dask)
 
 
 @dataclass
@@ -224,3 +235,40 @@ def _add_metric(tally: MetricTally, result: BatchResult, variant: str, metric_id
             tally.problems[message] = Reason(1, lines[row], message)
         else:
             group.count += 1
+
+
+def merge_tallies(parts: list[tuple[int, Tally]]) -> Tally:
+    """One Tally from tallies of parts of a table kept apart (Dask partitions), each with its
+    number: counts add up, value multisets merge (so means and medians are those of every
+    score), and each reason keeps the part and line where it first happens."""
+    parts = sorted(parts, key=lambda part: part[0])
+    first = parts[0][1]
+    out = Tally(first.source, list(first.variants), list(first.jobs), unit=first.unit)
+    for number, tally in parts:
+        out.rows += tally.rows
+        out.add_notes(tally.notes)
+        for variant in out.variants:
+            into, part = out.per_variant[variant], tally.per_variant[variant]
+            into.rows += part.rows
+            into.with_values += part.with_values
+            into.passing += part.passing
+            _merge_reasons(into.missing, part.missing, number)
+            for metric_id, metric in part.metrics.items():
+                target = into.metrics[metric_id]
+                target.rows += metric.rows
+                for status, count in metric.counts.items():
+                    target.counts[status] = target.counts.get(status, 0) + count
+                target.passed += metric.passed
+                target.failed += metric.failed
+                target.values.merge(metric.values)
+                _merge_reasons(target.problems, metric.problems, number)
+    return out
+
+
+def _merge_reasons(into: dict, part: dict, number: int) -> None:
+    for key, reason in part.items():
+        known = into.get(key)
+        if known is None:
+            into[key] = Reason(reason.count, reason.first_line, reason.detail, number)
+        else:
+            known.count += reason.count

@@ -132,7 +132,7 @@ def file_endpoint_refusal(endpoint: Endpoint) -> str | None:
     return (f"nothing was sent to {url}: that endpoint comes from {endpoint.origin}, and your "
             f"API key only goes to an endpoint you name yourself; to allow it, pass "
             f"--base-url {url} (or set OPENAI_BASE_URL, or the base URL in Settings), or store "
-            f"a key for {url} in the system keyring")
+            f"a key for that endpoint alone: keyring set matchlens 'openai_api_key@{url}'")
 
 
 def _credentials(key: ApiKey, endpoint: Endpoint) -> tuple[str, str] | str:

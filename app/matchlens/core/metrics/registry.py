@@ -97,6 +97,11 @@ def shown(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else f"{text[:limit - 1]}… ({len(text):,} characters)"
 
 
+# Put in a network metric's options when its base_url came from a config file: the file's name.
+# The embeddings client then sends no general key there (a file can name any URL; see
+# embeddings/endpoint.py). Not an option: only Config.settings sets it; it passes through.
+BASE_URL_FROM = "base_url_from"
+
 _BOOL_WORDS = {"true": True, "1": True, "yes": True, "on": True,
                "false": False, "0": False, "no": False, "off": False}
 
@@ -135,6 +140,9 @@ class MetricSpec:
         """Defaults updated by validated overrides."""
         options = self.default_options()
         for name, value in (overrides or {}).items():
+            if name == BASE_URL_FROM and self.network:  # provenance, not an option: kept as is
+                options[name] = str(value or "")
+                continue
             options[name] = self.option(name).coerce(value, self.id)
         return options
 

@@ -64,7 +64,7 @@ class MappingPanel(QWidget):
                                  "$.reference.answer (typed), or a fixed text (tick below)")
         self.literal = QCheckBox("Same text for every row", self)
         self.literal.setToolTip("Use what is typed above as the expected text of every row")
-        self.any = QCheckBox("Several references (JSON array)", self)
+        self.any = QCheckBox("Several references", self)
         self.any.setToolTip("Each cell holds a JSON array of acceptable answers (SQuAD's "
                             "answers.text): every metric keeps the best one and notes which")
         # one or the other: a fixed text is not a list of references
