@@ -18,7 +18,7 @@ from typing import Any
 from matchlens.core.datasets.headers import unique_header
 from matchlens.core.datasets.source import Cancelled, gc_paused, settle
 from matchlens.core.datasets.table import Table
-from matchlens.core.errors import DatasetError
+from matchlens.core.errors import DatasetError, first_line
 
 _CANCEL_EVERY = 4096
 
@@ -30,7 +30,7 @@ def read_sheet(real: Path, display: Path, name: str, kind: str, sheet: str | Non
     try:
         book = CalamineWorkbook.from_path(str(real))
     except Exception as exc:  # calamine raises its own and plain errors for damaged files
-        raise DatasetError(f"is not a spreadsheet python-calamine can read ({_short(exc)})",
+        raise DatasetError(f"is not a spreadsheet python-calamine can read ({first_line(exc)})",
                            file=name) from None
     names = list(book.sheet_names)
     if sheet is None:
@@ -43,7 +43,7 @@ def read_sheet(real: Path, display: Path, name: str, kind: str, sheet: str | Non
     try:
         cells = book.get_sheet_by_name(sheet).to_python(skip_empty_area=False)
     except Exception as exc:  # noqa: BLE001 - any failure is one sentence
-        raise DatasetError(f"sheet {sheet!r} cannot be read ({_short(exc)})", file=name) from None
+        raise DatasetError(f"sheet {sheet!r} cannot be read ({first_line(exc)})", file=name) from None
     where = f"{name} (sheet {sheet!r})" if len(names) > 1 else name
     header = None
     header_line = 0
@@ -93,8 +93,3 @@ def _text(cell: Any) -> str:
     if isinstance(cell, dt.datetime | dt.date | dt.time):
         return cell.isoformat()
     return str(cell)
-
-
-def _short(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return text[0][:200] if text else type(exc).__name__
