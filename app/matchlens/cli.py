@@ -49,10 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
                "(one line naming the file, line and column); 70 an internal error (one line "
                "naming a crash report; never read it as a failed gate); 130 interrupted; "
                "143 terminated")
-    score.add_argument("data", type=Path, help=f"{_FORMATS_HELP}, or - for standard input")
-    score.add_argument("--expected", metavar="SPEC", help=f"the reference: {_SPEC}")
-    score.add_argument("--expected-literal", metavar="TEXT",
-                       help="one fixed reference text for every row")
+    _input_arguments(score)
     score.add_argument("--expected-any", metavar="SPEC",
                        help="several references per row: a column or JSONPath holding a JSON "
                             "array of texts; each metric keeps the best and writes <metric>_ref")
@@ -77,9 +74,6 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--fail-under", type=_rate, metavar="RATE",
                        help="exit 1 when the share of rows passing every thresholded metric is "
                             "below RATE (0-1)")
-    score.add_argument("--encoding", metavar="NAME",
-                       help="the input's encoding when it is not UTF-8 (e.g. cp1252, latin-1)")
-    score.add_argument("--delimiter", metavar="CHAR", help="the CSV delimiter (default: detected)")
     _reading_options(score)
     score.add_argument("--base-url", metavar="URL",
                        help="the OpenAI-compatible endpoint for semantic_similarity (your API "
@@ -108,10 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _calibrate_parser(sub) -> None:  # noqa: ANN001 - argparse's private subparsers type
     cal = sub.add_parser("calibrate", help="the best threshold per metric against human labels")
-    cal.add_argument("data", type=Path, help=f"{_FORMATS_HELP}, or - for standard input")
-    cal.add_argument("--expected", metavar="SPEC", help=f"the reference: {_SPEC}")
-    cal.add_argument("--expected-literal", metavar="TEXT",
-                     help="one fixed reference text for every row")
+    _input_arguments(cal)
     cal.add_argument("--actual", metavar="SPEC", action="append", required=True,
                      help="the output the labels judge; repeat for several variants")
     cal.add_argument("--label", metavar="COLUMN",
@@ -131,8 +122,6 @@ def _calibrate_parser(sub) -> None:  # noqa: ANN001 - argparse's private subpars
                      dest="overrides", help="one override, repeatable")
     cal.add_argument("-o", "--output", type=Path, metavar="thresholds.toml",
                      help="write the suggested thresholds as a config `score --config` reads")
-    cal.add_argument("--encoding", metavar="NAME", help="the input's encoding when not UTF-8")
-    cal.add_argument("--delimiter", metavar="CHAR", help="the CSV delimiter (default: detected)")
     _reading_options(cal)
 
 
@@ -140,7 +129,20 @@ _SPEC = "a column name, or a JSONPath starting with $ (cells holding JSON are pa
 _FORMATS_HELP = ".csv, .tsv, .jsonl, .json, .parquet, .xlsx, .xls or .ods"
 
 
+def _input_arguments(parser: argparse.ArgumentParser) -> None:
+    """The data and its reference, as `score` and `calibrate` both take them."""
+    parser.add_argument("data", type=Path, help=f"{_FORMATS_HELP}, or - for standard input")
+    parser.add_argument("--expected", metavar="SPEC", help=f"the reference: {_SPEC}")
+    parser.add_argument("--expected-literal", metavar="TEXT",
+                        help="one fixed reference text for every row")
+
+
 def _reading_options(parser: argparse.ArgumentParser) -> None:
+    """How to read the input file, as `score` and `calibrate` both take it."""
+    parser.add_argument("--encoding", metavar="NAME",
+                        help="the input's encoding when it is not UTF-8 (e.g. cp1252, latin-1)")
+    parser.add_argument("--delimiter", metavar="CHAR",
+                        help="the CSV delimiter (default: detected)")
     parser.add_argument("--records", metavar="JSONPATH",
                         help="where the rows are inside a .json file ($.results.results for "
                              "promptfoo's output; default: the only array of objects)")

@@ -255,15 +255,6 @@ def _delimiter(text: str | None) -> str | None:
     return value
 
 
-def _missing_reasons(expected, actuals) -> list[str]:
-    """A few example reasons why rows have no value (the Python API's notes; the command
-    itself groups every reason with its count, see `matchlens.core.tally`)."""
-    reasons = list(expected.reasons.values())[:3]
-    for values in actuals.values():
-        reasons.extend(list(values.reasons.values())[:3])
-    return reasons[:5]
-
-
 def _gate(tally: Tally, fail_under: float | None) -> int:
     if fail_under is None:
         return EXIT_OK

@@ -246,3 +246,19 @@ def test_normalise_is_the_commands_flag(tmp_path, capsys):
     assert as_list["exact_match"].tolist() == [1.0, 1.0]
     with pytest.raises(ConfigError, match="unknown normalisation step 'lower'"):
         matchlens.score(data, expected="e", actual="a", normalise=["lower"])
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".xlsx"])
+def test_every_format_the_command_reads_agrees_by_path(tmp_path, capsys, suffix):
+    frame = _sample_frame().head(30)
+    data = tmp_path / f"rows{suffix}"
+    if suffix == ".parquet":
+        frame.to_parquet(data, index=False)
+    else:
+        frame.to_excel(data, index=False, engine="xlsxwriter")
+    out = tmp_path / "scored.jsonl"
+    assert run_in_process(capsys, "score", data, "--expected", "expected", "--actual",
+                          "output_a", "-o", out).code == 0
+    scored = matchlens.score(data, expected="expected", actual="output_a")
+    assert frame_rows(scored) == cli_rows(read_jsonl_file(out), list(scored.columns))
+    assert len(scored) == 30 and scored.attrs["matchlens"]["source"] == str(data)

@@ -170,6 +170,34 @@ def test_a_signal_mid_run_exits_at_once_and_leaves_no_file(folder, signum, code,
     assert snapshot(folder) == before
 
 
+class _Stop(BaseException):
+    pass
+
+
+@pytest.mark.skipif(os.name == "nt", reason="os.kill(SIGTERM) ends the process there")
+def test_a_signal_right_after_the_temporary_is_made_still_removes_it(tmp_path, monkeypatch):
+    # The deterministic form of the SIGTERM test above: the signal lands the moment os.open has
+    # made the file, before atomic_writer knows its name (crash.py raises from a SIGTERM).
+    def handler(signum, frame):
+        raise _Stop
+    real = os.open
+
+    def open_then_signal(path, flags, *args):
+        fd = real(path, flags, *args)
+        if str(path).endswith(".tmp"):
+            os.kill(os.getpid(), signal.SIGTERM)
+        return fd
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    monkeypatch.setattr(atomic.os, "open", open_then_signal)
+    try:
+        with pytest.raises(_Stop), atomic.atomic_writer(tmp_path / "out.csv") as handle:
+            handle.write("never kept")  # not reached: the signal comes first
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert list(tmp_path.iterdir()) == []
+
+
 def _shell(command: str, folder: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(REPO / "app")}
     return subprocess.run(["bash", "-c", command], cwd=folder, env=env, capture_output=True,

@@ -260,3 +260,14 @@ def test_promptfoo_raw_rows_with_records(tmp_path):
     table = read_table(path, records="$.results.results")
     assert len(table) == 4 and table.kind == "json"
     assert resolve_column(table, "$.response.output").values == ["Paris", "paris", "Roma", None]
+
+
+def test_long_column_names_are_cut_in_the_middle_in_messages(tmp_path):
+    long_name = "output " + json.dumps({"prompt": "x" * 200, "provider": "openai:gpt-4o"})
+    path = tmp_path / "wide.csv"
+    path.write_text(f'expected,"{long_name.replace(chr(34), chr(34) * 2)}"\na,b\n',
+                    encoding="utf-8")
+    with pytest.raises(DatasetError) as caught:
+        resolve_column(read_table(path), "answer")
+    message = str(caught.value)
+    assert long_name not in message and "…" in message and 'openai:gpt-4o"}' in message

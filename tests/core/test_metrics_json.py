@@ -63,6 +63,9 @@ def test_paths_are_listed_readably():
 def test_odd_keys_are_quoted_in_paths():
     result = run({"first name": 1}, {"first name": 2})
     assert str(result.details[0]) == '$["first name"]: 1 → 2'
+    # a trailing newline is part of the key: `$.A` would name another key (found by Hypothesis)
+    result = run({"A\n": 1}, {"A\n": 2})
+    assert str(result.details[0]) == '$["A\\n"]: 1 → 2'
 
 
 @pytest.mark.parametrize(

@@ -185,3 +185,23 @@ def test_mapping_by_hand():
     assert mapped.text == "eiffel tower"
     assert mapped.origin.tolist() == list(range(4, 16))
     assert mapped.removed_spans(len(text)) == [(0, 4), (16, 17)]
+
+
+# Texts of ASCII only take squad's one-pass path (unless a control character other than
+# whitespace is in them): words, articles, punctuation that glues words ("a.b" -> "ab", "the_"),
+# and the control characters on both sides of that rule (\x1c is whitespace to split(), \x7f and
+# \x00 are neither word nor space, so \b sits beside them).
+ASCII_PIECES = st.sampled_from(["a", "an", "the", "The", "AN", "A", "thE", "cat", "x1", "_",
+                                ".", "-", "'", "a.", "(the)", " ", "  ", "\t", "\n", "\x0b",
+                                "\x1c", "\x1f", "\x7f", "\x00", "\x08"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(ASCII_PIECES, max_size=12).map("".join), max_size=6))
+def test_squad_fast_path_and_memo_equal_normalize_answer(texts):
+    want = [squad_normalize_answer(text) for text in texts]
+    assert [norm("squad", text) for text in texts] == want
+    # the batch form, with a memo shared by two calls as a chunk's two columns share it
+    memo: dict[str, str] = {}
+    assert pipeline("squad").apply_many(texts, memo) == want
+    assert pipeline("squad").apply_many(texts[::-1], memo) == want[::-1]

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import errno
 import os
 import re
+import secrets
 import stat
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -58,16 +59,15 @@ def atomic_writer(path: str | os.PathLike, *, mode: str = "w", encoding: str | N
         raise OutputError(f"{target}: is a folder, not a file to write")
     folder = target.parent if str(target.parent) else Path(".")
     remove_stale_temporaries(target)
-    try:
-        with _lock:
-            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.",
-                                       suffix=".tmp", dir=folder)
-            _live.add(tmp)
-    except OSError as err:
-        raise OutputError(f"{target}: cannot write here ({err.strerror or err})") from None
     kwargs = {} if "b" in mode else {"encoding": encoding, "newline": newline}
     group = _group.get()
+    made: list[str] = []  # the temporary's name, known before the file exists
     try:
+        try:
+            fd = _create_temporary(target, folder, made)
+        except OSError as err:
+            raise OutputError(f"{target}: cannot write here ({err.strerror or err})") from None
+        tmp = made[0]
         _set_mode(fd, target)
         with os.fdopen(fd, mode, **kwargs) as handle:
             yield handle
@@ -80,7 +80,8 @@ def atomic_writer(path: str | os.PathLike, *, mode: str = "w", encoding: str | N
         else:
             group.append(_Pending(tmp, target))
     except BaseException:
-        _unlink(tmp)
+        for name in made:
+            _unlink(name)
         raise
 
 
@@ -100,6 +101,28 @@ def discard_all_temporaries() -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
     _live.clear()
+
+
+_FLAGS = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | \
+    getattr(os, "O_BINARY", 0)
+
+
+def _create_temporary(target: Path, folder: Path, made: list[str]) -> int:
+    """Create `.NAME.PID.xxxx.tmp` as mkstemp would, and return its descriptor; its name is in
+    `made` before the file exists. (With mkstemp a SIGTERM, which crash.py raises as an
+    exception, could land after the file was made and before its name was returned: the file
+    stayed behind. A signal mask cannot close that window: another thread takes the signal.)"""
+    for _ in range(100):
+        name = os.path.join(folder, f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+        made.append(name)
+        with _lock:  # named in _live before it exists (matchlens.interrupts removes them)
+            _live.add(name)
+            try:
+                return os.open(name, _FLAGS, 0o600)
+            except FileExistsError:
+                made.pop()  # not ours: never removed
+                _live.discard(name)
+    raise FileExistsError(errno.EEXIST, "no free temporary name", str(folder))
 
 
 @contextlib.contextmanager

@@ -64,7 +64,8 @@ def calibrate_scores(spec: MetricSpec, scores: np.ndarray, labels: np.ndarray,
     return report(spec, data, sw, threshold), sw
 
 
-def _num(x: float | None, digits: int = 3) -> str:
+def rate_text(x: float | None, digits: int = 3) -> str:
+    """A rate (precision, F1, AUC...) as the window and the terminal show it; – for none."""
     return "–" if x is None else f"{x:.{digits}f}"
 
 
@@ -77,9 +78,10 @@ def row_cells(r: MetricReport) -> dict[str, str]:
     else:
         c = best.confusion
         cells.update(best=threshold_text(spec.direction, best.threshold),
-                     precision=_num(c.precision), recall=_num(c.recall), f1=_num(best.f1),
-                     passing=f"{best.passing:,}/{c.n:,}", baseline=_num(best.baseline_f1))
-    cells["auc"] = _num(r.auc)
+                     precision=rate_text(c.precision), recall=rate_text(c.recall),
+                     f1=rate_text(best.f1),
+                     passing=f"{best.passing:,}/{c.n:,}", baseline=rate_text(best.baseline_f1))
+    cells["auc"] = rate_text(r.auc)
     cells["current"] = threshold_text(spec.direction, r.threshold)
     cells["kappa"] = r.kappa_text()
     return cells

@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 
+def first_line(exc: BaseException) -> str:
+    """A library's error in a sentence of ours: its first line, at most 200 characters."""
+    text = str(exc).strip().splitlines()
+    return text[0][:200] if text else type(exc).__name__
+
+
 class MatchLensError(Exception):
     """Base of every error we expect a user to see as a sentence, not a traceback."""
 

@@ -106,6 +106,24 @@ def _whitespace() -> _CharClass:
 _ASCII_PUNCTUATION = _CharClass(string.punctuation)
 _ARTICLES_ANY_CASE = re.compile(r"\b(a|an|the)\b", re.IGNORECASE)
 _SQUAD_ARTICLES = re.compile(r"\b(a|an|the)\b")  # after lower(), exactly SQuAD's regex
+# ASCII characters that are neither word characters nor whitespace once string.punctuation is
+# gone: the control characters str.split() does not split on
+_ASCII_NOT_WORD_NOR_SPACE = re.compile(r"[\x00-\x08\x0e-\x1b\x7f]")
+_ARTICLES = frozenset(("a", "an", "the"))
+
+
+def _squad_fast(text: str) -> str:
+    """The squad preset in one pass for most texts. In an ASCII text without stray control
+    characters, what is left after dropping punctuation is word characters and whitespace, so
+    `\b(a|an|the)\b` matches exactly the whitespace tokens that are an article: dropping those
+    tokens before joining gives SQuAD's text (a Hypothesis test checks it), 30% faster than a
+    regex substitution and a second split. Other texts take the four steps."""
+    text = text.lower()
+    if text.isascii() and not _ASCII_NOT_WORD_NOR_SPACE.search(text):
+        words = _ASCII_PUNCTUATION.drop(text).split()
+        return " ".join([word for word in words if word not in _ARTICLES])
+    text = _SQUAD_ARTICLES.sub(" ", _ASCII_PUNCTUATION.drop(text))
+    return " ".join(text.split())
 
 
 class _Step:
@@ -303,13 +321,33 @@ class Pipeline:
 
     label: str  # "squad", or the steps joined by " → "
     steps: tuple[_Step, ...]
+    fast: Callable[[str], str] | None = None  # the steps as one function (same text)
 
     def apply(self, text: str) -> str:
+        if self.fast is not None:
+            return self.fast(text)
         for step in self.steps:
             text = step.apply(text)
         return text
 
-    def apply_many(self, texts: Sequence[str]) -> list[str]:
+    def apply_many(self, texts: Sequence[str], memo: dict[str, str] | None = None
+                   ) -> list[str]:
+        """Every text through the steps. With `memo` (text -> result, shared by the calls of
+        one batch chunk), a text seen before is looked up: an answer often equals its
+        reference, and the expected and actual columns are normalised by separate calls."""
+        if memo is not None:
+            apply = self.apply
+            out = []
+            append = out.append
+            get = memo.get
+            for text in texts:
+                done = get(text)
+                if done is None:
+                    done = memo[text] = apply(text)
+                append(done)
+            return out
+        if self.fast is not None:
+            return list(map(self.fast, texts))
         out = list(texts)
         for step in self.steps:
             out = list(map(step.apply, out))
@@ -331,7 +369,7 @@ def pipeline(value: str | Sequence[str]) -> Pipeline:
 @lru_cache(maxsize=64)
 def _pipeline(value: str | tuple[str, ...]) -> Pipeline:
     if isinstance(value, str):  # a preset
-        return Pipeline(value, tuple(_STEPS[name] for name in _SQUAD))
+        return Pipeline(value, tuple(_STEPS[name] for name in _SQUAD), _squad_fast)
     return Pipeline(" → ".join(value), tuple(_step(s) for s in value))
 
 

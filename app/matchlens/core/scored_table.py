@@ -8,7 +8,7 @@ import queue
 import re
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from itertools import repeat
@@ -360,11 +360,13 @@ def _json_value(x: float, integer: bool) -> Any:
     return int(x) if integer else x
 
 
-def write_jsonl(handle: TextIO, table, result: BatchResult) -> None:
+def jsonl_records(table, result: BatchResult) -> Iterator[dict[str, Any]]:
+    """Each row of `table` as a JSON Lines record with the score, pass and winning-reference
+    columns added: null where none scored. Shared by the whole and the streamed writers."""
     columns = score_columns(result)
     values = []
     for col in columns:
-        if col.is_ref:
+        if col.is_ref:  # which of several references won; null where none scored
             values.append([None if r < 0 else r
                            for r in result.refs[(col.variant, col.metric_id)].tolist()])
         elif col.is_pass:
@@ -378,6 +380,11 @@ def write_jsonl(handle: TextIO, table, result: BatchResult) -> None:
         record = _record(table, i)
         for col, column_values in zip(columns, values, strict=True):
             record[col.name] = column_values[i]
+        yield record
+
+
+def write_jsonl(handle: TextIO, table, result: BatchResult) -> None:
+    for record in jsonl_records(table, result):
         line = json_numbers.dumps(record)
         try:
             handle.write(line + "\n")

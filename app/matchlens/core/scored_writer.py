@@ -12,7 +12,7 @@ import contextlib
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from matchlens.core import scored_table
 from matchlens.core.batch import BatchResult
@@ -23,11 +23,9 @@ from matchlens.core.scored_table import (
     _blocks,
     _csv_block,
     _csv_header,
-    _json_value,
     _metric_columns,
-    _record,
     check_collisions,
-    score_columns,
+    jsonl_records,
     utf8_safe,
 )
 
@@ -79,24 +77,8 @@ class _Sink:
 def _jsonl_text(table, result: BatchResult, escape_lone: bool = False) -> str:
     """The JSON Lines of a piece; numbers kept as written (json_numbers). `escape_lone`: a line
     UTF-8 cannot hold (a lone surrogate) is written with \\u escapes, still exact JSON."""
-    columns = score_columns(result)
-    values = []
-    for col in columns:
-        if col.is_ref:  # which of several references won; null where none scored
-            values.append([None if r < 0 else r
-                           for r in result.refs[(col.variant, col.metric_id)].tolist()])
-        elif col.is_pass:
-            verdicts = result.verdicts(col.variant, col.metric_id).tolist()
-            values.append([None if v == -1 else bool(v) for v in verdicts])
-        else:
-            integer = result.job(col.metric_id).spec.integer
-            scores = result.scores[(col.variant, col.metric_id)].tolist()
-            values.append([_json_value(x, integer) for x in scores])
     out = []
-    for i in range(len(table)):
-        record: dict[str, Any] = _record(table, i)
-        for col, column_values in zip(columns, values, strict=True):
-            record[col.name] = column_values[i]
+    for record in jsonl_records(table, result):
         line = json_numbers.dumps(record)
         if escape_lone and utf8_safe(line)[1]:
             line = json_numbers.dumps(record, ensure_ascii=True)

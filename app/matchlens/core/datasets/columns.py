@@ -19,6 +19,7 @@ from matchlens.core.datasets.headers import ambiguous_column
 from matchlens.core.datasets.jsonfiles import describe
 from matchlens.core.datasets.simple_path import parse_simple, quote_digit_keys
 from matchlens.core.datasets.table import MISSING, Table
+from matchlens.core.elide import elide_middle
 from matchlens.core.errors import DatasetError
 
 _FENCE = re.compile(r"\s*```[A-Za-z0-9_-]*[ \t]*\r?\n(.*?)\r?\n?```\s*\Z", re.DOTALL)
@@ -63,7 +64,8 @@ def unknown_column(table: Table, name: str, spec: str | None = None) -> DatasetE
     close = [lowered[name.lower()]] if name.lower() in lowered else [
         lowered[m] for m in difflib.get_close_matches(name.lower(), list(lowered), n=1)]
     hint = f"; did you mean {close[0]!r}?" if close else ""
-    shown = ", ".join(repr(c) for c in table.columns[:40])
+    # names as long as a JSON object (promptfoo's CSV) are cut in the middle in the list
+    shown = ", ".join(repr(elide_middle(c, 48)) for c in table.columns[:40])
     more = f" and {len(table.columns) - 40} more" if len(table.columns) > 40 else ""
     used = f" for {spec}" if spec else ""
     return DatasetError(f"there is no column {name!r}{used}{hint} (columns: {shown}{more})",

@@ -13,7 +13,7 @@ from pathlib import Path
 from matchlens.core.datasets.headers import unique_header
 from matchlens.core.datasets.source import Cancelled, gc_paused, settle
 from matchlens.core.datasets.table import Table
-from matchlens.core.errors import DatasetError
+from matchlens.core.errors import DatasetError, first_line
 
 _BATCH_ROWS = 50_000
 
@@ -27,7 +27,7 @@ def iter_parquet(real: Path, display: Path, name: str, chunk_rows: int = _BATCH_
     try:
         handle = pq.ParquetFile(real)
     except (pa.ArrowException, OSError) as exc:
-        raise DatasetError(f"is not a Parquet file pyarrow can read ({_short(exc)})",
+        raise DatasetError(f"is not a Parquet file pyarrow can read ({first_line(exc)})",
                            file=name) from None
     header = unique_header([str(n) for n in handle.schema_arrow.names])
     notes = [f"{name}: {header.note}"] if header.note else []
@@ -46,7 +46,7 @@ def iter_parquet(real: Path, display: Path, name: str, chunk_rows: int = _BATCH_
             yield Table(display, header.names, rows, lines, "parquet", None, "parquet",
                         notes=notes, name=label, unit="row")
     except (pa.ArrowException, OSError) as exc:
-        raise DatasetError(f"cannot be read past row {done} ({_short(exc)})",
+        raise DatasetError(f"cannot be read past row {done} ({first_line(exc)})",
                            file=name) from None
     finally:
         handle.close()
@@ -63,8 +63,3 @@ def read_parquet(real: Path, display: Path, name: str,
     settle(rows)
     return Table(display, first.columns, rows, list(range(1, len(rows) + 1)), "parquet", None,
                  "parquet", notes=first.notes, name=first.name, unit="row")
-
-
-def _short(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return text[0][:200] if text else type(exc).__name__

@@ -1,8 +1,9 @@
 """Spreadsheets (.xlsx, .xls, .ods) read with python-calamine: one sheet, the first unless
 `--sheet NAME` picks another.
 
-calamine (Rust) reads all three formats; openpyxl reads only .xlsx and, measured here on a
-200,000-row sheet, several times slower. Cells become the text a person sees: 5 not 5.0, TRUE
+calamine (Rust) reads all three formats with one API; openpyxl reads only .xlsx (and .ods
+would need odfpy besides), both pure Python, and is not installed here to compare:
+benchmarks/bench_streaming.py measures calamine's rows/s and memory on a 1M-row .xlsx. Cells become the text a person sees: 5 not 5.0, TRUE
 and FALSE, dates as ISO 8601. Blank rows are skipped like a CSV's blank lines; row numbers are
 the sheet's own (`unit` "row"), so a message points at the row Excel shows.
 """
@@ -17,7 +18,7 @@ from typing import Any
 from matchlens.core.datasets.headers import unique_header
 from matchlens.core.datasets.source import Cancelled, gc_paused, settle
 from matchlens.core.datasets.table import Table
-from matchlens.core.errors import DatasetError
+from matchlens.core.errors import DatasetError, first_line
 
 _CANCEL_EVERY = 4096
 
@@ -29,7 +30,7 @@ def read_sheet(real: Path, display: Path, name: str, kind: str, sheet: str | Non
     try:
         book = CalamineWorkbook.from_path(str(real))
     except Exception as exc:  # calamine raises its own and plain errors for damaged files
-        raise DatasetError(f"is not a spreadsheet python-calamine can read ({_short(exc)})",
+        raise DatasetError(f"is not a spreadsheet python-calamine can read ({first_line(exc)})",
                            file=name) from None
     names = list(book.sheet_names)
     if sheet is None:
@@ -42,7 +43,7 @@ def read_sheet(real: Path, display: Path, name: str, kind: str, sheet: str | Non
     try:
         cells = book.get_sheet_by_name(sheet).to_python(skip_empty_area=False)
     except Exception as exc:  # noqa: BLE001 - any failure is one sentence
-        raise DatasetError(f"sheet {sheet!r} cannot be read ({_short(exc)})", file=name) from None
+        raise DatasetError(f"sheet {sheet!r} cannot be read ({first_line(exc)})", file=name) from None
     where = f"{name} (sheet {sheet!r})" if len(names) > 1 else name
     header = None
     header_line = 0
@@ -92,8 +93,3 @@ def _text(cell: Any) -> str:
     if isinstance(cell, dt.datetime | dt.date | dt.time):
         return cell.isoformat()
     return str(cell)
-
-
-def _short(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return text[0][:200] if text else type(exc).__name__

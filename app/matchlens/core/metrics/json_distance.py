@@ -21,7 +21,8 @@ from matchlens.core.results import Direction, Label, Outcome
 
 _MISSING = object()
 _FENCE = re.compile(r"^\s*```[ \t]*(?:json|JSON)?[ \t]*\r?\n(.*?)\r?\n?```\s*$", re.DOTALL)
-_PLAIN_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# fullmatch, not ^…$: "$" also matches before a trailing newline, which made "A\n" a dot key
+_PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,7 @@ def parse_side(text: str, side: str, fences: bool) -> Any:
 def child_path(path: str, key: str | int) -> str:
     if isinstance(key, int):
         return f"{path}[{key}]"
-    if _PLAIN_KEY.match(key):
+    if _PLAIN_KEY.fullmatch(key):
         return f"{path}.{key}"
     return f"{path}[{json.dumps(key, ensure_ascii=False)}]"
 

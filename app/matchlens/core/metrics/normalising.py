@@ -32,9 +32,12 @@ def normalise_option(default: str | Sequence[str]) -> OptionSpec:
 
 def normalised_texts(texts: Sequence[str], value: str | Sequence[str]) -> list[str]:
     """Every text through the steps; shared within a batch chunk, so metrics with the same
-    normalisation get the very same list (and so share their folded texts and distances)."""
+    normalisation get the very same list (and so share their folded texts and distances).
+    Both columns of a chunk share one text -> result memo: an answer equal to its reference is
+    normalised once."""
     key = (NORMALISE, value if isinstance(value, str) else tuple(value))
-    return shared(key, (texts,), lambda: pipeline(value).apply_many(texts))
+    memo: dict[str, str] = shared((*key, "memo"), (), dict)
+    return shared(key, (texts,), lambda: pipeline(value).apply_many(texts, memo))
 
 
 def normalising_metric(spec: MetricSpec) -> MetricSpec:

@@ -11,6 +11,7 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from matchlens.core.calibration import Confusion, Labelled, Sweep
+from matchlens.core.calibration_report import rate_text
 from matchlens.core.metrics.registry import MetricSpec
 from matchlens.core.results import threshold_text
 from matchlens.ui.batch.colours import variant_colour
@@ -30,13 +31,10 @@ NO_LABELS = ("Map a label column (a human's pass/fail per row) to see precision,
              "at each threshold, the ROC curve, and a suggested threshold.")
 
 
-def _num(x: float | None) -> str:
-    return "–" if x is None else f"{x:.3f}"
-
-
 def confusion_text(c: Confusion) -> str:
-    return (f"precision {_num(c.precision)} · recall {_num(c.recall)} · F1 {_num(c.f1)} · "
-            f"accuracy {_num(c.accuracy)}<br>TP {c.tp:,} · FP {c.fp:,} · TN {c.tn:,} · "
+    return (f"precision {rate_text(c.precision)} · recall {rate_text(c.recall)} · "
+            f"F1 {rate_text(c.f1)} · "
+            f"accuracy {rate_text(c.accuracy)}<br>TP {c.tp:,} · FP {c.fp:,} · TN {c.tn:,} · "
             f"FN {c.fn:,} <span style='color:gray'>(positive = a human said pass)</span>")
 
 
@@ -227,7 +225,7 @@ class CalibrationView(QWidget):
             legend.append(Swatch(text, "circle",
                                  f"the current threshold {threshold_text(spec.direction, threshold)}"
                                  f": true positive rate {at.tp / sw.positives:.3f}, false "
-                                 f"positive rate {at.fp / sw.negatives:.3f}, F1 {_num(at.f1)}"))
+                                 f"positive rate {at.fp / sw.negatives:.3f}, F1 {rate_text(at.f1)}"))
         legend.append(chance)
         room = (-0.025, 1.025)  # the whole marker at a corner, at the figure's size
         return Figure(title=f"ROC curve: {spec.label} on {self._variant} against the human labels",
