@@ -39,12 +39,32 @@ def can_fork() -> bool:
     this process."""
     if not hasattr(os, "fork") or not sys.platform.startswith("linux"):
         return False
-    if threading.get_ident() != threading.main_thread().ident or threading.active_count() > 1:
+    if threading.get_ident() != threading.main_thread().ident:
+        return False
+    # a thread marked fork_safe (matchlens.interrupts' watcher) only waits in a read, no lock held
+    others = [t for t in threading.enumerate()
+              if t is not threading.current_thread() and not getattr(t, "fork_safe", False)]
+    if others:
         return False
     try:
         return len(os.sched_getaffinity(0)) >= 2
     except OSError:
         return False
+
+
+_workers: set[int] = set()  # pids of the forked workers running now
+# Held from the fork until the child's pid is in _workers: a signal handled meanwhile by
+# another thread (matchlens.interrupts) waits for it, so no worker escapes kill_workers.
+_workers_lock = threading.Lock()
+
+
+def kill_workers() -> None:
+    """SIGKILL every forked worker, not waiting for them: for a process about to `os._exit`
+    (matchlens.interrupts); init reaps them. Waiting took ~0.2 s (a big heap to tear down)."""
+    with _workers_lock:
+        for pid in list(_workers):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
 
 
 class _ForkedWorker:
@@ -59,12 +79,17 @@ class _ForkedWorker:
         self.stream: BinaryIO | None = None
         self.ok = False
         read_fd, write_fd = os.pipe()
+        _workers_lock.acquire()
         try:
             pid = os.fork()
         except OSError:
+            _workers_lock.release()
             os.close(read_fd)
             os.close(write_fd)
             return
+        if pid != 0:
+            _workers.add(pid)
+            _workers_lock.release()
         if pid == 0:  # the child: do the task, never return into the caller's code
             code = 1
             try:
@@ -92,6 +117,7 @@ class _ForkedWorker:
                 os.kill(self.pid, signal.SIGKILL)
         self.stream.close()  # type: ignore[union-attr]
         _, status = os.waitpid(self.pid, 0)
+        _workers.discard(self.pid)
         self.ok = exc_type is None and os.waitstatus_to_exitcode(status) == 0
 
 
@@ -187,10 +213,13 @@ def _score_forked(count: int, score: Callable[[int, dict], None], messages: dict
         data = os.read(queue_r, 4)
         return int.from_bytes(data, "little") if len(data) == 4 else None
 
+    parent = os.getpid()
+
     def child_task(stream: BinaryIO) -> None:
         done: list[int] = []
         found: dict = {}
-        while (i := next_chunk()) is not None:
+        # a parent killed (or gone on Ctrl+C) before it could kill us: stop after this chunk
+        while os.getppid() == parent and (i := next_chunk()) is not None:
             score(i, found)
             done.append(i)
         pickle.dump((done, found), stream, protocol=pickle.HIGHEST_PROTOCOL)
