@@ -53,6 +53,10 @@ def _main(argv: Sequence[str] | None) -> int:
     if isinstance(args, int):
         return args
     if args.command in cli.HEADLESS:  # never loads Qt
+        if argv is None:  # this process's own command line: Ctrl+C leaves within a moment
+            from matchlens import interrupts
+
+            interrupts.watch()
         return cli.run_headless(args)
     try:
         from matchlens.ui.app import run_app  # Qt is loaded only here
