@@ -255,10 +255,12 @@ def test_cancel_stops_within_the_chunk_in_flight(qtbot, tab, tmp_path, monkeypat
     task = tab._score_task
     task.sig_yielded.connect(cancel_on_a_chunk)
     qtbot.waitUntil(lambda: bool(clicked), timeout=30_000)
-    qtbot.waitUntil(lambda: not tab.is_busy(), timeout=30_000)  # the thread really stopped
+    # The tab is idle as soon as Cancel is clicked; the thread ends after its chunk in flight,
+    # so wait for the task itself (waiting for the tab only flaked on a loaded machine).
+    qtbot.waitUntil(lambda: not tab.is_busy() and not task.running, timeout=30_000)
     # Event-based, not timed: Cancel stops within the chunk in flight (the run has 30 chunks
-    # of 2,000 rows), and the task is over.
-    assert not task.running and len(after) <= 1
+    # of 2,000 rows), and no more than that chunk reaches the tab.
+    assert len(after) <= 1
     assert "cancelled" in tab.message.text()
     assert "Scoring big.csv" not in tab.progress.label.text()  # no stale "working" sentence
     assert 0 < tab.result.done < 60_000
