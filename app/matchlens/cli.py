@@ -11,7 +11,7 @@ from matchlens import __version__
 
 EXIT_OK, EXIT_GATE, EXIT_USAGE = 0, 1, 2
 _COMMANDS = ("compare", "batch", "score", "calibrate", "diff")
-_HEADLESS = ("score", "calibrate", "diff")
+HEADLESS = ("score", "calibrate", "diff")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -180,7 +180,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace | int:
         return int(stop.code or 0)
     # `--screenshot`/`--config` may come before or after the sub-command.
     args.screenshot = getattr(args, "sub_screenshot", None) or args.screenshot
-    if args.command not in _HEADLESS:
+    if args.command not in HEADLESS:
         args.config = getattr(args, "sub_config", None) or args.config
     else:  # `matchlens --config c.toml score ...` must not drop the config silently
         args.score_config = args.score_config or args.config
@@ -225,7 +225,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     if isinstance(args, int):
         return args
-    if args.command not in _HEADLESS:
+    if args.command not in HEADLESS:
         print("matchlens: this entry point only runs `score`, `calibrate` and `diff`",
               file=sys.stderr)
         return EXIT_USAGE

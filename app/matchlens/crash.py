@@ -149,6 +149,9 @@ def _exit_on_sigterm():
 
     if threading.current_thread() is not threading.main_thread():
         return None
+    interrupts = sys.modules.get("matchlens.interrupts")
+    if interrupts is not None and interrupts.active():  # its watcher thread leaves for us
+        return None
 
     def handler(signum, frame):
         raise _Terminated

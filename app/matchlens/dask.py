@@ -87,8 +87,13 @@ class Carried:
 
 
 def _score_partition(part: Any, plan: ScorePlan, partition_info: dict | None = None) -> Any:
+    from matchlens.core.metrics.registry import threads_per_process
+
     number = int(partition_info["number"]) if partition_info else 0
-    frame, tally = score_loaded(load(part, specs(plan)), plan)
+    # One core per task: Dask runs a task per worker thread; the C++ metrics would otherwise
+    # each use every core of the machine, and a second worker would have none left to add.
+    with threads_per_process(1):
+        frame, tally = score_loaded(load(part, specs(plan)), plan)
     frame.attrs[PARTIAL] = Carried(number, tally)
     return frame
 

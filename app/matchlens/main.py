@@ -7,8 +7,6 @@ import os
 import sys
 from collections.abc import Sequence
 
-EXIT_INTERRUPTED = 130
-
 
 def main(argv: Sequence[str] | None = None) -> int:
     """`argv` None: this is the process's own command line (the console script, `python -m`):
@@ -19,10 +17,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         from matchlens.crash import say
 
         say("matchlens: interrupted")
-        code = EXIT_INTERRUPTED
-    if argv is None and code in (EXIT_INTERRUPTED, 143):
+        code = _stopped_codes()[0]
+    if argv is None and code in _stopped_codes():
         _leave_now(code)
     return code
+
+
+def _stopped_codes() -> tuple[int, int]:
+    """Ctrl+C's and SIGTERM's exit codes, as crash.py gives them (imported only once the run
+    is over: the window's start-up does not need crash.py)."""
+    from matchlens.crash import EXIT_INTERRUPTED, EXIT_TERMINATED
+
+    return EXIT_INTERRUPTED, EXIT_TERMINATED
 
 
 def _leave_now(code: int) -> None:
@@ -46,7 +52,11 @@ def _main(argv: Sequence[str] | None) -> int:
     args = cli.parse_args(argv)
     if isinstance(args, int):
         return args
-    if args.command in ("score", "calibrate", "diff"):  # headless: never loads Qt
+    if args.command in cli.HEADLESS:  # never loads Qt
+        if argv is None:  # this process's own command line: Ctrl+C leaves within a moment
+            from matchlens import interrupts
+
+            interrupts.watch()
         return cli.run_headless(args)
     try:
         from matchlens.ui.app import run_app  # Qt is loaded only here

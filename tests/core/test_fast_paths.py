@@ -14,8 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from matchlens.core import batch as batch_module
-from matchlens.core import scored_table
+from matchlens.core import pair_dedup, parallel_batch, scored_table
 from matchlens.core.batch import BatchResult, MetricJob, run_to_completion, score_pairs
 from matchlens.core.casefold import fold_case, fold_many
 from matchlens.core.metrics import evaluate, get_metric
@@ -102,7 +101,7 @@ def reference_unique(expected, actual):
                           st.sampled_from(["x", "y", None, "z"])), max_size=30))
 def test_unique_pairs_matches_a_dict(pairs):
     expected, actual = [e for e, _ in pairs], [a for _, a in pairs]
-    got = batch_module._unique_pairs(expected, actual)
+    got = pair_dedup.unique_pairs(expected, actual)
     uniq, inverse = reference_unique(expected, actual)
     assert list(zip(got.expected, got.actual, strict=True)) == uniq
     assert (list(range(len(pairs))) if got.inverse is None else got.inverse.tolist()) == inverse
@@ -116,7 +115,7 @@ def test_unique_pairs_with_colliding_hashes(monkeypatch):
 
     expected = [Same("a"), Same("b"), Same("a"), Same("c")]
     actual = [Same("x"), Same("x"), Same("x"), Same("y")]
-    got = batch_module._unique_pairs(expected, actual)
+    got = pair_dedup.unique_pairs(expected, actual)
     assert list(zip(got.expected, got.actual, strict=True)) == [("a", "x"), ("b", "x"),
                                                                ("c", "y")]
     assert got.inverse.tolist() == [0, 1, 0, 2]
@@ -146,19 +145,19 @@ def assert_same_result(a: BatchResult, b: BatchResult) -> None:
 
 def count_forks(monkeypatch) -> list:
     calls: list = []
-    real = batch_module._score_forked
-    monkeypatch.setattr(batch_module, "_score_forked",
+    real = parallel_batch._score_forked
+    monkeypatch.setattr(parallel_batch, "_score_forked",
                         lambda *a: calls.append(1) or real(*a))
     return calls
 
 
-@pytest.mark.skipif(not batch_module.can_fork(), reason="needs fork and two cores")
+@pytest.mark.skipif(not parallel_batch.can_fork(), reason="needs fork and two cores")
 def test_two_processes_give_the_one_process_result(monkeypatch):
     expected, actual = dataset(3000)
     jobs = [job(m) for m in [*TEXT_METRICS, "json_distance"]]
     actuals = {"a": actual, "b": list(reversed(actual))}
     one = run_to_completion(expected, actuals, jobs, chunk_size=250)
-    monkeypatch.setattr(batch_module, "PARALLEL_MIN_ROWS", 1000)
+    monkeypatch.setattr(parallel_batch, "PARALLEL_MIN_ROWS", 1000)
     forks = count_forks(monkeypatch)
     two = run_to_completion(expected, actuals, jobs, chunk_size=250)
     assert forks == [1]
@@ -167,7 +166,7 @@ def test_two_processes_give_the_one_process_result(monkeypatch):
     assert {STATUS_SCORED, STATUS_INVALID, STATUS_MISSING} <= statuses
 
 
-@pytest.mark.skipif(not batch_module.can_fork(), reason="needs fork and two cores")
+@pytest.mark.skipif(not parallel_batch.can_fork(), reason="needs fork and two cores")
 def test_two_processes_without_repeats_in_the_sample(monkeypatch):
     expected, actual = dataset(3000)
     expected = [None if e is None else f"{i} {e}" for i, e in enumerate(expected)]
@@ -176,9 +175,9 @@ def test_two_processes_without_repeats_in_the_sample(monkeypatch):
     actual[2000:2010] = actual[1000:1010]
     jobs = [job(m) for m in [*TEXT_METRICS, "json_distance"]]
     one = run_to_completion(expected, {"a": actual}, jobs, chunk_size=250)
-    monkeypatch.setattr(batch_module, "PARALLEL_MIN_ROWS", 1000)
-    monkeypatch.setattr(batch_module, "_SAMPLE_ROWS", 100)
-    assert not batch_module._repeats(expected, actual)
+    monkeypatch.setattr(parallel_batch, "PARALLEL_MIN_ROWS", 1000)
+    monkeypatch.setattr(parallel_batch, "_SAMPLE_ROWS", 100)
+    assert not parallel_batch._repeats(expected, actual)
     forks = count_forks(monkeypatch)
     two = run_to_completion(expected, {"a": actual}, jobs, chunk_size=250)
     assert forks == [1]
@@ -190,28 +189,28 @@ def test_a_whole_batch_of_few_distinct_pairs_stays_in_one_process(monkeypatch):
     expected, actual = expected * 3, actual * 3  # 9000 rows, at most 3000 distinct pairs
     jobs = [job("jaccard"), job("json_distance")]
     one = run_to_completion(expected, {"a": actual}, jobs, chunk_size=500)
-    monkeypatch.setattr(batch_module, "PARALLEL_MIN_ROWS", 5000)
+    monkeypatch.setattr(parallel_batch, "PARALLEL_MIN_ROWS", 5000)
     forks = count_forks(monkeypatch)
     whole = run_to_completion(expected, {"a": actual}, jobs, chunk_size=500)
     assert forks == []
     assert_same_result(one, whole)
 
 
-@pytest.mark.skipif(not batch_module.can_fork(), reason="needs fork and two cores")
+@pytest.mark.skipif(not parallel_batch.can_fork(), reason="needs fork and two cores")
 def test_a_failing_child_leaves_its_chunks_to_the_parent(monkeypatch):
     expected, actual = dataset(2000)
     jobs = [job("jaccard"), job("exact_match"), job("json_distance")]
     one = run_to_completion(expected, {"a": actual}, jobs, chunk_size=100)
     parent = os.getpid()
-    real = batch_module.sharing_work
+    real = parallel_batch.sharing_work
 
     def dies_in_the_child():
         if os.getpid() != parent:
             os._exit(3)
         return real()
 
-    monkeypatch.setattr(batch_module, "PARALLEL_MIN_ROWS", 1000)
-    monkeypatch.setattr(batch_module, "sharing_work", dies_in_the_child)
+    monkeypatch.setattr(parallel_batch, "PARALLEL_MIN_ROWS", 1000)
+    monkeypatch.setattr(parallel_batch, "sharing_work", dies_in_the_child)
     forks = count_forks(monkeypatch)
     two = run_to_completion(expected, {"a": actual}, jobs, chunk_size=100)
     assert forks == [1]
@@ -219,10 +218,10 @@ def test_a_failing_child_leaves_its_chunks_to_the_parent(monkeypatch):
 
 
 def test_cancel_or_a_small_batch_stays_in_one_process(monkeypatch):
-    monkeypatch.setattr(batch_module, "_score_whole", lambda *a: pytest.fail("whole"))
+    monkeypatch.setattr(parallel_batch, "score_whole", lambda *a: pytest.fail("whole"))
     expected, actual = dataset(500)
     run_to_completion(expected, {"a": actual}, [job("jaccard")])
-    monkeypatch.setattr(batch_module, "PARALLEL_MIN_ROWS", 10)
+    monkeypatch.setattr(parallel_batch, "PARALLEL_MIN_ROWS", 10)
     run_to_completion(expected, {"a": actual}, [job("jaccard")], cancel=lambda: False)
 
 

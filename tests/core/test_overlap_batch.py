@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matchlens.core import batch as batch_module
+from matchlens.core import parallel_batch
 from matchlens.core.batch import MetricJob, run_to_completion
 from matchlens.core.metrics import evaluate, get_metric
 from matchlens.core.metrics import sacrebleu_many as many_module
@@ -126,15 +126,15 @@ def dataset(n: int, seed: int = 5):
     return expected, actual
 
 
-@pytest.mark.skipif(not batch_module.can_fork(), reason="needs fork and two cores")
+@pytest.mark.skipif(not parallel_batch.can_fork(), reason="needs fork and two cores")
 def test_two_processes_score_every_row_as_the_single_pair_path(monkeypatch):
     expected, actual = dataset(2400)
     jobs = [MetricJob(get_metric(m), None, get_metric(m).resolve_options({}))
             for m in ("bleu", "chrf", "rouge_l")]
-    monkeypatch.setattr(batch_module, "PARALLEL_MIN_ROWS", 1000)
+    monkeypatch.setattr(parallel_batch, "PARALLEL_MIN_ROWS", 1000)
     forked = []
-    real = batch_module._score_forked
-    monkeypatch.setattr(batch_module, "_score_forked", lambda *a: forked.append(1) or real(*a))
+    real = parallel_batch._score_forked
+    monkeypatch.setattr(parallel_batch, "_score_forked", lambda *a: forked.append(1) or real(*a))
     result = run_to_completion(expected, {"a": actual}, jobs, chunk_size=300)
     assert forked == [1]
     for job in jobs:

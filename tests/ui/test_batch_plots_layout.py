@@ -9,7 +9,7 @@ from tests.ui.batch_support import EventCounter, load, make_tab
 
 from matchlens.core.batch import BatchResult, Chunk
 from matchlens.core.paths import sample_dataset
-from matchlens.ui.batch.histograms import SteadyLabel
+from matchlens.ui.batch.plot_style import SteadyLabel
 
 
 def test_plots_keep_their_size_while_rows_arrive(qtbot, config):

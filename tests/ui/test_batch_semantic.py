@@ -14,7 +14,7 @@ from tests.ui.batch_support import load, make_tab, small_dataset, wait_idle
 
 from matchlens.embeddings.credentials import SERVICE, USERNAME
 from matchlens.embeddings.metric import SPEC, cosine
-from matchlens.ui.batch import tab as tab_module
+from matchlens.ui.batch import scoring_run
 
 ENV_KEY = "sk-env-0123456789abcdefBATCHKEY"
 SEMANTIC = SPEC.id
@@ -150,7 +150,7 @@ def test_declining_the_cost_sends_nothing(qtbot, tab, server, tmp_path, memory_k
 def test_network_runs_in_small_chunks(qtbot, tab, server, tmp_path, monkeypatch) -> None:
     """Cancel between chunks stops the spending: a network run's chunk is a few requests."""
     monkeypatch.setenv("OPENAI_API_KEY", ENV_KEY)
-    monkeypatch.setattr(tab_module, "NETWORK_CHUNK_ROWS", 3)
+    monkeypatch.setattr(scoring_run, "NETWORK_CHUNK_ROWS", 3)
     loaded(qtbot, tab, tmp_path)
     chunks = []
     tab.mapping_panel.score_button.click()

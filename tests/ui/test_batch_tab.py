@@ -22,7 +22,7 @@ from matchlens.core.batch import Chunk, MetricJob, run_to_completion
 from matchlens.core.datasets import read_table, resolve_column
 from matchlens.core.metrics.registry import DEFAULT_METRICS, STATUS_SCORED, get_metric
 from matchlens.core.paths import sample_dataset
-from matchlens.ui.batch import tab as tab_module
+from matchlens.ui.batch import scoring_run
 from matchlens.ui.batch.view_order import FILTER_FAILING, text_ranks
 
 
@@ -232,7 +232,7 @@ def test_jsonl_with_jsonpath_and_drop(qtbot, tab, tmp_path):
 
 
 def test_cancel_stops_within_the_chunk_in_flight(qtbot, tab, tmp_path, monkeypatch):
-    monkeypatch.setattr(tab_module, "CHUNK_ROWS", 2_000)  # many chunks: cancel lands mid-run
+    monkeypatch.setattr(scoring_run, "CHUNK_ROWS", 2_000)  # many chunks: cancel lands mid-run
     rng = np.random.default_rng(3)
     words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "iota"]
     rows = []

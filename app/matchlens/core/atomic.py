@@ -9,6 +9,9 @@
   user expects of a table they will share).
 * Temporary files are named `.NAME.PID.xxxx.tmp`: one left by a run that was killed (its PID is
   gone) is removed by the next run writing NAME.
+* `discard_all_temporaries()` removes every temporary this process has open, for a run leaving
+  on a signal from another thread (matchlens.interrupts): creating, renaming and removing them
+  happens under `_lock`, which that call keeps, so no rename slips in after it.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import os
 import re
 import secrets
 import stat
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -36,6 +40,10 @@ class _Pending:
     tmp: str
     target: Path
 
+
+# This process's temporary files that exist now (a table, a sidecar, a backup before a rename).
+_live: set[str] = set()
+_lock = threading.RLock()
 
 _group: contextvars.ContextVar[list[_Pending] | None] = contextvars.ContextVar(
     "matchlens_atomic_group", default=None)
@@ -66,14 +74,33 @@ def atomic_writer(path: str | os.PathLike, *, mode: str = "w", encoding: str | N
             handle.flush()
             os.fsync(handle.fileno())
         if group is None:
-            os.replace(tmp, target)
+            with _lock:
+                os.replace(tmp, target)
+                _live.discard(tmp)
         else:
             group.append(_Pending(tmp, target))
     except BaseException:
         for name in made:
-            with contextlib.suppress(OSError):
-                os.unlink(name)
+            _unlink(name)
         raise
+
+
+def _unlink(tmp: str) -> None:
+    with _lock:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        _live.discard(tmp)
+
+
+def discard_all_temporaries() -> None:
+    """Remove every temporary file of this process and keep the lock: the caller is about to
+    `os._exit`, and no other thread may rename one into place meanwhile. A rename under way
+    (a commit) finishes first."""
+    _lock.acquire()
+    for tmp in list(_live):
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+    _live.clear()
 
 
 _FLAGS = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | \
@@ -88,10 +115,13 @@ def _create_temporary(target: Path, folder: Path, made: list[str]) -> int:
     for _ in range(100):
         name = os.path.join(folder, f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
         made.append(name)
-        try:
-            return os.open(name, _FLAGS, 0o600)
-        except FileExistsError:
-            made.pop()  # not ours: never removed
+        with _lock:  # named in _live before it exists (matchlens.interrupts removes them)
+            _live.add(name)
+            try:
+                return os.open(name, _FLAGS, 0o600)
+            except FileExistsError:
+                made.pop()  # not ours: never removed
+                _live.discard(name)
     raise FileExistsError(errno.EEXIST, "no free temporary name", str(folder))
 
 
@@ -118,7 +148,7 @@ def together() -> Iterator[None]:
 def _commit(pending: list[_Pending]) -> None:
     if not pending:
         return
-    with _folder_lock(pending[0].target.parent):
+    with _lock, _folder_lock(pending[0].target.parent):
         done: list[tuple[_Pending, str | None]] = []
         failed, backup = pending[0], None
         try:
@@ -126,11 +156,11 @@ def _commit(pending: list[_Pending]) -> None:
                 backup = None
                 backup = _keep_old(failed.target)
                 os.replace(failed.tmp, failed.target)
+                _live.discard(failed.tmp)
                 done.append((failed, backup))
         except BaseException as err:
             if backup is not None:  # the failed one's target was not touched
-                with contextlib.suppress(OSError):
-                    os.unlink(backup)
+                _unlink(backup)
             for item, kept in reversed(done):  # put back what was replaced
                 with contextlib.suppress(OSError):
                     if kept is not None:
@@ -143,8 +173,7 @@ def _commit(pending: list[_Pending]) -> None:
             raise
         for _, backup in done:
             if backup is not None:
-                with contextlib.suppress(OSError):
-                    os.unlink(backup)
+                _unlink(backup)
 
 
 def _keep_old(target: Path) -> str | None:
@@ -155,7 +184,9 @@ def _keep_old(target: Path) -> str | None:
     with contextlib.suppress(FileNotFoundError):
         os.unlink(backup)
     try:
-        os.link(target, backup)
+        with _lock:
+            os.link(target, backup)
+            _live.add(str(backup))
     except OSError:  # a file system without hard links: no undo, the renames still pair up
         return None
     return str(backup)
@@ -163,8 +194,7 @@ def _keep_old(target: Path) -> str | None:
 
 def _discard(pending: list[_Pending]) -> None:
     for item in pending:
-        with contextlib.suppress(OSError):
-            os.unlink(item.tmp)
+        _unlink(item.tmp)
     pending.clear()
 
 

@@ -16,7 +16,7 @@ from matchlens.core.metrics.registry import MetricSpec
 from matchlens.core.results import threshold_text
 from matchlens.ui.batch.colours import variant_colour
 from matchlens.ui.batch.export import Figure, Swatch
-from matchlens.ui.batch.histograms import decimals, style_plot
+from matchlens.ui.batch.plot_style import decimals, style_plot
 from matchlens.ui.batch.stats import Final
 
 MARKER_SIZE = 11  # px, the current point's circle

@@ -4,19 +4,19 @@ at the table, the distributions, the calibration against labels and the variant 
 Several actual columns (variants) are shown as one table row per dataset row with a variant
 selector above the table (the table shows the selected variant's text and scores); the
 histograms overlay every variant, and the Variants tab compares two of them row by row.
+
+Reading a file (loading.py), the scoring run (scoring_run.py) and the exports (export_actions.py)
+are mixins of this class; here are the layout, what the window asks of the tab, the thresholds
+and the run's bookkeeping.
 """
 
 from __future__ import annotations
 
-import re
-import time
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QFileDialog,
     QLabel,
     QMessageBox,
     QSplitter,
@@ -25,53 +25,34 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from matchlens.core.batch import BatchResult, Chunk, MetricJob, Progress
+from matchlens.core.batch import BatchResult
 from matchlens.core.datasets import Cancelled, Table
-from matchlens.core.datasets.readers import OPEN_FILTER, is_dataset_name
 from matchlens.core.errors import MatchLensError
-from matchlens.core.metrics.registry import DEFAULT_METRICS, all_metrics, get_metric
+from matchlens.core.metrics.registry import get_metric
 from matchlens.core.results import threshold_text
 from matchlens.embeddings.redact import scrub
-from matchlens.ui.batch import table_model
 from matchlens.ui.batch.bars import ProgressRow, TableBar, TopBar
 from matchlens.ui.batch.calibration_view import CalibrationView
-from matchlens.ui.batch.export import save_plot_png, with_thresholds, write_table
+from matchlens.ui.batch.export_actions import ExportActions
 from matchlens.ui.batch.histograms import HistogramGrid
 from matchlens.ui.batch.labelling import BatchLabelling
+from matchlens.ui.batch.loading import DatasetLoading, for_the_window
 from matchlens.ui.batch.mapping_panel import MappingPanel
-from matchlens.ui.batch.network_check import Preflight, preflight
-from matchlens.ui.batch.session import Mapping, Prepared, guess_mapping
+from matchlens.ui.batch.scoring_run import ScoringRun
+from matchlens.ui.batch.session import Mapping, Prepared
 from matchlens.ui.batch.stats import Final
 from matchlens.ui.batch.table_model import BatchTableModel
 from matchlens.ui.batch.table_view import BatchTableView
 from matchlens.ui.batch.variants_view import VariantsView
 from matchlens.ui.batch.view_order import ROW_FAIL, ROW_PASS, ROW_PROBLEM, failing_mask
-from matchlens.ui.batch.worker import (
-    ChildRun,
-    Started,
-    Task,
-    read_dataset,
-    release,
-    score_dataset,
-    stop_tasks,
-)
-from matchlens.ui.config_model import ConfigModel, ask_thresholds_path
+from matchlens.ui.batch.worker import ChildRun, Task, release, stop_tasks
+from matchlens.ui.config_model import ConfigModel
 from matchlens.ui.normalise_box import normalise_every_text_metric, text_metric_normalisations
 
-CHUNK_ROWS = 25_000  # one chunk per metric call: cancel answers within a chunk's metric call
-# A network metric's chunk is a few API requests: small, so Cancel stops the spending quickly.
-NETWORK_CHUNK_ROWS = 1_000
 _VERDICT_WORDS = {ROW_PASS: "pass", ROW_FAIL: "fail", ROW_PROBLEM: "no score"}
 
 
-def for_the_window(sentence: str) -> str:
-    """The reader's advice names the CLI's --encoding; here the choice is the Encoding box."""
-    sentence = re.sub(r"--encoding (\S+) was given", r"Encoding \1 was chosen", sentence)
-    return sentence.replace("pass --encoding ", "choose Encoding ▸ ").replace(
-        "given with --encoding", "chosen under Encoding")
-
-
-class BatchTab(QWidget):
+class BatchTab(DatasetLoading, ScoringRun, ExportActions, QWidget):
     sig_open_row = Signal(int)  # row index double-clicked in the table
     sig_status = Signal(str)  # a sentence for the status bar
     sig_finished = Signal()  # scoring and plots done (used by --screenshot)
@@ -171,31 +152,6 @@ class BatchTab(QWidget):
         self._show_idle()
 
     # -- the agreed interface --------------------------------------------------------------------
-    def load(self, path: Path, expected: str | None = None, actuals: list[str] | None = None,
-             label: str | None = None, score: bool = True, encoding: str | None = None) -> None:
-        """Read `path` off the GUI thread (in `encoding`, else UTF-8 or what its BOM says), map
-        its columns (given names win over guesses), and score it unless `score` is False. Ends
-        with sig_finished whatever happens."""
-        path = Path(path)
-        self._path = path
-        self._loading_encoding = encoding or ""
-        self.top.set_encoding(encoding)
-        self._stop_work()
-        # The dataset on screen stays, whole, until the new file is read: a file that fails
-        # to open never leaves the table of one file under the plots of another.
-        self._score_after_read = score
-        self._score_on_load = score  # kept for a reload in another encoding
-        self._pending = (expected, actuals, label)
-        self.top.set_file(path, "reading…")
-        self.progress.start(f"Reading {path.name}…", busy=True)
-        self._say("")
-        task = Task(read_dataset, path, encoding=encoding or None, owner=self)
-        task.sig_returned.connect(self._on_table)
-        task.sig_errored.connect(self._on_error)
-        task.sig_done.connect(self._on_task_done)
-        self._read_task = task.start()
-        self.mapping_panel.set_busy(True)
-
     def pair_for_row(self, row: int) -> tuple[str, str, str] | None:
         if self.prepared is None or not 0 <= row < self.prepared.rows:
             return None
@@ -265,290 +221,6 @@ class BatchTab(QWidget):
             or self._scoring_requested or bool(self._done_sentence) or self.model.is_busy() \
             or self._rank_pending or self.labelling.live.is_busy() \
             or self.variants.is_busy() or self.histograms.is_drawing()
-
-    # -- reading ---------------------------------------------------------------------------------
-    def open_dialog(self) -> None:
-        name, _ = QFileDialog.getOpenFileName(self, "Open a dataset", "", OPEN_FILTER)
-        if name:
-            self.load(Path(name))
-
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 - Qt override
-        if _dropped_dataset(event) is not None:
-            event.acceptProposedAction()
-
-    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt override
-        name = _dropped_dataset(event)
-        if name is not None:
-            event.acceptProposedAction()
-            self.load(Path(name))
-
-    def _reload_as(self, encoding: str) -> None:
-        """The user chose another encoding: read the same file again with it (once: an
-        editable combo box reports one Return through several signals)."""
-        shown = self.table is not None and self.table.path == self._path
-        current = self.table.encoding if shown else None  # not that of a file still shown
-        if self._read_task is not None and encoding == self._loading_encoding:
-            return
-        if self._read_task is None and current is not None and encoding == current:
-            return
-        if self._path is not None:
-            expected, actuals, label = self._pending
-            self.load(self._path, expected, actuals, label, score=self._score_on_load,
-                      encoding=encoding)
-
-    def _on_table(self, table: Table) -> None:
-        self._clear_session()
-        self.table = table
-        expected, actuals, label = self._pending
-        self.mapping = guess_mapping(table, self._default_metrics(), expected, actuals, label)
-        self.mapping_panel.set_columns(table.columns, self.mapping)
-        self._show_table_file(table)
-        self.sig_status.emit(f"Loaded {table.path.name}: {len(table):,} rows.")
-        if self._score_after_read:
-            self._score_after_read = False
-            self.score()
-        else:
-            self._show_idle()
-            self.sig_finished.emit()
-
-    def _show_table_file(self, table: Table) -> None:
-        self.top.set_file(table.path, f"{len(table):,} rows · {table.kind.upper()} · "
-                          f"{table.encoding}")
-
-    def _default_metrics(self) -> tuple[str, ...]:
-        """The CLI's default: the five text metrics, plus local metrics the config gates."""
-        config = self.config_model.config()
-        chosen = list(DEFAULT_METRICS)
-        for spec in all_metrics():
-            if not spec.network and config.thresholds.get(spec.id) is not None \
-                    and spec.id not in chosen:
-                chosen.append(spec.id)
-        return tuple(chosen)
-
-    # -- scoring ---------------------------------------------------------------------------------
-    def score(self, consented: bool = False, prepared: Prepared | None = None) -> None:
-        """Score the loaded table with the mapping panel's choices (off the GUI thread).
-
-        A network metric first gets a key check and a cost estimate the user agrees to, unless
-        `consented` says that was done; `prepared` is what that check resolved for `mapping`.
-        """
-        if self.table is None:
-            self._say("Open a dataset first (Open…, drop a file here, or File ▸ Open dataset).")
-            return
-        mapping = self.mapping_panel.mapping()
-        problems = mapping.problems()
-        if problems:
-            self._fail(" ".join(problems))
-            return
-        self._stop_work()
-        network = {m: dict(self.config_model.settings(m).options) for m in mapping.metrics
-                   if get_metric(m).network}
-        if network and not consented:
-            self._check_network(mapping, network)
-            return
-        self.mapping = mapping
-        self._prepared_run = prepared
-        self._started_at = time.perf_counter()
-        self.progress.start(f"Scoring {self.table.path.name}…", busy=True)
-        self._say("")
-        self.mapping_panel.set_busy(True)
-        self._scoring_requested = True
-        # The plots are built first, while no worker competes for the GIL.
-        self.histograms.prepare([get_metric(m) for m in mapping.metrics],
-                                list(dict.fromkeys(mapping.actuals)), self._start_scoring)
-
-    def _start_scoring(self) -> None:
-        if self.table is None or self.mapping is None or not self._scoring_requested:
-            return
-        self._scoring_requested = False
-        jobs = []
-        for metric_id in self.mapping.metrics:
-            settings = self.config_model.settings(metric_id)
-            jobs.append(MetricJob(get_metric(metric_id), settings.threshold, settings.options))
-        self._child = ChildRun()
-        network = any(job.spec.network for job in jobs)
-        task = Task(score_dataset, self.table, self.mapping, jobs,
-                    NETWORK_CHUNK_ROWS if network else CHUNK_ROWS, self._child,
-                    prepared=self._prepared_run, rank_from=table_model.RANK_ROWS, owner=self)
-        self._prepared_run = None
-        task.sig_yielded.connect(self._on_item)
-        task.sig_returned.connect(self._on_final)
-        task.sig_errored.connect(self._on_error)
-        task.sig_done.connect(self._on_task_done)
-        self._score_task = task.start()
-
-    # -- network metrics: a key, and the user's consent to what it costs -------------------------
-    def _check_network(self, mapping: Mapping, network: dict[str, dict]) -> None:
-        self._asked_mapping = mapping
-        labels = ", ".join(get_metric(m).label for m in network)
-        self.progress.start(f"Checking the API key and what {labels} would send…", busy=True)
-        self._say("")
-        self.mapping_panel.set_busy(True)
-        task = Task(preflight, self.table, mapping, network, owner=self)
-        task.sig_returned.connect(self._on_preflight)
-        task.sig_errored.connect(self._on_error)
-        task.sig_done.connect(self._on_task_done)
-        self._check_task = task.start()
-
-    def _on_preflight(self, check: Preflight) -> None:
-        labels = ", ".join(get_metric(m).label for m in check.metric_ids)
-        if check.no_key is None and not check.needs_consent:
-            self.score(consented=True, prepared=check.prepared)
-            if check.estimate is not None:  # said again with the run's result
-                self._network_note = check.estimate.cached_sentence()
-            return
-        self._show_idle()
-        self.mapping_panel.set_busy(True)  # the mapping stays as asked while the question is open
-        box = QMessageBox(self)
-        box.setWindowModality(Qt.WindowModality.WindowModal)
-        if check.no_key is not None:
-            box.setIcon(QMessageBox.Icon.Warning)
-            box.setWindowTitle("No API key")
-            box.setText(f"{labels} calls an embeddings API, and there is no key to call it with.")
-            box.setInformativeText(check.no_key + ".")
-            box.addButton("Set API key…", QMessageBox.ButtonRole.ActionRole).setObjectName("key")
-            if len(check.metric_ids) < len(self.mapping_panel.mapping().metrics):
-                box.addButton(f"Score without {labels}",
-                              QMessageBox.ButtonRole.AcceptRole).setObjectName("without")
-        else:
-            box.setIcon(QMessageBox.Icon.Question)
-            box.setWindowTitle("Send texts to the embeddings API?")
-            box.setText(check.estimate.sentence())
-            box.setInformativeText("Embeddings are cached on disk: a second run of these texts "
-                                   "sends nothing.")
-            box.addButton("Send and score", QMessageBox.ButtonRole.AcceptRole).setObjectName("send")
-        box.addButton(QMessageBox.StandardButton.Cancel).setObjectName("cancel")
-        box.finished.connect(lambda _code: self._on_network_answer(box, check))
-        self.network_prompt = box
-        box.open()
-
-    def _on_network_answer(self, box: QMessageBox, check: Preflight) -> None:
-        self.network_prompt = None
-        box.deleteLater()
-        clicked = box.clickedButton()
-        answer = clicked.objectName() if clicked is not None else "cancel"
-        self.mapping_panel.set_busy(False)
-        if answer == "send":
-            same = self.mapping_panel.mapping() == self._asked_mapping
-            self.score(consented=True, prepared=check.prepared if same else None)
-        elif answer == "without":
-            local = [m for m in self.mapping_panel.mapping().metrics if m not in check.metric_ids]
-            self.mapping_panel.set_metrics(local)
-            self.score(consented=True)
-        else:
-            if answer == "key":
-                from matchlens.ui.dialogs.settings import show_settings
-
-                show_settings(self.config_model, self)
-            self._after_stop("Nothing was scored and nothing was sent.")
-
-    def cancel(self) -> None:
-        """Stop reading or scoring; the rows scored so far stay in the table and plots."""
-        if self._scoring_requested:
-            self._stop_work()
-            self._after_stop("Scoring cancelled.")
-        if self._read_task is not None:
-            self._read_task.cancel()
-            self._read_task = None
-            if self.table is not None:  # the previous dataset is still the one shown
-                self._show_table_file(self.table)
-            self._after_stop("Reading cancelled.")
-        if self._check_task is not None:
-            self._check_task.cancel()
-            self._check_task = None
-            self._after_stop("Scoring cancelled before anything was sent.")
-        if self._score_task is not None:
-            self._score_task.cancel()
-            self._score_task = None
-            self._child.kill()
-            done = self.result.done if self.result is not None else 0
-            total = self.result.rows if self.result is not None else 0
-            self.model.scoring_finished()
-            self._after_stop(f"Scoring cancelled after {done:,} of {total:,} rows; the table "
-                             "and plots show the rows scored so far.")
-
-    def _after_stop(self, sentence: str) -> None:
-        self._show_idle()
-        self._say(sentence)
-        self.sig_status.emit(sentence)
-        self.sig_finished.emit()
-
-    def _on_item(self, item: object) -> None:
-        if isinstance(item, Chunk):
-            self.result.done = max(self.result.done, item.stop)
-            self.histograms.add_chunk(item)
-            self.model.rows_scored(item.stop)
-        elif isinstance(item, Progress):
-            self.progress.update(item)
-        elif isinstance(item, Started):
-            self._start_session(item.prepared, item.result)
-
-    def _start_session(self, prepared: Prepared, worker_result: BatchResult) -> None:
-        self.prepared = prepared
-        # Our own view of the result: the worker's `done` runs ahead of the chunks we have seen.
-        self.result = BatchResult(worker_result.rows, worker_result.variants, worker_result.jobs,
-                                  worker_result.scores, worker_result.status,
-                                  worker_result.messages, 0, refs=worker_result.refs)
-        specs = {job.id: job.spec for job in self.result.jobs}
-        thresholds = self._thresholds()
-        self.model.set_session(prepared, self.result, specs, thresholds)
-        self.table_bar.set_session(self.result.variants, specs)
-        self.histograms.reset(self.result, thresholds)
-        # Calibration always has labels to show: a person can label rows without a column.
-        self.calibration.reset(specs, self.result.variants[0], True, thresholds)
-        self.labelling.start(prepared, self.result.variants)
-        self.variants.reset(self.result, specs)
-        self.view.fit_columns()
-        if prepared.notes:
-            self._say(" ".join(prepared.notes[:3]))
-
-    def _on_final(self, final: Final | None) -> None:
-        if final is None or self.result is None:
-            return
-        self.final = final
-        self.result.done = self.result.rows
-        self.histograms.finish(final)
-        self.model.scoring_finished()
-        self.calibration.set_final(final)
-        self.labelling.live.set_final(final)  # the sweeps again, with the labels of now
-        self.variants.set_complete()
-        seconds = time.perf_counter() - self._started_at
-        rows, metrics = self.result.rows, len(self.result.jobs)
-        variants = len(self.result.variants)
-        what = f"{rows:,} rows × {metrics} metric{'s' if metrics != 1 else ''}"
-        if variants > 1:
-            what += f" × {variants} variants"
-        self._done_sentence = f"Scored {what} in {seconds:.1f} s."
-        if self._network_note:
-            self._done_sentence += " " + self._network_note
-        self._show_idle()
-        self.progress.finish(self._done_sentence)
-        if not self.histograms.is_drawing():
-            self._on_drawn()
-
-    def _on_drawn(self) -> None:
-        """The final plots are drawn: now the run is finished (--screenshot waits for this)."""
-        if self._done_sentence:
-            sentence, self._done_sentence = self._done_sentence, ""
-            self.sig_status.emit(sentence)
-            self.sig_finished.emit()
-            self._rank_pending = True
-            self._rank_when_idle()
-
-    def _rank_when_idle(self) -> None:
-        """Text-column ranks (instant text sorts) are background work: started once the rest
-        of the run (sorting, calibration, the variant test, plots) is done."""
-        if not self._rank_pending:
-            return
-        if self._child.ranking:  # ranked in the scoring process: only a pipe to read
-            self._rank_pending = False
-            self.model.rank_text_columns(self._child.ranks)
-            return
-        if self.model.ordering() or self.variants.is_busy() or self.histograms.is_drawing():
-            QTimer.singleShot(100, self._rank_when_idle)
-            return
-        self._rank_pending = False
-        self.model.rank_text_columns()
 
     def _on_error(self, error: object) -> None:
         if isinstance(error, Cancelled):
@@ -644,73 +316,6 @@ class BatchTab(QWidget):
             self.model.set_variant(variant)
             self.calibration.set_variant(variant)
 
-    # -- exports ---------------------------------------------------------------------------------
-    def export_table_dialog(self) -> None:
-        if self.result is None or self.table is None:
-            self._say("Score a dataset first.")
-            return
-        name, _ = QFileDialog.getSaveFileName(
-            self, "Export the scored table", str(self.table.path.with_suffix("")) + ".scored.csv",
-            "CSV (*.csv);;JSON Lines (*.jsonl)")
-        if name:
-            self.export_table(Path(name))
-
-    def export_table(self, path: Path) -> None:
-        """Write the scored table (current thresholds) and its sidecar, off the GUI thread."""
-        if self.result is None or self.table is None or self.mapping is None:
-            return
-        result = with_thresholds(self.result, self._thresholds())
-        expected = (f"literal:{self.mapping.expected}" if self.mapping.expected_literal
-                    else self.mapping.expected)
-        partial = self.result.done < self.result.rows
-        task = Task(write_table, path, self.table, result, self.config_model.config(), expected,
-                    owner=self)
-        task.sig_returned.connect(lambda sidecar: self._said(
-            f"Wrote {path} ({'partial: ' if partial else ''}{self.result.rows:,} rows) and "
-            f"{Path(sidecar).name} (the thresholds and options that made it)."))
-        task.sig_errored.connect(lambda err: self._fail(str(err)))
-        task.sig_done.connect(self._on_task_done)
-        self._export_task = task.start()
-
-    def export_thresholds_dialog(self) -> None:
-        path = ask_thresholds_path(self)
-        if path is not None:
-            self.export_thresholds(path)
-
-    def export_thresholds(self, path: Path) -> bool:
-        saved, sentence = self.config_model.save_thresholds(path)
-        (self._said if saved else self._fail)(sentence)
-        return saved
-
-    def _plot_names(self) -> list[tuple[str, str]]:
-        """(key, menu text) of every plot that can be exported now."""
-        out = [(f"hist:{m}", f"{p.spec.label} histogram") for m, p in self.histograms.panels.items()]
-        if self.calibration.current() is not None:
-            out.append(("roc", "ROC curve"))
-        if self.variants.comparison is not None:
-            out.append(("delta", "B − A difference"))
-        return out
-
-    def plot_item(self, key: str):
-        if key.startswith("hist:"):
-            return self.histograms.panels[key[5:]].plot.getPlotItem()
-        return (self.calibration.plot if key == "roc" else self.variants.plot).getPlotItem()
-
-    def export_plot_dialog(self, key: str) -> None:
-        name, _ = QFileDialog.getSaveFileName(self, "Save the plot as PNG",
-                                              f"{key.replace(':', '-')}.png", "PNG (*.png)")
-        if name:
-            self.export_plot(key, Path(name))
-
-    def export_plot(self, key: str, path: Path) -> bool:
-        try:
-            save_plot_png(self.plot_item(key), path)
-        except MatchLensError as err:
-            self._fail(str(err))
-            return False
-        self._said(f"Saved the plot to {path}.")
-        return True
-
     # -- helpers ---------------------------------------------------------------------------------
     def _say(self, text: str, error: bool = False) -> None:
         text = scrub(text)  # a key never reaches the screen, whatever a sentence quotes
@@ -762,12 +367,3 @@ class BatchTab(QWidget):
         """Stop every thread this tab started (idempotent); the main window calls it on close."""
         self._stop_work()
         stop_tasks(self)
-
-
-def _dropped_dataset(event) -> str | None:
-    """The local file being dragged when it is in a format the tab reads (the Open dialog's
-    formats: CSV, TSV, JSON Lines, JSON, Parquet, spreadsheets, or no extension)."""
-    urls = event.mimeData().urls()
-    if urls and urls[0].isLocalFile() and is_dataset_name(urls[0].toLocalFile()):
-        return urls[0].toLocalFile()
-    return None

@@ -15,7 +15,7 @@ from matchlens.core.elide import elide_middle
 from matchlens.core.metrics.registry import MetricSpec
 from matchlens.core.variants import PairedComparison, paired_comparison
 from matchlens.ui.batch.colours import variant_colour, with_alpha
-from matchlens.ui.batch.histograms import style_plot
+from matchlens.ui.batch.plot_style import style_plot
 from matchlens.ui.batch.worker import Task
 
 ONE_VARIANT = ("Tick two or more actual columns (prompt variants) in the mapping to compare "

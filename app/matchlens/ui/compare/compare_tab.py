@@ -1,42 +1,28 @@
-"""The compare tab: two editors, the edit highlight, navigation, and a panel per metric."""
+"""The compare tab: two editors, the edit highlight, navigation, and a panel per metric.
+
+Its widgets (tab_layout.py) and the stepping through differences and JSON paths
+(navigation.py) are mixins of CompareTab; here are the texts, the scoring and the state.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtWidgets import (
-    QComboBox,
-    QFileDialog,
-    QHBoxLayout,
-    QLabel,
-    QProgressBar,
-    QScrollArea,
-    QSplitter,
-    QToolBar,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import QByteArray, QEvent, QObject, QTimer, Signal
+from PySide6.QtWidgets import QFileDialog, QWidget
 
-from matchlens.core.json_locate import locate
-from matchlens.core.metrics.registry import all_metrics
 from matchlens.core.textfile import FileReadError, read_text_file
-from matchlens.ui.compare.find_bar import FindBar
 from matchlens.ui.compare.jobs import ALIGN_TASK, SpanTable
+from matchlens.ui.compare.navigation import DifferenceNavigation
 from matchlens.ui.compare.pane import EditorPane
 from matchlens.ui.compare.panels import MetricPanel
-from matchlens.ui.compare.references_bar import ReferenceStepper
 from matchlens.ui.compare.scheduler import SYNC_LIMIT, ScoreScheduler
 from matchlens.ui.compare.semantic import NetworkPanel
 from matchlens.ui.compare.sync import ScrollLock
+from matchlens.ui.compare.tab_layout import CompareLayout
 from matchlens.ui.config_model import ConfigModel
-from matchlens.ui.normalise_box import (
-    NormaliseBox,
-    normalise_every_text_metric,
-    text_metric_normalisations,
-)
+from matchlens.ui.normalise_box import normalise_every_text_metric, text_metric_normalisations
 from matchlens.ui.palette import diff_colours
 
 # The highlight is this metric's edit script, with this metric's case option, so the number of
@@ -65,7 +51,7 @@ def debounce_ms(total_chars: int) -> int:
     return 0 if total_chars <= 300_000 else 120
 
 
-class CompareTab(QWidget):
+class CompareTab(CompareLayout, DifferenceNavigation, QWidget):
     sig_status = Signal(str)
     sig_finished = Signal()  # every panel and the highlight reflect the current texts
     sig_difference_changed = Signal(str)  # "difference 3 of 12"
@@ -109,138 +95,7 @@ class CompareTab(QWidget):
         self.config.sig_changed.connect(self._on_config_changed)
         self.normalise_box.show_values(text_metric_normalisations(self.config))
 
-    # -- layout ---------------------------------------------------------------------------------
-    def _build_ui(self) -> None:
-        self.toolbar = QToolBar(self)
-        self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        self.action_open_expected = self.toolbar.addAction("Open expected…")
-        self.action_open_expected.triggered.connect(lambda: self.open_file_dialog("expected"))
-        self.action_open_actual = self.toolbar.addAction("Open actual…")
-        self.action_open_actual.triggered.connect(lambda: self.open_file_dialog("actual"))
-        self.action_swap = self.toolbar.addAction("Swap sides")
-        self.action_swap.setToolTip("Exchange the expected and the actual text")
-        self.action_swap.triggered.connect(self.swap_sides)
-        self.toolbar.addSeparator()
-        self.action_previous = self.toolbar.addAction("◀ Previous")
-        self.action_previous.setToolTip("Previous difference (Shift+F7)")
-        self.action_previous.triggered.connect(self.previous_difference)
-        self.difference_label = QLabel(" no differences ", self)
-        self.difference_label.setObjectName("difference_label")
-        self.toolbar.addWidget(self.difference_label)
-        self.action_next = self.toolbar.addAction("Next ▶")
-        self.action_next.setToolTip("Next difference (F7)")
-        self.action_next.triggered.connect(self.next_difference)
-        self.toolbar.addSeparator()
-        self.action_lock = self.toolbar.addAction("&Lock scrolling")
-        self.action_lock.setCheckable(True)
-        self.action_lock.setChecked(True)
-        self.action_lock.setToolTip("Scroll both texts together, aligned on their differences")
-        self.action_lock.toggled.connect(self.scroll_lock.set_locked)
-        self.action_exact = self.toolbar.addAction("Exact edits")
-        self.action_exact.setCheckable(True)
-        self.action_exact.setShortcut("Ctrl+E")
-        self.action_exact.setToolTip(
-            "Draw the minimal edit script the Levenshtein distance counts, edit by edit, "
-            "instead of the readable word-aligned pieces (Ctrl+E)")
-        self.action_exact.toggled.connect(
-            lambda on: self.set_view("exact" if on else "readable"))
-        self.granularity_box = QComboBox(self)
-        self.granularity_box.addItem("Characters", "char")
-        self.granularity_box.addItem("Words", "word")
-        self.granularity_box.setToolTip("Highlight edits character by character or word by word")
-        self.granularity_box.currentIndexChanged.connect(
-            lambda _i: self.set_granularity(self.granularity_box.currentData()))
-        self.toolbar.addWidget(self.granularity_box)
-        # every text metric's normalisation at once; the highlight follows levenshtein_distance's
-        self.toolbar.addWidget(QLabel(" Normalise ", self))
-        self.normalise_box = NormaliseBox(self)
-        self.normalise_box.sig_chosen.connect(self._normalise_all)
-        self.toolbar.addWidget(self.normalise_box)
-        self.legend = QLabel(self)
-        self.legend.setToolTip("Underlined and faint: differs only in case or whitespace")
-        self.toolbar.addWidget(self.legend)
-        self._update_legend()
-        spacer = QWidget(self)
-        spacer.setSizePolicy(spacer.sizePolicy().Policy.Expanding,
-                             spacer.sizePolicy().Policy.Preferred)
-        self.toolbar.addWidget(spacer)
-        self.context_label = QLabel(self)
-        self.toolbar.addWidget(self.context_label)
-        self.references = ReferenceStepper(self)
-        self.references.sig_reference.connect(
-            lambda text: self.panes["expected"].set_text(text, "dataset"))
-        self.references_action = self.toolbar.addWidget(self.references)
-        self.references_action.setVisible(False)
-        self.busy_label = QLabel("computing…", self)
-        self.busy_bar = QProgressBar(self)
-        self.busy_bar.setRange(0, 0)
-        self.busy_bar.setMaximumWidth(70)
-        self.busy_bar.setMaximumHeight(12)
-        self.busy_bar.setTextVisible(False)
-        busy = QWidget(self)
-        busy_row = QHBoxLayout(busy)
-        busy_row.setContentsMargins(6, 0, 0, 0)
-        busy_row.addWidget(self.busy_label)
-        busy_row.addWidget(self.busy_bar)
-        self.busy_indicator = self.toolbar.addWidget(busy)
-        self.busy_indicator.setVisible(False)
-
-        self.editor_splitter = QSplitter(Qt.Orientation.Horizontal, self)
-        self.editor_splitter.addWidget(self.panes["expected"])
-        self.editor_splitter.addWidget(self.panes["actual"])
-        self.editor_splitter.setChildrenCollapsible(False)
-
-        panel_host = QWidget(self)
-        panel_column = QVBoxLayout(panel_host)
-        panel_column.setContentsMargins(0, 0, 4, 0)
-        panel_column.setSpacing(6)
-        for spec in all_metrics():
-            if spec.network:
-                panel = NetworkPanel(spec, self.config, panel_host)
-                panel.sig_settings_requested.connect(self.open_settings)
-            else:
-                panel = MetricPanel(spec, self.config, panel_host)
-            panel.sig_detail_activated.connect(self.select_json_path)
-            panel.sig_compute_requested.connect(self.compute_network)
-            panel.sig_auto_changed.connect(self._set_auto_network)
-            panel.sig_status.connect(self.sig_status)
-            self.panels[spec.id] = panel
-            panel_column.addWidget(panel)
-        panel_column.addStretch(1)
-        self.panel_area = QScrollArea(self)
-        self.panel_area.setWidgetResizable(True)
-        self.panel_area.setWidget(panel_host)
-        self.panel_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.panel_area.setMinimumWidth(300)
-        self.panel_area.setFrameShape(self.panel_area.frameShape().NoFrame)
-
-        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
-        self.splitter.addWidget(self.editor_splitter)
-        self.splitter.addWidget(self.panel_area)
-        self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 1)
-        self.splitter.setChildrenCollapsible(False)
-
-        self.find_bar = FindBar(self.editor, lambda: self._last_side, self)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(6, 2, 6, 6)
-        layout.addWidget(self.toolbar)
-        layout.addWidget(self.find_bar)
-        layout.addWidget(self.splitter, 1)
-
-    def show_panel(self, metric_id: str) -> None:
-        panel = self.panels.get(metric_id)
-        if panel is not None:
-            self.panel_area.ensureWidgetVisible(panel)
-
-    def _update_legend(self) -> None:
-        colours = diff_colours(self.palette())
-        chips = [(colours.delete, "deleted"), (colours.insert, "inserted"),
-                 (colours.substitute, "changed")]
-        self.legend.setText("&nbsp;&nbsp;" + "&nbsp;".join(
-            f'<span style="background-color:{c.name()}">&nbsp;{word}&nbsp;</span>'
-            for c, word in chips))
-
+    # -- the editors ----------------------------------------------------------------------------
     def editor(self, side: str):  # noqa: ANN201 - DiffEditor
         return self.panes[side].editor
 
@@ -480,102 +335,6 @@ class CompareTab(QWidget):
     def _compute_auto_network(self) -> None:
         for metric_id in sorted(self._auto_network):
             self.compute_network(metric_id)
-
-    # -- navigation -----------------------------------------------------------------------------
-    def _remember_side(self, side: str) -> None:
-        if self.panes[side].editor.hasFocus():
-            self._last_side = side
-
-    def difference_count(self) -> int:
-        return 0 if self._table is None else len(self._table.hunks)
-
-    def current_difference(self) -> int | None:
-        return self._hunk
-
-    def next_difference(self) -> None:
-        self._step(+1)
-
-    def previous_difference(self) -> None:
-        self._step(-1)
-
-    def _step(self, direction: int) -> None:
-        count = self.difference_count()
-        if count == 0 or self._table is None:
-            self.sig_status.emit("The texts have no differences to jump to.")
-            return
-        side = self._last_side
-        starts = self._table.hunks[:, 0 if side == "expected" else 2]
-        position = self.panes[side].cursor_offset()
-        # Same rule as core.alignment.next_hunk / previous_hunk, on the shipped columns; except
-        # that before the first jump a difference right at the caret counts as "next" (F7 on a
-        # freshly opened pair whose first character differs must show difference 1).
-        if direction > 0:
-            first_jump = self._hunk is None
-            index = int(np.searchsorted(starts, position, side="left" if first_jump else "right"))
-            if index >= count:
-                index = 0
-                self.sig_status.emit("Wrapped around to the first difference.")
-        else:
-            index = int(np.searchsorted(starts, position, side="left")) - 1
-            if index < 0:
-                index = count - 1
-                self.sig_status.emit("Wrapped around to the last difference.")
-        self.go_to_difference(index)
-
-    def go_to_difference(self, index: int) -> None:
-        assert self._table is not None
-        hunk = self._table.hunks[index]
-        colour = diff_colours(self.palette()).flash
-        with self.scroll_lock.suspended():
-            self.panes["expected"].show_range(int(hunk[0]), int(hunk[1]), colour)
-            self.panes["actual"].show_range(int(hunk[2]), int(hunk[3]), colour)
-        self._hunk = index
-        self._update_difference_label()
-
-    def _update_difference_label(self) -> None:
-        count = self.difference_count()
-        if count == 0:
-            text = "no differences" if self._table is not None else "—"
-        elif self._hunk is None:
-            text = f"{count} difference{'' if count == 1 else 's'}"
-        else:
-            text = f"difference {self._hunk + 1} of {count}"
-        self.difference_label.setText(f" {text} ")
-        edits = self.highlighted_edits() if self._table is not None else 0
-        plural = "" if edits == 1 else "s"
-        if self.view == "readable":
-            tip = (f"A difference is one readable piece (or touching pieces): whole words, or "
-                   f"the characters of a typo. The exact Levenshtein distance is {edits} "
-                   f"edit{plural}; hover a piece for its own edits, or turn on Exact edits "
-                   "(Ctrl+E) to see the minimal edit script.")
-        else:
-            tip = (f"A difference is a run of neighbouring edits. The highlight is the edit "
-                   f"script Levenshtein distance counts: {edits} edit{plural}"
-                   + (" of whole words here (Word view); the distance panels count characters"
-                      if self.granularity == "word" else "") + ".")
-        self.difference_label.setToolTip(tip)
-        self.action_next.setEnabled(count > 0)
-        self.action_previous.setEnabled(count > 0)
-        self.sig_difference_changed.emit(text)
-
-    # -- JSON paths -----------------------------------------------------------------------------
-    def select_json_path(self, metric_id: str, detail: Any) -> None:
-        fences = bool(self.config.settings(metric_id).options.get("strip_code_fences", False))
-        colour = diff_colours(self.palette()).json_value
-        missing = []
-        with self.scroll_lock.suspended():
-            for side, pane in self.panes.items():
-                found = locate(pane.editor.text(), detail.path, fences)
-                if found is None:
-                    continue
-                pane.select_range(found.start, found.end, colour)
-                if not found.found:
-                    missing.append(side)
-        if missing:
-            self.sig_status.emit(f"{detail.path} is missing on the {' and '.join(missing)} side; "
-                                 "the enclosing value is selected.")
-        else:
-            self.sig_status.emit(f"Selected {detail.path} on both sides.")
 
     # -- state ----------------------------------------------------------------------------------
     def save_state(self) -> dict[str, QByteArray]:

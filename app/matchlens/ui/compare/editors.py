@@ -11,8 +11,8 @@ characters) need care, because Qt does some work per block that is cheap for ord
   Long lines keep it (`QTextLayout.setCacheEnabled`, ~17 bytes a character).
 - Qt paints each extra selection by walking every visible row of its block, and measures it
   over every row of the block, so a few dozen highlight spans in one long line cost tens of
-  milliseconds a repaint. The diff layer inside long lines is painted here instead, row by
-  row, for the rows on screen only.
+  milliseconds a repaint. The diff layer inside long lines is painted by the editor instead
+  (`long_spans`), row by row, for the rows on screen only.
 - A scroll bar that appears or disappears changes the wrap width and so re-wraps the line: the
   vertical scroll bar is always shown (the two sides then also wrap at the same width).
 - Without wrapping, Qt draws the whole line at every repaint (~50 ms at 1M characters, even for
@@ -22,12 +22,11 @@ characters) need care, because Qt does some work per block that is cheap for ord
 
 from __future__ import annotations
 
-import bisect
 import math
 import re
 from pathlib import Path
 
-from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QPoint, QRect, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
     QDragEnterEvent,
@@ -39,15 +38,13 @@ from PySide6.QtGui import (
     QPaintEvent,
     QPalette,
     QResizeEvent,
-    QTextBlock,
     QTextCharFormat,
-    QTextLayout,
-    QTextLine,
     QTextOption,
 )
 from PySide6.QtWidgets import QApplication, QPlainTextEdit, QTextEdit, QWidget
 
 from matchlens.ui.compare.ignored_layer import split_ignored
+from matchlens.ui.compare.long_spans import paint_block
 from matchlens.ui.palette import blend
 
 LONG_LINE = 10_000  # characters in one line (QTextBlock) from which the editor takes over
@@ -314,79 +311,21 @@ class DiffEditor(QPlainTextEdit):
         # Where Qt itself puts an underline: ceil(offset) + 0.5 below the baseline, within the
         # descent.
         underline = min(math.ceil(metrics.underlinePos()) + 0.5, metrics.descent() - 0.5)
+        spans, ends = self._painted_ranges()
         block = self.firstVisibleBlock()
         while block.isValid():
             geometry = self.blockBoundingGeometry(block).translated(offset)
             if geometry.top() > clip.bottom():
                 break
             if block.isVisible() and geometry.bottom() >= clip.top():
-                self._paint_block(painter, block, geometry.topLeft(), clip, newline, underline)
+                paint_block(painter, block, geometry.topLeft(), clip, newline, underline,
+                            spans, ends, self._bidi)
             block = block.next()
-
-    def _paint_block(self, painter: QPainter, block: QTextBlock, origin: QPointF, clip: QRectF,
-                     newline: float, underline: float) -> None:
-        spans, ends = self._painted_ranges()
-        base, length = block.position(), block.length()  # length includes the line break
-        index = bisect.bisect_right(ends, base)
-        if index >= len(spans) or spans[index][0] >= base + length:
-            return
-        layout = block.layout()
-        count = layout.lineCount()
-        for number in range(_first_row_below(layout, clip.top() - origin.y()), count):
-            line = layout.lineAt(number)
-            top = origin.y() + line.y()
-            if top > clip.bottom():
-                break
-            row_start = base + line.textStart()
-            row_end = row_start + line.textLength()
-            last_row = number == count - 1
-            limit = base + length if last_row else row_end  # the break belongs to the last row
-            index = bisect.bisect_right(ends, row_start)
-            while index < len(spans) and spans[index][0] < limit:
-                start, end, fmt = spans[index]
-                index += 1
-                a, b = max(start, row_start) - base, min(end, row_end) - base
-                tail = newline if last_row and end > row_end else 0.0
-                left = origin.x() + line.x()  # where Qt starts the underline's dot pattern
-                for x1, x2 in self._row_boxes(line, a, b):
-                    self._fill(painter, fmt, origin.x() + x1, top, x2 - x1, line, underline, left)
-                if tail:
-                    x = origin.x() + line.cursorToX(b)[0]
-                    self._fill(painter, fmt, x, top, tail, line, underline, left)
-
-    def _row_boxes(self, line: QTextLine, a: int, b: int) -> list[tuple[float, float]]:
-        """Horizontal extents of characters a..b (block offsets) of one row."""
-        if b <= a:
-            return []
-        if not self._bidi():
-            return [(line.cursorToX(a)[0], line.cursorToX(b)[0])]
-        boxes: list[tuple[float, float]] = []  # bidi text: each character's own box
-        for k in range(a, b):
-            x1 = line.cursorToX(k)[0]
-            x2 = line.cursorToX(k, QTextLine.Edge.Trailing)[0]
-            boxes.append((min(x1, x2), max(x1, x2)))
-        return boxes
 
     def _bidi(self) -> bool:
         if self._rtl is None:
             self._rtl = _RTL.search(self.document().toRawText()) is not None
         return self._rtl
-
-    @staticmethod
-    def _fill(painter: QPainter, fmt: QTextCharFormat, x: float, top: float, width: float,
-              line: QTextLine, underline: float, row_left: float) -> None:
-        if width <= 0:
-            return
-        # Whole pixels, widened outwards, as Qt paints its selections.
-        left, right = math.floor(x), math.ceil(x + width)
-        painter.fillRect(QRectF(left, top, right - left, line.height()), fmt.background())
-        if fmt.underlineStyle() != QTextCharFormat.UnderlineStyle.NoUnderline:
-            # Qt's dotted underline: one pixel in three, counted from the row's start.
-            y = math.floor(top + line.ascent() + underline)
-            anchor = math.floor(row_left)
-            colour = fmt.underlineColor()
-            for dot in range(left + (anchor - left) % 3, right, 3):
-                painter.fillRect(dot, y, 1, 1, colour)
 
     def set_gutter_marks(self, marks: dict[int, QColor]) -> None:
         self._marks = marks
@@ -500,19 +439,6 @@ class DiffEditor(QPlainTextEdit):
 def longest_line(text: str, separator: str = "\n") -> int:
     """Characters in the longest line of `text` (2 ms for a million characters)."""
     return max(map(len, text.split(separator)), default=0)
-
-
-def _first_row_below(layout: QTextLayout, y: float) -> int:
-    """The first row of a laid-out block whose bottom is below y (block coordinates)."""
-    lo, hi = 0, layout.lineCount()
-    while lo < hi:
-        mid = (lo + hi) // 2
-        line = layout.lineAt(mid)
-        if line.y() + line.height() < y:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
 
 
 def _local_file(event: QDragEnterEvent | QDropEvent) -> Path | None:

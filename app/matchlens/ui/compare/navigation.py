@@ -1,0 +1,114 @@
+"""The compare tab's navigation: step to the next or previous difference (F7 / Shift+F7) from
+the caret of the side last used, the "difference 3 of 12" label, and selecting a JSON path's
+value on both sides when a JSON panel's detail is clicked.
+
+A mixin of CompareTab: it reads the tab's span table (`_table`) and keeps the current `_hunk`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from matchlens.core.json_locate import locate
+from matchlens.ui.palette import diff_colours
+
+
+class DifferenceNavigation:
+    """Walk the differences of the two texts and select JSON paths in them."""
+
+    def _remember_side(self, side: str) -> None:
+        if self.panes[side].editor.hasFocus():
+            self._last_side = side
+
+    def difference_count(self) -> int:
+        return 0 if self._table is None else len(self._table.hunks)
+
+    def current_difference(self) -> int | None:
+        return self._hunk
+
+    def next_difference(self) -> None:
+        self._step(+1)
+
+    def previous_difference(self) -> None:
+        self._step(-1)
+
+    def _step(self, direction: int) -> None:
+        count = self.difference_count()
+        if count == 0 or self._table is None:
+            self.sig_status.emit("The texts have no differences to jump to.")
+            return
+        side = self._last_side
+        starts = self._table.hunks[:, 0 if side == "expected" else 2]
+        position = self.panes[side].cursor_offset()
+        # Same rule as core.alignment.next_hunk / previous_hunk, on the shipped columns; except
+        # that before the first jump a difference right at the caret counts as "next" (F7 on a
+        # freshly opened pair whose first character differs must show difference 1).
+        if direction > 0:
+            first_jump = self._hunk is None
+            index = int(np.searchsorted(starts, position, side="left" if first_jump else "right"))
+            if index >= count:
+                index = 0
+                self.sig_status.emit("Wrapped around to the first difference.")
+        else:
+            index = int(np.searchsorted(starts, position, side="left")) - 1
+            if index < 0:
+                index = count - 1
+                self.sig_status.emit("Wrapped around to the last difference.")
+        self.go_to_difference(index)
+
+    def go_to_difference(self, index: int) -> None:
+        assert self._table is not None
+        hunk = self._table.hunks[index]
+        colour = diff_colours(self.palette()).flash
+        with self.scroll_lock.suspended():
+            self.panes["expected"].show_range(int(hunk[0]), int(hunk[1]), colour)
+            self.panes["actual"].show_range(int(hunk[2]), int(hunk[3]), colour)
+        self._hunk = index
+        self._update_difference_label()
+
+    def _update_difference_label(self) -> None:
+        count = self.difference_count()
+        if count == 0:
+            text = "no differences" if self._table is not None else "—"
+        elif self._hunk is None:
+            text = f"{count} difference{'' if count == 1 else 's'}"
+        else:
+            text = f"difference {self._hunk + 1} of {count}"
+        self.difference_label.setText(f" {text} ")
+        edits = self.highlighted_edits() if self._table is not None else 0
+        plural = "" if edits == 1 else "s"
+        if self.view == "readable":
+            tip = (f"A difference is one readable piece (or touching pieces): whole words, or "
+                   f"the characters of a typo. The exact Levenshtein distance is {edits} "
+                   f"edit{plural}; hover a piece for its own edits, or turn on Exact edits "
+                   "(Ctrl+E) to see the minimal edit script.")
+        else:
+            tip = (f"A difference is a run of neighbouring edits. The highlight is the edit "
+                   f"script Levenshtein distance counts: {edits} edit{plural}"
+                   + (" of whole words here (Word view); the distance panels count characters"
+                      if self.granularity == "word" else "") + ".")
+        self.difference_label.setToolTip(tip)
+        self.action_next.setEnabled(count > 0)
+        self.action_previous.setEnabled(count > 0)
+        self.sig_difference_changed.emit(text)
+
+    # -- JSON paths -----------------------------------------------------------------------------
+    def select_json_path(self, metric_id: str, detail: Any) -> None:
+        fences = bool(self.config.settings(metric_id).options.get("strip_code_fences", False))
+        colour = diff_colours(self.palette()).json_value
+        missing = []
+        with self.scroll_lock.suspended():
+            for side, pane in self.panes.items():
+                found = locate(pane.editor.text(), detail.path, fences)
+                if found is None:
+                    continue
+                pane.select_range(found.start, found.end, colour)
+                if not found.found:
+                    missing.append(side)
+        if missing:
+            self.sig_status.emit(f"{detail.path} is missing on the {' and '.join(missing)} side; "
+                                 "the enclosing value is selected.")
+        else:
+            self.sig_status.emit(f"Selected {detail.path} on both sides.")
