@@ -133,3 +133,30 @@ def test_numbers_too_big_for_a_float_are_equal_with_a_tolerance_too():
     # An integer too big for a float against a float: no OverflowError, just different.
     assert run("1e400", "1" + "0" * 400, numeric_tolerance=0.01).score == 1
     assert run("1.5", "1" + "0" * 400, numeric_tolerance=0.01).score == 1
+
+
+# Texts that are JSON, start like JSON and fail later, or fail at once (parse_side answers those
+# without the decoder): a BOM, JSON's four whitespace characters and others it does not skip.
+FRAGMENTS = st.sampled_from(["{", "}", "[", "]", '"a"', "1", "-", "tru", "true", "null", "NaN",
+                             "Infinity", "x", "é", ":", ",", " ", "\t", "\n", "\r", "\u00a0",
+                             "\ufeff", "\x0c", "٣"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(FRAGMENTS, max_size=6).map("".join))
+def test_invalid_json_sentence_equals_the_decoders_own(text):
+    from matchlens.core.metrics.json_distance import InvalidJson, parse_side
+
+    try:
+        json.loads(text)
+        want = None
+    except json.JSONDecodeError as err:
+        want = f"actual is not valid JSON: {err.msg} at line {err.lineno} column {err.colno}"
+    try:
+        parse_side(text, "actual", False)
+        got = None
+    except InvalidJson as err:
+        got = str(err)
+    if got is not None and "is not a JSON value" in got:
+        return  # NaN / Infinity refused before json would fail later (tested above)
+    assert got == want

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import collections
 import math
+import re
 
 import jiwer
 import pytest
@@ -12,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from matchlens.core.metrics import evaluate, get_metric
+from matchlens.core.metrics.error_rates import wer_units
 from matchlens.core.results import Label
 from tests.core.test_normalise import squad_normalize_answer
 
@@ -120,7 +122,10 @@ def test_empty_reference_with_output_is_invalid(metric):
     assert "undefined for an empty reference" in out.messages[0]
 
 
-WORDS = st.sampled_from(["a", "b", "cat", "Cat", "é", "", " ", "  ", "\t", "\n", "x\ty"])
+# texts with only " " as whitespace take wer_units' split() path; a tab, newline, NBSP, \x1c or
+# U+2028 sends them through the regex
+WORDS = st.sampled_from(["a", "b", "cat", "Cat", "é", "", " ", "  ", "\t", "\n", "x\ty",
+                         "\u00a0", "x\u00a0y", "\x1c", "\u2028", "\u3000"])
 SENTENCE = st.lists(WORDS, max_size=12).map(" ".join)
 
 
@@ -150,3 +155,16 @@ def test_wer_batch_path_handles_many_rows_and_words():
     actual = [" ".join(words[i + 1:i + 3]) for i in range(0, 60_000, 3)]  # first word dropped
     # each row: 1 deletion over 3 words
     assert set(many("wer", expected, actual).scores.tolist()) == {1 / 3}
+
+
+def test_the_only_printable_whitespace_is_the_space():
+    # wer_units' fast path (split() on a printable text) equals jiwer's regex only if so
+    assert [c for c in range(0x110000) if chr(c).isspace() and chr(c).isprintable()] == [32]
+
+
+@settings(max_examples=300, deadline=None)
+@given(SENTENCE)
+def test_wer_units_fast_path_equals_jiwer_transform(text):
+    # jiwer 4's default word transforms: collapse \s\s+ to " ", strip, split on " "
+    collapsed = re.sub(r"\s\s+", " ", text).strip()
+    assert wer_units(text) == (collapsed.split(" ") if collapsed else [])

@@ -23,6 +23,11 @@ _MISSING = object()
 _FENCE = re.compile(r"^\s*```[ \t]*(?:json|JSON)?[ \t]*\r?\n(.*?)\r?\n?```\s*$", re.DOTALL)
 # fullmatch, not ^…$: "$" also matches before a trailing newline, which made "A\n" a dot key
 _PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# What json's scanner accepts as the first character of a value, and the whitespace it skips
+# before it (json.decoder.WHITESPACE): a text starting otherwise fails with "Expecting value"
+# there, which `parse_side` says without running the decoder (most non-JSON outputs).
+_VALUE_START = frozenset('"{[-0123456789tfnNI')
+_JSON_SPACE = re.compile(r"[ \t\n\r]*")
 
 
 @dataclass(frozen=True)
@@ -58,6 +63,11 @@ def parse_side(text: str, side: str, fences: bool) -> Any:
         raise json.JSONDecodeError(f"{name} is not a JSON value", source,
                                    max(0, source.find(name)))
 
+    start = _JSON_SPACE.match(source).end()
+    if source[:1] != "\ufeff" and (start == len(source) or source[start] not in _VALUE_START):
+        # json.loads' own error for such a text (a test compares them), without its three
+        # exceptions (StopIteration, JSONDecodeError, re-raised)
+        raise InvalidJson(side, json.JSONDecodeError("Expecting value", source, start))
     try:
         return json.loads(source, parse_constant=no_constants)
     except json.JSONDecodeError as err:
