@@ -12,7 +12,17 @@ from rapidfuzz.distance import Levenshtein
 
 from matchlens.core.alignment import align
 from matchlens.core.casefold import fold_case
-from matchlens.core.readable import Chunk, chunk_edits, exact_edits, readable_diff
+from matchlens.core.readable import (
+    Chunk,
+    _extend_to_words,
+    _merge_semantic,
+    chunk_edits,
+    exact_edits,
+    exact_opcodes,
+    is_word_char,
+    readable_diff,
+    word_masks,
+)
 
 SAMPLE_E = "such as glucose."
 SAMPLE_A = "like glucose and starch. Oxygen is released as a byproduct."
@@ -320,3 +330,26 @@ def test_exact_edits_of_a_long_pair_are_one_c_call():
     a = e.replace("dolor", "dolour", 50)
     edits = exact_edits(e, a)
     assert len(edits) == 50 and {ed.op for ed in edits} == {"insert"}
+
+
+# ASCII only: the bytes-mask word edges exist for ASCII texts (other texts take the regex path).
+_ASCII_TEXT = st.lists(st.one_of(st.sampled_from(list("aab cZ9_.,\n-")),
+                                 st.sampled_from(["the ", "cat ", "sat. ", "glucose"])),
+                       max_size=40).map("".join)
+
+
+def test_word_mask_marks_exactly_the_word_characters():
+    text = "".join(chr(c) for c in range(128))
+    mask = word_masks(text)
+    assert [bool(m) for m in mask] == [is_word_char(c) for c in text]
+    assert word_masks("naïve") is None  # not ASCII: no mask, the regex helpers answer
+
+
+@settings(max_examples=200, deadline=None)
+@given(_ASCII_TEXT, _ASCII_TEXT)
+def test_word_extension_by_mask_matches_the_regex_helpers(e, a):
+    # Differential: the regex helpers (_splits/_word_start/_word_end, still the path for
+    # non-ASCII text) are the reference the faster mask lookups must reproduce exactly.
+    changes = _merge_semantic(exact_opcodes(e, a))
+    by_mask = _extend_to_words(e, a, changes, word_masks(e), word_masks(a))
+    assert by_mask == _extend_to_words(e, a, changes)

@@ -41,6 +41,7 @@ from rapidfuzz.distance import Levenshtein
 from matchlens.core import edit_script
 from matchlens.core.edit_script import score_hint
 from matchlens.core.metrics.levenshtein import prepare
+from matchlens.core.word_edges import WordEdges, is_word_char, word_masks
 
 OPS = ("equal", "delete", "insert", "replace")
 # A change of at most this many unit edits (inside one word or a few) is a typo: drawn by char.
@@ -56,10 +57,6 @@ _TYPO_PAIR_LIMIT = 2_500
 # Word units for anchors: a word with the non-word characters before it (" glucose", ". Oxygen"),
 # or trailing non-word characters. Joining the units gives the text back.
 _UNIT = re.compile(r"\W*\w+|\W+")
-
-
-def is_word_char(char: str) -> bool:
-    return char.isalnum() or char == "_"
 
 
 class Chunk(NamedTuple):
@@ -166,21 +163,24 @@ def chunks_from_opcodes(e: str, a: str, ops: Sequence[tuple[str, int, int, int, 
                         words: bool = False) -> list[Chunk]:
     """Readable chunks of `e` and `a` given their exact opcodes (see the module docstring)."""
     changes = _merge_semantic(ops)
-    changes = _extend_to_words(e, a, changes)
+    changes = _extend_to_words(e, a, changes, word_masks(e), word_masks(a))
     out: list[Chunk] = []
+    # The equality not yet written starts at (e_pos, a_pos): it is written once, up to the next
+    # change, rather than as pieces that `_equal` then joins (one call per change, not three).
     e_pos = a_pos = 0
     for i1, i2, j1, j2, original in changes:
-        _equal(out, e_pos, i1, a_pos, j1)
-        e_pos, a_pos = i2, j2
         if original is not None and not words:
             o1, o2, p1, p2 = original
-            if max(o2 - o1, p2 - p1) <= TYPO_EDITS:
+            if o2 - o1 <= TYPO_EDITS and p2 - p1 <= TYPO_EDITS:
                 # A typo alone in its word(s): the exact script's own edit, as it is (what the
-                # steps below would find, without re-aligning the word).
-                _equal(out, i1, o1, j1, p1)
+                # steps below would find, without re-aligning the word). The word around it
+                # is equal on both sides, so it joins the equalities before and after.
+                _equal(out, e_pos, o1, a_pos, p1)
                 out.append(Chunk(_op(o1, o2, p1, p2), o1, o2, p1, p2))
-                _equal(out, o2, i2, p2, j2)
+                e_pos, a_pos = o2, p2
                 continue
+        _equal(out, e_pos, i1, a_pos, j1)
+        e_pos, a_pos = i2, j2
         for piece in _anchored(e, a, i1, i2, j1, j2):
             if piece[0] == "equal":
                 _equal(out, *piece[1:])
@@ -214,48 +214,22 @@ def _merge_semantic(ops: Sequence[tuple[str, int, int, int, int]]
     return merged
 
 
-def _splits(text: str, pos: int) -> bool:
-    """Whether a boundary at `pos` falls inside a word of `text`."""
-    return 0 < pos < len(text) and is_word_char(text[pos - 1]) and is_word_char(text[pos])
-
-
-# \w is exactly is_word_char (str.isalnum() or "_") for str patterns.
-_WORD_TAIL = re.compile(r"\w+\Z")
-_WORD_HEAD = re.compile(r"\w+")
-_LOOK = 64  # how far a word fragment is looked for at once (longer words take more looks)
-
-
-def _word_start(text: str, pos: int, floor: int) -> int:
-    """Where the run of word characters ending at `pos` starts (not before `floor`)."""
-    while pos > floor:
-        lo = max(floor, pos - _LOOK)
-        found = _WORD_TAIL.search(text, lo, pos)
-        if found is None:
-            return pos
-        if found.start() > lo or lo == floor:
-            return found.start()
-        pos = lo  # the whole look was word characters: look further back
-    return pos
-
-
-def _word_end(text: str, pos: int, ceiling: int) -> int:
-    """Where the run of word characters starting at `pos` ends (not after `ceiling`)."""
-    found = _WORD_HEAD.match(text, pos, ceiling)
-    return pos if found is None else found.end()
-
-
-def _extend_to_words(e: str, a: str, changes: list[list[int]]) -> list[list[int]]:
+def _extend_to_words(e: str, a: str, changes: list[list[int]],
+                     e_mask: bytes | None = None, a_mask: bytes | None = None
+                     ) -> list[list[int]]:
     """Grow each change to word edges, merging changes one word fragment apart.
 
     A change keeps its original bounds as a fifth item while it merges with no other, so that
     a small one (a typo) can be written from the exact script as it is (see `_typo`)."""
+    e_edges, a_edges = WordEdges(e, e_mask), WordEdges(a, a_mask)
+    e_splits, a_splits = e_edges.splits, a_edges.splits
     out: list[list] = []
     for i1, i2, j1, j2 in changes:
         original = (i1, i2, j1, j2)
         # Left edge: absorb the word fragment that ends the equality before.
-        while _splits(e, i1) or _splits(a, j1):
+        while e_splits(i1) or a_splits(j1):
             floor = out[-1][1] if out else 0
-            k = _word_start(e, i1, floor)
+            k = e_edges.word_start(i1, floor)
             i1, j1 = k, j1 - (i1 - k)
             if out and k == floor:  # the whole equality was a word fragment: one change
                 prev = out.pop()
@@ -266,9 +240,9 @@ def _extend_to_words(e: str, a: str, changes: list[list[int]]) -> list[list[int]
     # Right edges, right to left, so a grown change can reach the next one.
     done: list[list] = []
     for i1, i2, j1, j2, original in reversed(out):
-        while _splits(e, i2) or _splits(a, j2):
+        while e_splits(i2) or a_splits(j2):
             ceiling = done[-1][0] if done else len(e)
-            k = _word_end(e, i2, ceiling)
+            k = e_edges.word_end(i2, ceiling)
             i2, j2 = k, j2 + (k - i2)
             if done and k == ceiling:
                 nxt = done.pop()
