@@ -222,12 +222,12 @@ def _extend_to_words(e: str, a: str, changes: list[list[int]],
     A change keeps its original bounds as a fifth item while it merges with no other, so that
     a small one (a typo) can be written from the exact script as it is (see `_typo`)."""
     e_edges, a_edges = WordEdges(e, e_mask), WordEdges(a, a_mask)
-    e_splits, a_splits = e_edges.splits, a_edges.splits
+    e_split, a_split = e_edges.split, a_edges.split
     out: list[list] = []
     for i1, i2, j1, j2 in changes:
         original = (i1, i2, j1, j2)
         # Left edge: absorb the word fragment that ends the equality before.
-        while e_splits(i1) or a_splits(j1):
+        while e_split[i1] or a_split[j1]:
             floor = out[-1][1] if out else 0
             k = e_edges.word_start(i1, floor)
             i1, j1 = k, j1 - (i1 - k)
@@ -240,7 +240,7 @@ def _extend_to_words(e: str, a: str, changes: list[list[int]],
     # Right edges, right to left, so a grown change can reach the next one.
     done: list[list] = []
     for i1, i2, j1, j2, original in reversed(out):
-        while e_splits(i2) or a_splits(j2):
+        while e_split[i2] or a_split[j2]:
             ceiling = done[-1][0] if done else len(e)
             k = e_edges.word_end(i2, ceiling)
             i2, j2 = k, j2 + (k - i2)
