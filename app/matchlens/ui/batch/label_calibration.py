@@ -14,7 +14,7 @@ from PySide6.QtCore import QObject, QTimer
 
 from matchlens.core.calibration_report import MetricReport, report
 from matchlens.ui.batch.stats import Final, label_sweeps
-from matchlens.ui.batch.worker import Task
+from matchlens.ui.batch.worker import Task, TaskSlot
 
 SYNC_ROWS = 50_000
 
@@ -28,7 +28,7 @@ class LiveCalibration(QObject):
         super().__init__(tab)
         self.tab, self.session, self.summary = tab, session, summary
         self.final: Final | None = None
-        self._task: Task | None = None
+        self._slot = TaskSlot()
         self._generation = 0
         summary.sig_selected.connect(self._select_metric)
         summary.sig_apply.connect(self._apply)
@@ -44,11 +44,11 @@ class LiveCalibration(QObject):
 
     def clear(self) -> None:
         self.final = None
-        self._cancel()
+        self._slot.cancel()
         self.summary.set_reports([], "", None)
 
     def is_busy(self) -> bool:
-        return self._task is not None
+        return self._slot.busy
 
     def labels_changed(self, variant: str) -> None:
         result, labels = self.tab.result, self.session.labels
@@ -61,12 +61,10 @@ class LiveCalibration(QObject):
         if result.rows <= SYNC_ROWS:
             self._take(self._generation, label_sweeps(result, codes))
             return
-        self._cancel()
         generation = self._generation
-        self._task = Task(_sweep_job, result, codes, owner=self.tab)
-        self._task.sig_returned.connect(lambda out: self._take(generation, out))
-        self._task.sig_done.connect(self._task_done)
-        self._task.start()
+        task = Task(_sweep_job, result, codes, owner=self.tab)
+        task.sig_returned.connect(lambda out: self._take(generation, out))
+        self._slot.start(task)
 
     def _take(self, generation: int, out) -> None:  # noqa: ANN001 - (labelled, sweeps)
         if generation != self._generation or self.final is None or out is None:
@@ -76,15 +74,6 @@ class LiveCalibration(QObject):
         self.final.sweeps.update(sweeps)
         self.tab.calibration.set_final(self.final)
         self.show()
-
-    def _task_done(self) -> None:
-        if self._task is not None and not self._task.running:
-            self._task = None
-
-    def _cancel(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            self._task = None
 
     def reports(self) -> list[MetricReport]:
         """Every metric of the variant shown, at the config model's thresholds now."""

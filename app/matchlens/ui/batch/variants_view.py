@@ -16,7 +16,7 @@ from matchlens.core.metrics.registry import MetricSpec
 from matchlens.core.variants import PairedComparison, paired_comparison
 from matchlens.ui.batch.colours import variant_colour, with_alpha
 from matchlens.ui.batch.plot_style import style_plot
-from matchlens.ui.batch.worker import Task
+from matchlens.ui.batch.worker import Task, TaskSlot
 
 ONE_VARIANT = ("Tick two or more actual columns (prompt variants) in the mapping to compare "
                "them row by row here.")
@@ -88,11 +88,11 @@ class VariantsView(QWidget):
         self._result: BatchResult | None = None
         self._specs: dict[str, MetricSpec] = {}
         self._complete = False
-        self._task: Task | None = None
+        self._slot = TaskSlot()
         self.comparison: PairedComparison | None = None
 
     def reset(self, result: BatchResult, specs: dict[str, MetricSpec]) -> None:
-        self._cancel()
+        self._slot.cancel()
         self._result, self._specs, self._complete = result, dict(specs), False
         self.comparison = None
         for combo in (self.metric, self.a, self.b):
@@ -117,7 +117,7 @@ class VariantsView(QWidget):
         self.refresh()
 
     def is_busy(self) -> bool:
-        return self._task is not None
+        return self._slot.busy
 
     def refresh(self) -> None:
         if self._result is None or len(self._result.variants) < 2 or not self._complete:
@@ -128,19 +128,17 @@ class VariantsView(QWidget):
             self.sentence.setText("Choose two different variants for A and B.")
             self.curve.setData([0, 1], [0])
             return
-        self._cancel()
         spec = self._specs[metric_id]
         self.sentence.setText("Comparing…")
         # the sentence names them short (a promptfoo prompt label runs to a paragraph); the
         # tooltip names them whole
         self.sentence.setToolTip(f"A: {va}\nB: {vb}")
-        self._task = Task(compare, self._result.scores[(va, metric_id)],
-                          self._result.scores[(vb, metric_id)], spec,
-                          (elide_middle(va), elide_middle(vb)), owner=self)
-        self._task.sig_returned.connect(self._show)
-        self._task.sig_errored.connect(lambda err: self.sentence.setText(str(err)))
-        self._task.sig_done.connect(self._done)
-        self._task.start()
+        task = Task(compare, self._result.scores[(va, metric_id)],
+                    self._result.scores[(vb, metric_id)], spec,
+                    (elide_middle(va), elide_middle(vb)), owner=self)
+        task.sig_returned.connect(self._show)
+        task.sig_errored.connect(lambda err: self.sentence.setText(str(err)))
+        self._slot.start(task)  # cancels the comparison in flight
 
     def _show(self, value: tuple[PairedComparison, np.ndarray, np.ndarray]) -> None:
         comparison, edges, counts = value
@@ -149,17 +147,7 @@ class VariantsView(QWidget):
         label = self.metric.currentText()
         self.sentence.setText(comparison.sentence(label))
 
-    def _done(self) -> None:
-        if self._task is not None and not self._task.running:
-            self._task = None
-
-    def _cancel(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            self._task = None
-
     def shutdown(self) -> None:
-        task = self._task
-        self._cancel()
+        task = self._slot.cancel()
         if task is not None:
             task.wait()

@@ -152,6 +152,35 @@ class _Finished:
         pass
 
 
+class TaskSlot:
+    """At most one task for a view: starting one cancels the one in flight (the newest request
+    wins), and the slot empties itself when its task ends."""
+
+    def __init__(self) -> None:
+        self.task: Task | None = None
+
+    @property
+    def busy(self) -> bool:
+        return self.task is not None
+
+    def start(self, task: Task) -> Task:
+        self.cancel()
+        self.task = task
+        task.sig_done.connect(lambda: self._done(task))
+        return task.start()
+
+    def cancel(self) -> Task | None:
+        """Cancel the task in flight, if any, and return it (to wait for it at shutdown)."""
+        task, self.task = self.task, None
+        if task is not None:
+            task.cancel()
+        return task
+
+    def _done(self, task: Task) -> None:
+        if self.task is task:
+            self.task = None
+
+
 def stop_tasks(owner: QObject, timeout: float = 5.0) -> bool:
     """Cancel every live task owned by `owner` or a descendant, and wait for their threads."""
     mine = []
