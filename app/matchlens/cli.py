@@ -108,8 +108,9 @@ def _calibrate_parser(sub) -> None:  # noqa: ANN001 - argparse's private subpars
     cal.add_argument("--label", metavar="COLUMN",
                      help="a column of human verdicts (pass/fail, true/false, 1/0, yes/no)")
     cal.add_argument("--labels", type=Path, metavar="FILE",
-                     help="the labels the window saved (DATA.labels.csv); over --label's column "
-                          "when both are given")
+                     help="the labels the window saved (DATA.labels.csv, or in your data folder "
+                          "when DATA's folder is read-only: calibrate prints where); over "
+                          "--label's column when both are given")
     cal.add_argument("--id", metavar="COLUMN",
                      help="the id column that matches --labels lines to rows (default: guessed, "
                           "as the window does; else row numbers)")
