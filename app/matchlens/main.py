@@ -68,6 +68,7 @@ def _main(argv: Sequence[str] | None) -> int:
 
             _one_blas_thread()
             interrupts.watch()
+            cli.preload(args.command)
         return cli.run_headless(args)
     try:
         from matchlens.ui.app import run_app  # Qt is loaded only here
