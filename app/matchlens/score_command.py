@@ -7,7 +7,6 @@ import argparse
 import contextlib
 import os
 import sys
-import tomllib
 from dataclasses import replace
 from itertools import chain
 from pathlib import Path
@@ -192,6 +191,8 @@ def sidecar_columns(path: Path
     """((expected, expected literal, expected-any), actuals) a scored table's sidecar records,
     or None for a thresholds file (which records no columns). load_config has already vetted
     the file."""
+    import tomllib  # only with --config: a plain run parses no TOML
+
     try:
         with open(path, "rb") as handle:
             table = tomllib.load(handle).get("matchlens")
