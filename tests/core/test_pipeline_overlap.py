@@ -8,6 +8,8 @@ import os
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from matchlens.core import parallel_batch
 from matchlens.core.batch import MetricJob, run_to_completion
@@ -130,3 +132,15 @@ def test_a_piece_forks_when_its_work_pays_not_from_a_row_count():
     assert parallel_batch.worth_forking(20_000, 1, every)
     assert not parallel_batch.worth_forking(20_000, 1, [job("exact_match")])
     assert parallel_batch.worth_forking(60_000, 1, [job("exact_match")])  # 60 ms
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 5000), st.integers(1, 600))
+def test_chunks_cover_every_row_once_and_shrink_at_the_end(size, chunk):
+    spans = parallel_batch._spans(size, chunk)
+    assert [row for start, stop in spans for row in range(start, stop)] == list(range(size))
+    lengths = [stop - start for start, stop in spans]
+    assert all(0 < n <= chunk for n in lengths)
+    assert lengths == sorted(lengths, reverse=True)  # the small ones last
+    if size > 2 * chunk:  # the last one is at most half a chunk (+1 for an odd remainder)
+        assert lengths[-1] <= max(1, chunk // 4) * 2

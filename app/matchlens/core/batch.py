@@ -225,7 +225,10 @@ def _score_chunk(expected, actuals, jobs, start, stop, cancel) -> Chunk | None:
 
 def run_to_completion(expected, actuals, jobs, **kwargs) -> BatchResult:
     """Drive `score_pairs` to the end (the CLI's way); the window drives it from a worker."""
-    return begin_to_completion(expected, actuals, jobs, **kwargs).finish()
+    try:
+        return begin_to_completion(expected, actuals, jobs, **kwargs).finish()
+    finally:
+        parallel_batch.reap_workers()
 
 
 def begin_to_completion(expected, actuals, jobs, **kwargs

@@ -20,6 +20,7 @@ from matchlens.core.batch import BatchResult, MetricJob, begin_to_completion
 from matchlens.core.datasets import ColumnValues, Table, literal_column, resolve_column
 from matchlens.core.datasets.simple_path import parse_simple
 from matchlens.core.errors import DatasetError
+from matchlens.core.parallel_batch import reap_workers
 from matchlens.core.references import references_from_column, score_any
 from matchlens.core.tally import Tally
 
@@ -103,6 +104,7 @@ def score_stream(tables: Iterable[Table], mapping: Mapping, jobs: Sequence[Metri
     finally:
         if pending is not None:  # an error, or the caller stopped: no worker left behind
             pending.abort()
+        reap_workers()
     _check_matched(seen)
     while scored:
         yield scored.pop(0)
