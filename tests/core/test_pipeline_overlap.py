@@ -41,6 +41,11 @@ def every_piece_forks(monkeypatch) -> None:
     monkeypatch.setattr(parallel_batch, "PARALLEL_CHUNK_ROWS", 100)  # 3 chunks a piece
 
 
+def scoring() -> bool:
+    """A forked worker is scoring (not one that sent its scores and is exiting)."""
+    return bool(parallel_batch._workers - parallel_batch._exiting)
+
+
 def stream(tables, jobs):
     tally = Tally("<data>", ["actual"], jobs)
     return score_stream(tables, Mapping("expected", ["actual"]), jobs, tally), tally
@@ -51,12 +56,16 @@ def test_the_next_piece_is_scored_while_the_caller_writes_the_previous_one(monke
     every_piece_forks(monkeypatch)
     jobs = [job(m) for m in METRICS]
     tables = pieces()
-    busy = []
-    out, _ = stream(tables, jobs)
+    busy, summing = [], []
+    out, tally = stream(tables, jobs)
+    real_add = tally.add
+    tally.add = lambda *a: summing.append(scoring()) or real_add(*a)
     for _piece, _result in out:  # "writing" it: is a worker scoring the next piece now?
-        busy.append(bool(parallel_batch._workers))
-    # pieces 0-2 are handed out while pieces 1-3 are scored; the last one after its own scoring
+        busy.append(scoring())
+    # pieces 0-2 are handed out, and summed up, while pieces 1-3 are scored; the last one
+    # after its own scoring
     assert busy == [True, True, True, False]
+    assert summing == [True, True, True, False]
     assert not parallel_batch._workers
 
 

@@ -232,17 +232,26 @@ class WholeBatch:
     def finish(self) -> BatchResult:
         """Score what is left (everything, without a child), wait for the child, and fill
         the result."""
-        messages: dict = {}
+        self.join()
+        return self.complete()
+
+    def join(self) -> None:
+        """Score what is left here and wait for the child's scores: every score is in. A
+        pipeline may start the next batch's child before `complete`."""
+        self.messages: dict = {}
         done: set[int] = set()
         if self.forked is not None:
-            done = self.forked.finish(messages)
+            done = self.forked.finish(self.messages)
             self.forked = None
         for i in range(len(self.work)):
             if i not in done:  # everything, in one process; or the chunks a failed child left
-                self.score(i, messages)
+                self.score(i, self.messages)
+
+    def complete(self) -> BatchResult:
+        """After `join`: every row gets its pair's scores."""
         for key in self.keys:
             _scatter(self.result, key, self.sources[key[0]].inverse, self.scores[key],
-                     self.status[key], messages.get(key, {}))
+                     self.status[key], self.messages.get(key, {}))
         self.result.done = self.result.rows
         return self.result
 
