@@ -271,3 +271,19 @@ def test_long_column_names_are_cut_in_the_middle_in_messages(tmp_path):
         resolve_column(read_table(path), "answer")
     message = str(caught.value)
     assert long_name not in message and "…" in message and 'openai:gpt-4o"}' in message
+
+
+def test_promptfoo_long_prompts_make_short_one_line_names_that_keep_both_ends(tmp_path):
+    # two 200-character prompts that differ only at the end: the variant names must stay
+    # apart (their last characters kept), fit a legend (60 characters) and hold no newline
+    stem = "You are a careful assistant.\nAnswer the question below " + "x" * 140
+    prompts = (stem + " (terse)", stem + " (chatty)")
+    path = tmp_path / "out.json"
+    path.write_text(json.dumps(promptfoo_output(PROMPTFOO_TESTS, prompts=prompts)),
+                    encoding="utf-8")
+    names = read_table(path).variants
+    assert len(set(names)) == 2
+    for name, prompt in zip(names, prompts, strict=True):
+        assert len(name) <= 60 and "\n" not in name and "…" in name
+        assert name.startswith("You are a careful assistant. A")
+        assert name.endswith(prompt[-12:])

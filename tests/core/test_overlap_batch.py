@@ -17,7 +17,7 @@ from matchlens.core.batch import MetricJob, run_to_completion
 from matchlens.core.metrics import evaluate, get_metric
 from matchlens.core.metrics import sacrebleu_many as many_module
 from matchlens.core.metrics.ngram_matches import UNKNOWN, count_matches, pack_texts
-from matchlens.core.metrics.sacrebleu_metrics import _bleu, _chrf, unit_score
+from matchlens.core.metrics.sacrebleu_metrics import _bleu, unit_score
 
 # Everything sacrebleu's 13a tokenizer and chrF treat specially: digits next to dots, commas
 # and dashes; the entities and markers it replaces; newlines; the whitespace str.split() knows
@@ -103,17 +103,6 @@ def test_without_numba_sacrebleu_scores_every_pair(monkeypatch):
         assert many(metric_id, expected, actual) == sacrebleu_scores(metric_id, expected, actual)
 
 
-def test_the_statistics_formula_runs_once_per_distinct_row(monkeypatch):
-    calls = []
-    real = _chrf()._compute_f_score
-    monkeypatch.setattr(_chrf(), "_compute_f_score", lambda s: calls.append(1) or real(s))
-    expected = ["Paris", "Rome", "Paris", "Oslo"] * 50
-    scores = many("chrf", expected, expected)
-    # every row is an exact answer, so its statistics are those of its length alone
-    # (n-grams of each order = matches = L - n + 1): Paris (5), Rome and Oslo (4) -> 2 rows
-    assert scores == [1.0] * 200 and len(calls) == 2
-
-
 def dataset(n: int, seed: int = 5):
     rng = random.Random(seed)
     words = "Paris paris the a 1,000 3.5 - e.g. Ada 1815 x-1 & ( ) 東京".split()
@@ -131,7 +120,7 @@ def test_two_processes_score_every_row_as_the_single_pair_path(monkeypatch):
     expected, actual = dataset(2400)
     jobs = [MetricJob(get_metric(m), None, get_metric(m).resolve_options({}))
             for m in ("bleu", "chrf", "rouge_l")]
-    monkeypatch.setattr(parallel_batch, "PARALLEL_MIN_ROWS", 1000)
+    monkeypatch.setattr(parallel_batch, "PARALLEL_MIN_WORK", 0)
     forked = []
     real = parallel_batch._score_forked
     monkeypatch.setattr(parallel_batch, "_score_forked", lambda *a: forked.append(1) or real(*a))

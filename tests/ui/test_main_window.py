@@ -187,11 +187,12 @@ def test_rows_from_the_batch_tab(qtbot, fake_batch) -> None:
     try:
         assert isinstance(window.batch_tab, FakeBatchTab)
         assert not window.action_next_row.isEnabled()
-        buttons = {b.text(): b for b in window.compare_tab.toolbar.actions()
+        row_bar = window.compare_tab.row_bar
+        buttons = {b.text(): b for b in row_bar.actions()
                    if b.text() in ("◀ Row", "Row ▶", "Next failing ▶")}
-        assert len(buttons) == 3 and not any(b.isVisible() for b in buttons.values())
+        assert len(buttons) == 3 and row_bar.isHidden()
         window.batch_tab.sig_open_row.emit(0)  # the user double-clicked row 1
-        assert all(b.isVisible() for b in buttons.values())  # row stepping on the toolbar
+        assert not row_bar.isHidden()  # row stepping on the row's own bar
         buttons["Row ▶"].trigger()
         assert window.compare_tab.texts() == ("b", "c")
         window.action_previous_row.trigger()

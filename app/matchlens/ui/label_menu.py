@@ -45,11 +45,10 @@ def install_label_menu(window: QMainWindow) -> QMenu | None:
     labelling.compare_row = compare_row
     labelling.open_row = window.open_batch_row
     labelling.on_compare_changed = described
-    # On the compare toolbar beside "Row ▶", shown while a dataset row is open there.
-    toolbar = window.compare_tab.toolbar
-    for key, text in (("pass", "✓ Pass"), ("fail", "✗ Fail"), ("next", "Next unlabelled ▶")):
-        button = toolbar.addAction(text, actions[key].trigger)
-        button.setToolTip(actions[key].toolTip())
-        window._row_buttons.append(button)
+    # On the compare tab's row bar after "Next failing ▶", shown while a dataset row is open.
+    window.compare_tab.row_bar.add_buttons([
+        (text, actions[key].trigger, actions[key].toolTip())
+        for key, text in (("pass", "✓ Pass"), ("fail", "✗ Fail"),
+                          ("next", "Next unlabelled ▶"))])
     window._update_row_actions()
     return menu

@@ -398,21 +398,18 @@ class MainWindow(QMainWindow):
         self.open_batch_row(row)
 
     def _add_row_buttons(self) -> list[QAction]:
-        """Row stepping on the compare toolbar, shown while a dataset row is open there."""
-        buttons = []
-        for text, action in (("◀ Row", self.action_previous_row), ("Row ▶", self.action_next_row),
-                             ("Next failing ▶", self.action_next_failing)):
-            button = self.compare_tab.toolbar.addAction(text, action.trigger)
-            button.setToolTip(f"{action.toolTip()} ({action.shortcut().toString()})")
-            buttons.append(button)
-        return buttons
+        """Row stepping on the compare tab's row bar, shown while a dataset row is open there."""
+        return self.compare_tab.row_bar.add_buttons([
+            (text, action.trigger, f"{action.toolTip()} ({action.shortcut().toString()})")
+            for text, action in (("◀ Row", self.action_previous_row),
+                                 ("Row ▶", self.action_next_row),
+                                 ("Next failing ▶", self.action_next_failing))])
 
     def _update_row_actions(self) -> None:
         enabled = self._batch_row is not None and self.batch_tab is not None
         for action in (self.action_next_row, self.action_previous_row, self.action_next_failing):
             action.setEnabled(enabled)
-        for button in self._row_buttons:
-            button.setVisible(enabled)
+        self.compare_tab.row_bar.setVisible(enabled)
 
     # -- persistence ----------------------------------------------------------------------------
     def _view_value(self, key: str) -> Any:

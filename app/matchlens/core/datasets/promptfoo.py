@@ -15,6 +15,7 @@ from typing import Any
 
 from matchlens.core.datasets.jsonfiles import walk_array
 from matchlens.core.datasets.source import Source, settle
+from matchlens.core.elide import elide_middle
 from matchlens.core.json_locate import locate_steps
 
 _NAME_CHARS = 60
@@ -128,18 +129,11 @@ def _variant_names(results: list[dict], prompts: Any) -> dict[tuple[Any, str], s
             names[(index, provider)] = provider
         else:
             names[(index, provider)] = "output"
-    return {key: _short(name) for key, name in names.items()}
+    return {key: elide_middle(name, _NAME_CHARS) for key, name in names.items()}
 
 
 def _one_line(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
-
-
-def _short(text: str) -> str:
-    if len(text) <= _NAME_CHARS:
-        return text
-    half = (_NAME_CHARS - 1) // 2
-    return f"{text[:half]}…{text[-half:]}"
 
 
 def _output(result: dict) -> Any:

@@ -4,8 +4,8 @@ sacrebleu scores a sentence in two steps: integer statistics (lengths and clippe
 matches), then a float formula over them. Here the texts are prepared exactly as sacrebleu
 prepares them (its own tokenizer for BLEU; whitespace removed by `str.split` for chrF), the
 clipped matches are counted by a compiled kernel (ngram_matches), the rest of the statistics
-follow from the lengths, and each distinct statistics row goes through sacrebleu's own
-formula (`_compute_score_from_stats`, `_compute_f_score`), so no float step is re-implemented.
+follow from the lengths, and the float formula over them is sacrebleu's own or provably the
+same bits (sacrebleu_formulas).
 Pairs the kernel cannot count, and every pair when numba is missing, take sacrebleu's
 sentence_score itself.
 """
@@ -21,6 +21,7 @@ import numpy as np
 
 from matchlens.core.metrics.ngram_matches import UNKNOWN, count_matches, pack_texts
 from matchlens.core.metrics.registry import ManyOutcome
+from matchlens.core.metrics.sacrebleu_formulas import bleu_unit_scores, chrf_unit_scores
 from matchlens.core.metrics.sacrebleu_metrics import _bleu, _chrf, sentence_score, unit_score
 
 
@@ -40,8 +41,7 @@ def bleu_many(expected: Sequence[str], actual: Sequence[str], options: Mapping[s
     sys_len, ref_len = lengths[hyp], lengths[ref]
     totals = np.maximum(0, sys_len[:, None] - np.arange(order)[None, :])
     stats = np.column_stack([sys_len, ref_len, matches, totals])
-    return _scores(stats, lambda row: metric._compute_score_from_stats(row).score,
-                   matches, metric, expected, actual)
+    return _scores(stats, bleu_unit_scores, matches, metric, expected, actual)
 
 
 def chrf_many(expected: Sequence[str], actual: Sequence[str], options: Mapping[str, Any]
@@ -65,7 +65,7 @@ def chrf_many(expected: Sequence[str], actual: Sequence[str], options: Mapping[s
     n_ref = np.maximum(0, lr - n + 1)
     n_hyp = np.where(n_ref > 0, np.maximum(0, lh - n + 1), 0)
     stats = np.stack([n_hyp, n_ref, matches], axis=2).reshape(len(hyp), 3 * order)
-    return _scores(stats, metric._compute_f_score, matches, metric, expected, actual)
+    return _scores(stats, chrf_unit_scores, matches, metric, expected, actual)
 
 
 _SEPARATOR = "\ue000"  # a private-use character: between texts tokenised together
@@ -215,19 +215,14 @@ def _count(symbols, starts, ends, hyp, ref, order, alphabet) -> np.ndarray | Non
         return None
 
 
-def _scores(stats: np.ndarray, formula: Callable[[list[int]], float], matches: np.ndarray,
-            metric: Any, expected: Sequence[str], actual: Sequence[str]) -> ManyOutcome:
-    """sacrebleu's formula once per distinct statistics row (rows repeat a lot: every exact
-    answer of a given length has the same), then the rows the kernel could not count."""
+def _scores(stats: np.ndarray, formula: Callable[[Any, np.ndarray], np.ndarray],
+            matches: np.ndarray, metric: Any, expected: Sequence[str], actual: Sequence[str]
+            ) -> ManyOutcome:
+    """The scores of the statistics rows (sacrebleu_formulas), then sacrebleu's own for the
+    rows the kernel could not count."""
     unknown = matches[:, 0] == UNKNOWN
     stats[unknown] = 0  # scored below; a -1 count would break the formula (log of < 0)
-    rows = list(map(tuple, stats.tolist()))
-    first: dict[tuple, int] = {}  # a distinct row -> the first row holding it
-    where = np.fromiter(map(first.setdefault, rows, count()), dtype=np.int64, count=len(rows))
-    values = np.empty(len(rows), dtype=np.float64)
-    for row, at in first.items():
-        values[at] = unit_score(formula(list(row)))
-    scores = values[where]
+    scores = formula(metric, stats)
     for i in np.flatnonzero(unknown).tolist():
         scores[i] = unit_score(sentence_score(metric, actual[i], expected[i]).score)
     return ManyOutcome(scores, np.zeros(len(scores), dtype=np.int8))

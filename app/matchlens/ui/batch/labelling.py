@@ -38,7 +38,8 @@ class BatchLabelling(QObject):
         self.session.sig_changed.connect(self._on_changed)
         self.session.sig_said.connect(self._say)
         tab.model.add_column(Column("human", "human", "Your verdict on this row (P pass, F fail, "
-                                    "Delete clears; ✎ = a note). Saved beside the data."),
+                                    "Delete clears; ✎ = a note). Saved beside the data, or in your "
+                                    "data folder when its folder cannot be written."),
                              self._cell)
         self.counter = QLabel(tab.table_bar)  # "42 of 200 labelled", beside the row count
         self.counter.setToolTip("Rows with a human verdict for the variant shown (the data's "
@@ -137,7 +138,9 @@ class BatchLabelling(QObject):
             return
         self.session.mark(row, self._variant(), label)
         now = self.session.labels.label(row, self._variant())
-        self.tab.sig_status.emit(f"Row {row + 1}: {WORD[now]} · {self.counter_text()}")
+        where = self.session.take_where()  # else this status line would hide it at once
+        self.tab.sig_status.emit(f"Row {row + 1}: {WORD[now]} · {self.counter_text()}"
+                                 + (f". {where}" if where else ""))
 
     def ask_note(self) -> None:
         if self.session.labels is None:

@@ -1,5 +1,6 @@
 """The compare tab's widgets: the toolbar (open, swap, differences, view options, normalise,
-legend, references, busy), the two editors side by side, and the column of metric panels.
+legend), the dataset row's bar (row_bar.py), the two editors side by side, and the column of
+metric panels under a busy indicator.
 
 A mixin of CompareTab: `_build_ui` runs once from its constructor.
 """
@@ -22,7 +23,7 @@ from PySide6.QtWidgets import (
 from matchlens.core.metrics.registry import all_metrics
 from matchlens.ui.compare.find_bar import FindBar
 from matchlens.ui.compare.panels import MetricPanel
-from matchlens.ui.compare.references_bar import ReferenceStepper
+from matchlens.ui.compare.row_bar import RowBar
 from matchlens.ui.compare.semantic import NetworkPanel
 from matchlens.ui.normalise_box import NormaliseBox
 from matchlens.ui.palette import diff_colours
@@ -81,30 +82,14 @@ class CompareLayout:
         self.legend.setToolTip("Underlined and faint: differs only in case or whitespace")
         self.toolbar.addWidget(self.legend)
         self._update_legend()
-        spacer = QWidget(self)
-        spacer.setSizePolicy(spacer.sizePolicy().Policy.Expanding,
-                             spacer.sizePolicy().Policy.Preferred)
-        self.toolbar.addWidget(spacer)
-        self.context_label = QLabel(self)
-        self.toolbar.addWidget(self.context_label)
-        self.references = ReferenceStepper(self)
+        # What a dataset row needs (its buttons, references, description) is a second bar,
+        # shown only while a row is open here: one bar for both did not fit 1280 px.
+        self.row_bar = RowBar(self)
+        self.context_label = self.row_bar.context_label
+        self.references = self.row_bar.references
         self.references.sig_reference.connect(
             lambda text: self.panes["expected"].set_text(text, "dataset"))
-        self.references_action = self.toolbar.addWidget(self.references)
-        self.references_action.setVisible(False)
-        self.busy_label = QLabel("computing…", self)
-        self.busy_bar = QProgressBar(self)
-        self.busy_bar.setRange(0, 0)
-        self.busy_bar.setMaximumWidth(70)
-        self.busy_bar.setMaximumHeight(12)
-        self.busy_bar.setTextVisible(False)
-        busy = QWidget(self)
-        busy_row = QHBoxLayout(busy)
-        busy_row.setContentsMargins(6, 0, 0, 0)
-        busy_row.addWidget(self.busy_label)
-        busy_row.addWidget(self.busy_bar)
-        self.busy_indicator = self.toolbar.addWidget(busy)
-        self.busy_indicator.setVisible(False)
+        self.references_action = self.row_bar.references_action
 
         self.editor_splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.editor_splitter.addWidget(self.panes["expected"])
@@ -134,10 +119,18 @@ class CompareLayout:
         self.panel_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.panel_area.setMinimumWidth(300)
         self.panel_area.setFrameShape(self.panel_area.frameShape().NoFrame)
+        # Over the panels (what is being waited for), not on the toolbar, which has no room.
+        self.busy_indicator = self._busy_row()
+        panel_side = QWidget(self)
+        side_column = QVBoxLayout(panel_side)
+        side_column.setContentsMargins(0, 0, 0, 0)
+        side_column.setSpacing(2)
+        side_column.addWidget(self.busy_indicator)
+        side_column.addWidget(self.panel_area, 1)
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.addWidget(self.editor_splitter)
-        self.splitter.addWidget(self.panel_area)
+        self.splitter.addWidget(panel_side)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setChildrenCollapsible(False)
@@ -146,8 +139,30 @@ class CompareLayout:
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 2, 6, 6)
         layout.addWidget(self.toolbar)
+        layout.addWidget(self.row_bar)
         layout.addWidget(self.find_bar)
         layout.addWidget(self.splitter, 1)
+
+    def _busy_row(self) -> QWidget:
+        """'computing… ▭' while a long text is scored (hidden otherwise)."""
+        self.busy_label = QLabel("computing…", self)
+        self.busy_bar = QProgressBar(self)
+        self.busy_bar.setRange(0, 0)
+        self.busy_bar.setMaximumWidth(70)
+        self.busy_bar.setMaximumHeight(12)
+        self.busy_bar.setTextVisible(False)
+        busy = QWidget(self)
+        busy_row = QHBoxLayout(busy)
+        busy_row.setContentsMargins(6, 0, 0, 0)
+        busy_row.addWidget(self.busy_label)
+        busy_row.addWidget(self.busy_bar)
+        busy_row.addStretch(1)
+        # Its line stays when hidden: panels that jumped at every keystroke would stutter.
+        policy = busy.sizePolicy()
+        policy.setRetainSizeWhenHidden(True)
+        busy.setSizePolicy(policy)
+        busy.setVisible(False)
+        return busy
 
     def show_panel(self, metric_id: str) -> None:
         panel = self.panels.get(metric_id)

@@ -1,0 +1,105 @@
+"""The float step of sacrebleu's sentence BLEU and chrF for many statistics rows at once, equal
+to sacrebleu's own to the bit.
+
+- BLEU's formula takes logarithms and an exponential, which numpy computes with its own
+  (vectorised) routines that may differ from the C library's `math.log` by an ulp; so
+  sacrebleu's own formula runs, once per distinct statistics row, and its result is kept for
+  the rest of the process (rows repeat within a chunk and across chunks: every exact answer of
+  a given length has the same statistics).
+- chrF's formula is nothing but +, -, * and / on IEEE doubles, each correctly rounded whether
+  Python or numpy does it, so the same operations in the same order over whole columns give
+  the same bits. A few rows of every call are checked against sacrebleu's `_compute_f_score`
+  all the same: a sacrebleu that changed its formula is followed (row by row), not
+  contradicted.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from collections.abc import Callable
+from itertools import repeat
+from typing import Any
+
+import numpy as np
+
+from matchlens.core.metrics.sacrebleu_metrics import unit_score
+
+# Distinct BLEU statistics rows remembered per metric object: a bounded dict (a row's key is
+# 40 bytes; 300k of them ~ 60 MB at most, then the dict starts again).
+_CACHE_LIMIT = 300_000
+_caches: weakref.WeakKeyDictionary[Any, dict[bytes, float]] = weakref.WeakKeyDictionary()
+_caches_lock = threading.Lock()
+_CHECKED_ROWS = 8  # rows per call of the vectorised chrF formula checked against sacrebleu's
+
+
+def bleu_unit_scores(metric: Any, stats: np.ndarray) -> np.ndarray:
+    """unit_score(metric._compute_score_from_stats(row).score) for every row of `stats`."""
+    return cached_unit_scores(metric, stats,
+                              lambda row: metric._compute_score_from_stats(row).score)
+
+
+def cached_unit_scores(metric: Any, stats: np.ndarray,
+                       formula: Callable[[list[int]], float]) -> np.ndarray:
+    """unit_score(formula(row)) for every row: the formula once per row never seen before by
+    this process (for this metric object); distinct rows found by sorting their bytes."""
+    if not len(stats):
+        return np.zeros(0, dtype=np.float64)
+    rows = np.ascontiguousarray(stats, dtype=np.int32)  # counts of tokens: far below 2**31
+    keys = rows.view(np.dtype((np.void, rows.itemsize * rows.shape[1]))).ravel()
+    distinct, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    with _caches_lock:
+        cache = _caches.setdefault(metric, {})
+    distinct_keys = distinct.tolist()  # bytes objects
+    values = np.fromiter(map(cache.get, distinct_keys, repeat(np.nan)), dtype=np.float64,
+                         count=len(distinct_keys))
+    new = np.flatnonzero(np.isnan(values))
+    if len(cache) + len(new) > _CACHE_LIMIT:
+        cache.clear()
+    for at, row in zip(new.tolist(), stats[first[new]].tolist(), strict=True):
+        values[at] = cache[distinct_keys[at]] = unit_score(formula(row))
+    return values[inverse.ravel()]
+
+
+def chrf_unit_scores(metric: Any, stats: np.ndarray) -> np.ndarray:
+    """unit_score(metric._compute_f_score(row)) for every row of `stats` ([n_hyp, n_ref,
+    n_match] per order), computed column-wise; sacrebleu's own formula on each distinct row if
+    the columns disagree with it on the rows checked (or the configuration is another)."""
+    from sacrebleu.metrics import CHRF
+
+    if type(metric) is not CHRF or metric.eps_smoothing or metric.word_order:
+        return cached_unit_scores(metric, stats, metric._compute_f_score)
+    values = _chrf_columns(stats, metric.order, metric.beta)
+    checked = np.linspace(0, len(stats) - 1, min(_CHECKED_ROWS, len(stats))).astype(np.int64)
+    for at, row in zip(checked.tolist(), stats[checked].tolist(), strict=True):
+        if unit_score(metric._compute_f_score(row)) != values[at]:
+            return cached_unit_scores(metric, stats, metric._compute_f_score)
+    return values
+
+
+def _chrf_columns(stats: np.ndarray, order: int, beta: int | float) -> np.ndarray:
+    """CHRF._compute_f_score (eps_smoothing off) and unit_score, step by step, on columns.
+
+    Python's int / int of numbers below 2**53 converts both exactly and divides once, as
+    numpy's int64 / int64 does; a branch becomes np.where over both outcomes (the outcome
+    not taken may divide by zero: silenced, then discarded); adding 0.0 for an order skipped
+    changes no sum of non-negative numbers."""
+    factor = beta ** 2
+    rows = len(stats)
+    avg_prec, avg_rec = np.zeros(rows), np.zeros(rows)
+    effective_order = np.zeros(rows, dtype=np.int64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for i in range(order):
+            n_hyp, n_ref, n_match = stats[:, 3 * i], stats[:, 3 * i + 1], stats[:, 3 * i + 2]
+            both = (n_hyp > 0) & (n_ref > 0)
+            # prec and rec are eps where their count is 0, but then the order is not summed
+            avg_prec = avg_prec + np.where(both, n_match / n_hyp, 0.0)
+            avg_rec = avg_rec + np.where(both, n_match / n_ref, 0.0)
+            effective_order += both
+        some = effective_order > 0
+        avg_prec = np.where(some, avg_prec / effective_order, 0.0)
+        avg_rec = np.where(some, avg_rec / effective_order, 0.0)
+        score = (1 + factor) * avg_prec * avg_rec
+        score = score / ((factor * avg_prec) + avg_rec)
+        score = np.where(avg_prec + avg_rec != 0, 100 * score, 0.0)
+    return np.minimum(1.0, np.maximum(0.0, score / 100.0))
