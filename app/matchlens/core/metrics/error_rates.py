@@ -120,18 +120,16 @@ def _cer_many(expected: Sequence[str], actual: Sequence[str], options: Mapping[s
 @normalises_by_word
 def _wer_many(expected: Sequence[str], actual: Sequence[str], options: Mapping[str, Any]
               ) -> ManyOutcome:
-    """The chunk's words numbered once (word_table); jiwer splits like str.split() except
-    where a lone tab or the like stands between two words (it keeps them one word): when a
-    text of the chunk holds one, the chunk is split again as jiwer does. Each text's word ids
-    become a string, one character per word, for rapidfuzz's distance (C++)."""
+    """The chunk's words numbered once (word_table), split as jiwer does: like str.split()
+    except that a lone tab or the like between two words keeps them one word. Each text's
+    word ids become a string, one character per word, for rapidfuzz's distance (C++)."""
     if len(expected) != len(actual):
         raise ValueError("expected and actual must have the same length")
     n = len(expected)
     preset = by_word(options.get(NORMALISE))
-    words = metric_tokens(expected, actual, preset)
-    # squad leaves single spaces only: nothing is glued then
-    if not preset and word_table(expected, actual).lone.any():
-        words = word_table(expected, actual, glue=True).words
+    # squad leaves single spaces between its tokens: nothing is glued then
+    words = (metric_tokens(expected, actual, preset) if preset
+             else word_table(expected, actual, glue=True).words)
     units = as_sequences(words)
     lengths = words.lengths()
     return _rates(_distances(units[:n], units[n:]), lengths[:n], lengths[n:])
