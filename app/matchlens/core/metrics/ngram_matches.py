@@ -21,6 +21,7 @@ BLEU) is marked UNKNOWN and scored by sacrebleu itself.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 import numpy as np
 
@@ -28,14 +29,35 @@ UNKNOWN = -1  # a pair the kernel did not count (too many distinct symbols)
 
 
 def pack_texts(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The code points of all texts end to end, and each text's start and end in them.
+    """The code points of all texts end to end, and each text's start and end in them."""
+    _, symbols, starts, ends = pack(texts)
+    return symbols, starts, ends
+
+
+def pack(texts: Sequence[str]) -> tuple[str, np.ndarray, np.ndarray, np.ndarray]:
+    """The texts joined, their code points (uint8 when all are ASCII: a copy of the string's
+    own bytes, else uint32), and each text's start and end in them.
 
     'surrogatepass': a lone surrogate a decoder let through is one more code point, as it is
     one character to Python (and so to sacrebleu)."""
     lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
     ends = np.cumsum(lengths)
-    data = "".join(texts).encode("utf-32-le", "surrogatepass")
-    return np.frombuffer(data, dtype=np.uint32), ends - lengths, ends
+    joined = "".join(texts)
+    if joined.isascii():  # a flag of the string: no scan
+        symbols = np.frombuffer(joined.encode("ascii"), dtype=np.uint8)
+    else:
+        symbols = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    return joined, symbols, ends - lengths, ends
+
+
+@cache
+def whitespace_table() -> np.ndarray:
+    """space[c]: is code point c whitespace to str.split()? (str.isspace, the same test);
+    every such code point is below U+3001, which the tests check over all of Unicode."""
+    return np.array([chr(c).isspace() for c in range(_LAST_SPACE + 1)], dtype=np.bool_)
+
+
+_LAST_SPACE = 0x3000
 
 
 def count_matches(symbols: np.ndarray, starts: np.ndarray, ends: np.ndarray,
