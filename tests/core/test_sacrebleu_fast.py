@@ -4,12 +4,14 @@ long texts that differ by a few typos (the kernel's aligned blocks), and tables 
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from matchlens.core.metrics import bleu_tokens, get_metric
-from matchlens.core.metrics.ngram_matches import pack, whitespace_table
+from matchlens.core.metrics.ngram_matches import count_matches, pack, whitespace_table
 from matchlens.core.metrics.sacrebleu_metrics import _bleu, unit_score
 
 # what the 13a tokenizer and chrF treat specially, ASCII only: digits by dots, commas and
@@ -84,3 +86,42 @@ def test_many_words_and_more_words_than_characters_per_four_grow_the_tables():
     assert alphabet == 3006
     expected, actual = texts, texts[1:] + texts[:1]
     assert many("bleu", expected, actual) == sacrebleu_scores("bleu", expected, actual)
+
+
+def clipped_matches(hyp, ref, order: int) -> list[int]:
+    """The definition: per n, the sum over n-grams of min(count in hyp, count in ref)."""
+    out = []
+    for n in range(1, order + 1):
+        h = Counter(tuple(hyp[i:i + n]) for i in range(len(hyp) - n + 1))
+        r = Counter(tuple(ref[i:i + n]) for i in range(len(ref) - n + 1))
+        out.append(sum(min(c, r[g]) for g, c in h.items()))
+    return out
+
+
+@st.composite
+def symbol_pairs(draw):
+    """Two symbol sequences over a few symbols (repeats everywhere: blocks found in the wrong
+    place, windows sifted by their first two symbols) or over many (more than 64 distinct:
+    no sifting), the second often the first with a few edits."""
+    alphabet = draw(st.sampled_from([2, 3, 8, 200]))
+    symbol = st.integers(0, alphabet - 1)
+    ref = draw(st.lists(symbol, max_size=90))
+    hyp = list(ref)
+    for _ in range(draw(st.integers(0, 6))):
+        at = draw(st.integers(0, len(hyp)))
+        hyp[at:at + draw(st.integers(0, 4))] = draw(st.lists(symbol, max_size=3))
+    if draw(st.booleans()):
+        hyp = draw(st.lists(symbol, max_size=90))
+    return hyp, ref
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(symbol_pairs(), min_size=1, max_size=6), st.sampled_from([4, 6]))
+def test_the_kernel_counts_clipped_matches(pairs, order):
+    texts = [s for pair in pairs for s in pair]
+    lengths = np.array([len(t) for t in texts], dtype=np.int64)
+    ends = np.cumsum(lengths)
+    symbols = np.array([c for t in texts for c in t], dtype=np.int64)
+    hyp = np.arange(0, len(texts), 2)
+    got = count_matches(symbols, ends - lengths, ends, hyp, hyp + 1, order, 200)
+    assert got.tolist() == [clipped_matches(h, r, order) for h, r in pairs]
