@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 import numpy as np
 
@@ -30,7 +31,8 @@ from matchlens.core.datasets import (
     resolve_column,
 )
 from matchlens.core.errors import ConfigError
-from matchlens.core.label_sidecar import read_sidecar, sidecar_path
+from matchlens.core.label_location import saved_labels
+from matchlens.core.label_sidecar import read_sidecar
 from matchlens.core.labels import Labels
 from matchlens.core.metrics.registry import all_metrics, get_metric
 from matchlens.core.results import threshold_text
@@ -59,8 +61,8 @@ def choose_metrics(args: argparse.Namespace, config: Config) -> list[str]:
 def label_codes(args: argparse.Namespace, table, variants: list[str]) -> dict[str, np.ndarray]:
     """Per variant: 1 pass, 0 fail, -1 none — from the label column, then the sidecar's changes."""
     if not args.label and not args.labels:
-        beside = sidecar_path(args.data)
-        hint = f"; {beside.name} is beside it: --labels {beside}" if beside.exists() else ""
+        saved = window_labels(args)
+        hint = f"; the window saved labels of it in {saved}: --labels {saved}" if saved else ""
         raise ConfigError("give --label COLUMN (a pass/fail column of the data) or --labels "
                           f"FILE (the labels the window saved){hint}")
     base = None
@@ -79,6 +81,12 @@ def label_codes(args: argparse.Namespace, table, variants: list[str]) -> dict[st
                               f"and an --actual column of {args.data} (its variants: "
                               f"{', '.join(sorted({e.variant or '(every)' for e in entries}))})")
     return {v: np.array(labels.codes(v)) for v in variants}
+
+
+def window_labels(args: argparse.Namespace) -> Path | None:
+    """The labels file the window saved for DATA (beside it, or in the user's data folder when
+    its folder is read-only); None for standard input or when there is none."""
+    return None if str(args.data) == "-" else saved_labels(args.data)
 
 
 def calibrate_command(args: argparse.Namespace) -> int:
@@ -108,6 +116,10 @@ def calibrate_command(args: argparse.Namespace) -> int:
     print(format_reports(reports, codes, source=table.label))
     for note in table.notes:  # renamed header cells, the sheet or array the rows came from
         print(f"  note: {note}")
+    saved = window_labels(args) if not args.labels else None
+    if saved is not None:  # found, but only counted when asked: the same command, the same numbers
+        print(f"  note: the window saved labels of {args.data} in {saved}; add --labels "
+              f"{saved} to count them")
     if args.output is not None:
         chosen, said = suggested_config(config, reports)
         save_config(chosen, args.output, metric_ids)

@@ -24,6 +24,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"matchlens {__version__}")
     parser.add_argument("--screenshot", type=Path, metavar="PNG",
                         help="save the window as PNG once its work is done, then exit")
+    parser.add_argument("--screenshot-size", type=_size, metavar="WxH",
+                        help="the window's size for --screenshot (default 1440x900; try "
+                             "1280x720, the smallest screen MatchLens is made for)")
     parser.add_argument("--config", type=Path, metavar="FILE.toml", help="thresholds and options")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
 
@@ -108,8 +111,9 @@ def _calibrate_parser(sub) -> None:  # noqa: ANN001 - argparse's private subpars
     cal.add_argument("--label", metavar="COLUMN",
                      help="a column of human verdicts (pass/fail, true/false, 1/0, yes/no)")
     cal.add_argument("--labels", type=Path, metavar="FILE",
-                     help="the labels the window saved (DATA.labels.csv); over --label's column "
-                          "when both are given")
+                     help="the labels the window saved (DATA.labels.csv, or in your data folder "
+                          "when DATA's folder is read-only: calibrate prints where); over "
+                          "--label's column when both are given")
     cal.add_argument("--id", metavar="COLUMN",
                      help="the id column that matches --labels lines to rows (default: guessed, "
                           "as the window does; else row numbers)")
@@ -156,7 +160,17 @@ def _reading_options(parser: argparse.ArgumentParser) -> None:
 
 def _gui_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--screenshot", type=Path, metavar="PNG", dest="sub_screenshot")
+    parser.add_argument("--screenshot-size", type=_size, metavar="WxH",
+                        dest="sub_screenshot_size")
     parser.add_argument("--config", type=Path, metavar="FILE.toml", dest="sub_config")
+
+
+def _size(text: str) -> tuple[int, int]:
+    width, x, height = text.lower().partition("x")
+    if not (x and width.isdigit() and height.isdigit() and int(width) > 0 and int(height) > 0):
+        raise argparse.ArgumentTypeError(f"a size as WIDTHxHEIGHT in pixels (1280x720), not "
+                                         f"{text!r}")
+    return int(width), int(height)
 
 
 def _rate(text: str) -> float:
@@ -180,6 +194,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace | int:
         return int(stop.code or 0)
     # `--screenshot`/`--config` may come before or after the sub-command.
     args.screenshot = getattr(args, "sub_screenshot", None) or args.screenshot
+    args.screenshot_size = getattr(args, "sub_screenshot_size", None) or args.screenshot_size
     if args.command not in HEADLESS:
         args.config = getattr(args, "sub_config", None) or args.config
     else:  # `matchlens --config c.toml score ...` must not drop the config silently
@@ -212,6 +227,40 @@ def run_diff(args: argparse.Namespace) -> int:
             return EXIT_OK
 
     return run_guarded(diff_quietly, args)
+
+
+# What each headless form imports before it reads a row (numpy, every metric, the readers).
+_MODULES = {
+    "score": ("matchlens.score_command", "matchlens.embeddings.metric",
+              "matchlens.core.datasets.readers"),
+    "calibrate": ("matchlens.calibrate_command", "matchlens.embeddings.metric",
+                  "matchlens.core.datasets.readers"),
+    "diff": ("matchlens.diff_command", "matchlens.embeddings.metric"),
+}
+
+
+def preload(command: str) -> None:
+    """Import what `command` runs with the cyclic garbage collector off, then freeze what was
+    loaded: the imports allocate enough to set off ~55 collections (~10 ms of a 10k-row
+    `score`) that walk modules, classes and functions living as long as the process and free
+    nothing; frozen, a big file's later collections skip them too. Only for this process's own
+    command line (matchlens.main): frozen, a test runner's garbage would stay for good. An
+    import that fails here fails again inside the command, which reports it (run_guarded)."""
+    import gc
+    import importlib
+
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for name in _MODULES.get(command, ()):
+            try:
+                importlib.import_module(name)
+            except Exception:  # noqa: BLE001, S112 - see the docstring
+                continue
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()
 
 
 def run_headless(args: argparse.Namespace) -> int:

@@ -7,7 +7,6 @@ import argparse
 import contextlib
 import os
 import sys
-import tomllib
 from dataclasses import replace
 from itertools import chain
 from pathlib import Path
@@ -90,7 +89,7 @@ def _check_overrides_metrics(config: Config) -> None:
         get_metric(metric_id)
 
 
-CHUNK_ROWS = 100_000  # rows read, scored and written at a time (= PARALLEL_MIN_ROWS: two processes)
+CHUNK_ROWS = 100_000  # rows read, scored and written at a time (a forked worker scores each)
 
 
 def score_command(args: argparse.Namespace) -> int:
@@ -126,6 +125,8 @@ def score_command(args: argparse.Namespace) -> int:
             with scored_writer(args.output, _input_path(args.data)) as sink:
                 for piece, result in stream:
                     sink.write(piece, result)
+                    # let go before the next piece is read (score_stream reads it meanwhile)
+                    del piece, result
             if args.output is not None:
                 made = BatchResult.empty(0, tally.variants, jobs)
                 expected = mapping.expected or (
@@ -190,6 +191,8 @@ def sidecar_columns(path: Path
     """((expected, expected literal, expected-any), actuals) a scored table's sidecar records,
     or None for a thresholds file (which records no columns). load_config has already vetted
     the file."""
+    import tomllib  # only with --config: a plain run parses no TOML
+
     try:
         with open(path, "rb") as handle:
             table = tomllib.load(handle).get("matchlens")

@@ -7,8 +7,11 @@ import tomllib
 import numpy as np
 import pytest
 
+from matchlens.core.label_location import away_path
+from matchlens.core.label_sidecar import sidecar_path
 from matchlens.core.labels import FAIL, PASS, Labels
 from tests.cli.conftest import assert_one_line_error, read_csv_file
+from tests.read_only import read_only
 
 # Ten rows. exact_match is 1 on rows 1-4 and 9 (actual == expected), 0 elsewhere.
 # The human labels: pass on 1, 2, 3, 5, 9; fail on 4, 6, 7, 8; none on 10.
@@ -140,3 +143,32 @@ def test_bad_usage_is_one_sentence(cli, data, tmp_path):
               "--labels", stray)
     assert_one_line_error(run, "other.labels.csv", "matches a row and an --actual column",
                           "output_z")
+
+
+def test_labels_the_window_kept_away_from_a_read_only_folder_are_found(cli, data, tmp_path):
+    """The window keeps the labels of a file in a read-only folder in the user's data folder;
+    calibrate names them (and counts them when given, with the numbers worked out above)."""
+    shipped = tmp_path / "shipped"
+    shipped.mkdir()
+    data = data.rename(shipped / data.name)
+    ids = [r[0] for r in ROWS]
+    base = np.array([{"pass": 1, "fail": 0}.get(r[3], -1) for r in ROWS], np.int8)
+    with read_only(shipped):
+        labels, _ = Labels.open(data, 10, ["actual"], base=base, ids=ids)
+        labels.set(3, "actual", PASS)
+        labels.set(9, "actual", FAIL)
+        away = away_path(data)
+        assert away.exists() and not sidecar_path(data).exists()
+        run = cli("calibrate", data, "--expected", "expected", "--actual", "actual")
+        assert_one_line_error(run, "--label COLUMN", f"--labels {away}")
+        run = cli("calibrate", data, "--expected", "expected", "--actual", "actual",
+                  "--label", "human", "--metric", "exact_match")
+        assert f"note: the window saved labels of {data} in {away}; add --labels {away}" in run.out
+        assert _table(run.out)["exact_match"][5] == "0.800"  # the column alone, as asked
+        run = cli("calibrate", data, "--expected", "expected", "--actual", "actual",
+                  "--label", "human", "--labels", away, "--metric", "exact_match")
+        assert run.code == 0, run.err
+        assert "note: the window saved" not in run.out
+        # The same two changes as the test above: F1 0.909 at ≥ 1, kappa 0.80.
+        assert _table(run.out)["exact_match"][5] == "0.909"
+        assert _table(run.out)["exact_match"][-1] == "κ 0.80 (n = 10)"

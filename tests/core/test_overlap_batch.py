@@ -110,7 +110,7 @@ def test_two_processes_score_every_row_as_the_single_pair_path(monkeypatch):
     expected, actual = dataset(2400)
     jobs = [MetricJob(get_metric(m), None, get_metric(m).resolve_options({}))
             for m in ("bleu", "chrf", "rouge_l")]
-    monkeypatch.setattr(parallel_batch, "PARALLEL_MIN_ROWS", 1000)
+    monkeypatch.setattr(parallel_batch, "PARALLEL_MIN_WORK", 0)
     forked = []
     real = parallel_batch._score_forked
     monkeypatch.setattr(parallel_batch, "_score_forked", lambda *a: forked.append(1) or real(*a))

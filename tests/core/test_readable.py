@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from itertools import pairwise
 
 import pytest
 from hypothesis import given, settings
@@ -14,15 +15,13 @@ from matchlens.core.alignment import align
 from matchlens.core.casefold import fold_case
 from matchlens.core.readable import (
     Chunk,
-    _extend_to_words,
-    _merge_semantic,
     chunk_edits,
     exact_edits,
     exact_opcodes,
-    is_word_char,
     readable_diff,
-    word_masks,
 )
+from matchlens.core.readable_regions import extend_to_words, merge_semantic
+from matchlens.core.word_edges import is_word_char, word_masks
 
 SAMPLE_E = "such as glucose."
 SAMPLE_A = "like glucose and starch. Oxygen is released as a byproduct."
@@ -104,16 +103,50 @@ def test_sample_pair_reads_as_replaced_and_inserted_words():
      [("replace", "kitten", "sitting"), ("equal", " sat", " sat")]),
     # an inserted word is inserted whole, whichever copy the minimal script matched
     ("the cat", "the cat cat", [("equal", "the cat"), ("insert", "", " cat")]),
-    # a digit typo keeps its character, the words after it are inserted whole
+    # a digit typo keeps its character; the words inserted right after it join it in one
+    # chunk (touching pieces are one chunk, never "181[-5-]{+6+}{+ in London+}")
     ("born in 1815.", "born in 1816 in London.",
-     [("equal", "born in 181"), ("replace", "5", "6"), ("insert", "", " in London"),
-      ("equal", ".", ".")]),
+     [("equal", "born in 181"), ("replace", "5", "6 in London"), ("equal", ".", ".")]),
     ("", "abc", [("insert", "", "abc")]),
     ("abc", "", [("delete", "abc", "")]),
     ("same", "same", [("equal", "same", "same")]),
 ])
 def test_small_cases(e, a, expected):
     # ("equal", text) stands for ("equal", text, text)
+    expected = [item if len(item) == 3 else (item[0], item[1], item[1]) for item in expected]
+    assert pieces(e, a) == expected
+
+
+# Defects seen on real-looking pairs (`matchlens diff`), each with what a person reads.
+@pytest.mark.parametrize(("e", "a", "expected"), [
+    # a deleted word and the case typo touching it are one chunk, not "[-The-][- E-]{+e+}"
+    ("The Eiffel Tower.", "eiffel tower",
+     [("replace", "The E", "e"), ("equal", "iffel "), ("replace", "Tower.", "tower")]),
+    ("Mitochondria is the powerhouse.", "The mitochondria are the powerhouse.",
+     [("replace", "M", "The m"), ("equal", "itochondria "), ("replace", "is", "are"),
+      ("equal", " the powerhouse.")]),
+    # a dropped final newline beside an added sentence: an insertion and a whitespace-only
+    # deletion (which the view marks as ignorable), not a newline replaced by a sentence
+    ("Hello world.\n", "Hello world. It is nice.",
+     [("equal", "Hello world."), ("insert", "", " It is nice."), ("delete", "\n", "")]),
+    ("Hello.\n", "Hello!", [("equal", "Hello"), ("replace", ".", "!"), ("delete", "\n", "")]),
+    # the answer kept inside a longer sentence is found although nothing precedes it
+    ("The answer is 42.\n", "42",
+     [("delete", "The answer is ", ""), ("equal", "42"), ("delete", ".\n", "")]),
+    ("US GDP grew 2.5% in 2023.", "US GDP grew by 2.5 percent in 2023.",
+     [("equal", "US GDP grew "), ("insert", "", "by "), ("equal", "2.5"),
+      ("replace", "%", " percent"), ("equal", " in 2023.")]),
+    # whitespace-only changes stay apart: the kept "+" and "b" are not absorbed into a change
+    ("return a + b + c\n", "return a+b+c",
+     [("equal", "return a"), ("delete", " ", ""), ("equal", "+"), ("delete", " ", ""),
+      ("equal", "b"), ("delete", " ", ""), ("equal", "+"), ("delete", " ", ""),
+      ("equal", "c"), ("delete", "\n", "")]),
+    # an equality holding a line break is kept: the added line is an insertion after it
+    ("2. Mix the flour.\n", "2. Mix flour and sugar.\n3. Bake.",
+     [("equal", "2. Mix "), ("delete", "the ", ""), ("equal", "flour"),
+      ("insert", "", " and sugar"), ("equal", ".\n"), ("insert", "", "3. Bake.")]),
+])
+def test_readability_defects(e, a, expected):
     expected = [item if len(item) == 3 else (item[0], item[1], item[1]) for item in expected]
     assert pieces(e, a) == expected
 
@@ -214,6 +247,53 @@ def prose_pairs(count: int = 160, seed: int = 14) -> list[tuple[str, str, str]]:
 PROSE = [p for p in prose_pairs() if p[1] != p[2]]
 
 
+# Real-looking pairs (reference answer, model output) of the kinds a person evaluates: answer
+# extraction, reordering, case, punctuation, numbers, code, trailing newlines, lists.
+REAL = [
+    ("The Eiffel Tower.", "eiffel tower"),
+    ("Hello world.\n", "Hello world. It is nice."),
+    ("Paris is the capital of France.", "The capital of France is Paris."),
+    ("The answer is 42.", "The answer is forty-two."),
+    ("The answer is 42.\n", "42"),
+    ("Albert Einstein was born in 1879 in Ulm.", "Einstein was born in Ulm, Germany, in 1879."),
+    ("Water boils at 100 degrees Celsius.", "Water boils at 100°C at sea level."),
+    ("Yes", "Yes, that is correct."),
+    ("positive", "Positive"),
+    ("The mitochondria is the powerhouse of the cell.",
+     "Mitochondria are the powerhouse of the cell."),
+    ("George Washington", "Washington, George"),
+    ("It was released in March 2021.", "It was released in May 2021."),
+    ("The quick brown fox jumps over the lazy dog.", "A quick brown dog jumps over the lazy fox."),
+    ("photosynthesis", "photosynthesys"),
+    ("The function returns None.", "The function returns `None`."),
+    ("def add(a, b):\n    return a + b\n", "def add(a, b):\n    return a+b"),
+    ("London, UK", "London, United Kingdom"),
+    ("The total is $1,234.56.", "The total is $1234.56"),
+    ("Shakespeare wrote Hamlet.", "William Shakespeare wrote the play Hamlet around 1600."),
+    ("She doesn't like apples.", "She does not like apples."),
+    ("The results were statistically significant (p < 0.05).",
+     "Results were significant (p<0.05)."),
+    ("Answer: B", "The answer is B."),
+    ("1. Preheat the oven.\n2. Mix the flour.\n", "1. Preheat oven.\n2. Mix flour and sugar.\n3. Bake."),
+    ("The meeting is on Monday at 10am.", "The meeting is on Tuesday at 10 am."),
+    ("an apple a day", "An Apple a Day"),
+    ("I will recieve the package tomorrow.", "I will receive the package tomorrow!"),
+    ("The Great Wall of China is visible from space.",
+     "The Great Wall of China is not visible from space with the naked eye."),
+    ("Python 3.11 added faster CPython.", "Python 3.12 added a faster CPython."),
+    ("Hello, World!", "hello world"),
+    ("The sum of 2 and 3 is 5.", "2 + 3 = 5"),
+    ("Sodium chloride (NaCl)", "NaCl (sodium chloride)"),
+    ("  leading spaces", "leading spaces"),
+    ("line one\nline two", "line one line two"),
+    ("He said hello.", 'He said, "Hello."'),
+    ("The U.S. GDP grew 2.5% in 2023.", "US GDP grew by 2.5 percent in 2023."),
+    ("Q: What is 2+2?\nA: 4", "4"),
+    ("The model outputs JSON.", "The model outputs valid JSON.\n\n"),
+    ("Marie Curie won two Nobel Prizes.", "Marie Curie won 2 Nobel prizes, in 1903 and 1911."),
+]
+
+
 def _word_at(text: str, pos: int) -> tuple[int, int]:
     start = pos
     while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
@@ -229,18 +309,43 @@ def _splits(text: str, pos: int) -> bool:
             and (text[pos].isalnum() or text[pos] == "_"))
 
 
-def _edits_inside_word(e: str, a: str, chunks, side: str, word: tuple[int, int]) -> int:
-    """Unit edits of the changes that touch a word on one side (an insertion point strictly
-    inside the word counts)."""
-    total = 0
+def _counterpart(chunks, side: str, start: int, end: int) -> tuple[int, int]:
+    """The range of the other text that the chunks align with text[start:end] of `side`
+    (a position inside a change maps to that change's outer edge)."""
+    lo = hi = None
+    for c in chunks:
+        mine = (c.exp_start, c.exp_end) if side == "expected" else (c.act_start, c.act_end)
+        other = (c.act_start, c.act_end) if side == "expected" else (c.exp_start, c.exp_end)
+        if lo is None and mine[0] <= start <= mine[1] and (start < mine[1] or c is chunks[-1]):
+            lo = other[0] + (start - mine[0] if c.op == "equal" else 0)
+        if mine[0] <= end <= mine[1] and (end > mine[0] or mine[0] == mine[1] == 0):
+            hi = other[0] + (end - mine[0] if c.op == "equal" else other[1] - other[0])
+    return lo, hi
+
+
+def word_splits(e: str, a: str, chunks) -> list[tuple[str, str, int]]:
+    """For each change edge that falls inside a word, that word and how many edits the change
+    makes inside it: its distance to what it is paired with, read either as the word at the
+    same edge of the other text ("Eiffel"/"eiffel" for "[-The E-]{+e+}iffel") or as the text
+    the chunks align with it ("1234"/"1,234" for "$1[-,-]234": a joined number)."""
+    found = []
     for c in chunks:
         if c.op == "equal":
             continue
-        lo, hi = (c.exp_start, c.exp_end) if side == "expected" else (c.act_start, c.act_end)
-        touches = lo < word[1] and hi > word[0] if hi > lo else word[0] < lo < word[1]
-        if touches:
-            total += Levenshtein.distance(e[c.exp_start:c.exp_end], a[c.act_start:c.act_end])
-    return total
+        for e_pos, a_pos in ((c.exp_start, c.act_start), (c.exp_end, c.act_end)):
+            for side, text, other, pos, other_pos in (("expected", e, a, e_pos, a_pos),
+                                                      ("actual", a, e, a_pos, e_pos)):
+                if not _splits(text, pos):
+                    continue
+                start, end = _word_at(text, pos)
+                word = text[start:end]
+                at_edge = other[slice(*_word_at(other, other_pos))]
+                aligned = other[slice(*_counterpart(chunks, side, start, end))]
+                edits = min(Levenshtein.distance(word, at_edge),
+                            Levenshtein.distance(word, aligned))
+                found.append((word, at_edge if edits == Levenshtein.distance(word, at_edge)
+                              else aligned, edits))
+    return found
 
 
 def test_prose_pairs_cover_every_kind_of_change():
@@ -249,36 +354,42 @@ def test_prose_pairs_cover_every_kind_of_change():
     assert len(PROSE) >= 140
 
 
-def test_readable_differences_are_no_more_than_a_word_level_diff():
+def test_readable_chunks_are_no_more_than_a_word_level_diff():
     worse = []
     total_readable = total_words = 0
     for _kind, e, a in PROSE:
-        chunks = readable_diff(e, a).chunks
+        changes = readable_diff(e, a).changes()
         words = len(align(e, a, granularity="word").hunks)
-        total_readable += differences(chunks)
+        total_readable += len(changes)
         total_words += words
-        if differences(chunks) > words:
-            worse.append((e, a, differences(chunks), words))
+        if len(changes) > words:
+            worse.append((e, a, len(changes), words))
     assert not worse, worse[:3]
     assert total_readable < total_words  # and fewer overall (merged neighbouring words)
 
 
-def test_no_chunk_boundary_splits_a_word_unless_the_change_there_is_a_typo():
+@pytest.mark.parametrize("pairs", ["prose", "real"])
+def test_no_chunk_boundary_splits_a_word_unless_the_change_there_is_a_typo(pairs):
     typo_splits = 0
-    for _kind, e, a in PROSE:
+    for e, a in ([(e, a) for _k, e, a in PROSE] if pairs == "prose" else REAL):
         chunks = readable_diff(e, a).chunks
         check_reassembles(e, a, chunks)
-        for c in chunks:
-            if c.op == "equal":
-                continue
-            for side, text, edges in (("expected", e, (c.exp_start, c.exp_end)),
-                                      ("actual", a, (c.act_start, c.act_end))):
-                for pos in edges:
-                    if _splits(text, pos):
-                        edits = _edits_inside_word(e, a, chunks, side, _word_at(text, pos))
-                        assert edits <= 2, (e, a, side, pos, c)
-                        typo_splits += 1
+        for word, paired, edits in word_splits(e, a, chunks):
+            assert edits <= 2, (e, a, word, paired)
+            typo_splits += 1
     assert typo_splits > 0  # the typos are drawn by character: the rule was exercised
+
+
+def test_touching_changes_are_one_chunk_unless_one_is_whitespace():
+    # Touching non-equal chunks read as separate pieces of one change ("[-The-][- E-]"); the
+    # only ones kept apart are whitespace-only pieces beside a change of another kind.
+    for e, a in REAL + [(e, a) for _k, e, a in PROSE]:
+        chunks = readable_diff(e, a).chunks
+        for before, after in pairwise(chunks):
+            if before.op != "equal" and after.op != "equal":
+                blank = [(e[c.exp_start:c.exp_end] + a[c.act_start:c.act_end]).isspace()
+                         for c in (before, after)]
+                assert any(blank) and before.op != after.op, (e, a, before, after)
 
 
 def test_words_mode_splits_no_word_on_prose():
@@ -350,6 +461,6 @@ def test_word_mask_marks_exactly_the_word_characters():
 def test_word_extension_by_mask_matches_the_regex_helpers(e, a):
     # Differential: the regex helpers (_splits/_word_start/_word_end, still the path for
     # non-ASCII text) are the reference the faster mask lookups must reproduce exactly.
-    changes = _merge_semantic(exact_opcodes(e, a))
-    by_mask = _extend_to_words(e, a, changes, word_masks(e), word_masks(a))
-    assert by_mask == _extend_to_words(e, a, changes)
+    changes = merge_semantic(exact_opcodes(e, a), e, a)
+    by_mask = extend_to_words(e, a, changes, word_masks(e), word_masks(a))
+    assert by_mask == extend_to_words(e, a, changes)

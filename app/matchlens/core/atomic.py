@@ -21,7 +21,6 @@ import contextvars
 import errno
 import os
 import re
-import secrets
 import stat
 import threading
 import time
@@ -113,7 +112,7 @@ def _create_temporary(target: Path, folder: Path, made: list[str]) -> int:
     exception, could land after the file was made and before its name was returned: the file
     stayed behind. A signal mask cannot close that window: another thread takes the signal.)"""
     for _ in range(100):
-        name = os.path.join(folder, f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+        name = os.path.join(folder, f".{target.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
         made.append(name)
         with _lock:  # named in _live before it exists (matchlens.interrupts removes them)
             _live.add(name)

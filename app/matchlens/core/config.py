@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
-
-import tomli_w
 
 from matchlens.core.atomic import atomic_writer
 from matchlens.core.errors import ConfigError
@@ -113,6 +110,8 @@ class Config:
 
 def _parse_value(text: str) -> Any:
     """A `--set` value: TOML syntax when it parses (0.8, true, ["a","b"]), else plain text."""
+    import tomllib  # here and in load_config: a plain run parses no TOML (tomllib ~4 ms)
+
     try:
         return tomllib.loads(f"v = {text}")["v"]
     except tomllib.TOMLDecodeError:
@@ -122,6 +121,8 @@ def _parse_value(text: str) -> Any:
 def load_config(path: str | Path, *, trusted: bool = False) -> Config:
     """The config in `path`. An endpoint URL in it is marked as coming from that file unless
     `trusted` (the user's own settings file, which only Settings writes)."""
+    import tomllib
+
     path = Path(path)
     try:
         data = tomllib.loads(_read_bounded(path).removeprefix("\ufeff"))  # a BOM is no TOML
@@ -243,6 +244,8 @@ def config_to_dict(config: Config, metric_ids: Iterable[str]) -> dict[str, Any]:
 
 def save_config(config: Config, path: str | Path, metric_ids: Iterable[str]) -> None:
     """Write the TOML atomically; an unset threshold is simply left out (TOML has no null)."""
+    import tomli_w
+
     text = tomli_w.dumps(config_to_dict(config, metric_ids))
     header = "# MatchLens thresholds and options — read by `matchlens score --config`.\n"
     with atomic_writer(path) as handle:

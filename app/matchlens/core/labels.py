@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from matchlens.core.errors import DatasetError, OutputError
+from matchlens.core.label_location import LabelsHome, away_path, locate
 from matchlens.core.label_sidecar import (
     FAIL,
     NONE,
@@ -50,6 +51,9 @@ class Labels:
                      else np.asarray(base, dtype=np.int8).copy())
         self.has_base = base is not None
         self.path = path  # the sidecar; None = kept in memory only
+        self.data: Path | None = None  # the dataset (set by `open`)
+        self.home: LabelsHome | None = None  # where `open` found the labels belong
+        self._told_where = False  # said once where labels kept away from the data are
         self._ids = list(ids) if ids is not None else None
         counts: dict[str, int] = {}
         for i in self._ids or []:
@@ -67,13 +71,19 @@ class Labels:
         """The labels of `data` (its sidecar read when there is one) and a sentence for the
         user ('' when there is nothing to say). An unreadable sidecar is renamed aside, never
         overwritten, and labelling starts from the data's column."""
-        path = sidecar_path(data)
+        home = locate(data)
+        path = home.path
         labels = cls(rows, variants, base, ids, path)
-        if not path.exists():
+        labels.data, labels.home = Path(data), home
+        source = home.source()
+        if source is None:
             return labels, ""
         try:
-            entries = read_sidecar(path)
+            entries = read_sidecar(source)
         except DatasetError as err:
+            if source != path:  # beside a read-only dataset: not ours to move, never written
+                labels._told_where = True
+                return labels, f"{err}. Labelling starts afresh; your labels are saved in {path}."
             try:
                 kept = set_aside(path)
             except OSError as move:
@@ -83,11 +93,17 @@ class Labels:
             return labels, f"{err}. It was kept as {kept.name}; labelling starts afresh."
         labels.load(entries)
         n, foreign = len(labels._entries), len(labels._foreign)
-        sentence = f"Restored {n:,} label change{'' if n == 1 else 's'} from {path.name}."
+        sentence = (f"Restored {n:,} label change{'' if n == 1 else 's'} from "
+                    f"{source if home.away else source.name}.")
         if foreign:
             sentence += (f" {foreign:,} of its lines {'matches' if foreign == 1 else 'match'} "
                          f"no row or variant of this mapping; "
                          f"{'it is' if foreign == 1 else 'they are'} kept in the file.")
+        if home.away:
+            labels._told_where = True
+            sentence += (f" The folder of {Path(data).name} cannot be written: your changes "
+                         f"are saved in {path}." if source != path else
+                         " (Labels of a file whose folder cannot be written are kept there.)")
         return labels, sentence
 
     def load(self, entries: Sequence[Entry]) -> None:
@@ -145,8 +161,9 @@ class Labels:
         return f"{self.labelled(variant):,} of {self.rows:,} labelled"
 
     # -- changing --------------------------------------------------------------------------------
-    def set(self, row: int, variant: str, label: int, note: str | None = None) -> None:
-        """Give (row, variant) a label (and a note, None = keep it), then save."""
+    def set(self, row: int, variant: str, label: int, note: str | None = None) -> str:
+        """Give (row, variant) a label (and a note, None = keep it), then save; returns
+        `save`'s sentence."""
         if not 0 <= row < self.rows or variant not in self.variants:
             raise IndexError(f"no row {row + 1} / variant {variant!r} in these labels")
         note = self.note(row, variant) if note is None else note
@@ -157,7 +174,7 @@ class Labels:
         else:
             self._entries[key] = Entry(row, self._id(row), variant, label, note, now_text())
         self._codes[variant][row] = label
-        self.save()
+        return self.save()
 
     def _start(self, row: int, variant: str) -> int:
         """What (row, variant) holds without an entry of its own."""
@@ -170,10 +187,10 @@ class Labels:
     def snapshot(self) -> Snapshot:
         return Snapshot(tuple(self._entries.values()))
 
-    def restore(self, snapshot: Snapshot) -> None:
+    def restore(self, snapshot: Snapshot) -> str:
         self._entries = {(e.row, e.variant): e for e in snapshot.entries}
         self._recompute()
-        self.save()
+        return self.save()
 
     def clear_all(self) -> Snapshot:
         """Forget every change (back to the data's label column, or none); returns what was."""
@@ -181,16 +198,35 @@ class Labels:
         self.restore(Snapshot(()))
         return before
 
-    def save(self) -> None:
-        """Rewrite the sidecar atomically (OutputError says why it could not)."""
+    def save(self) -> str:
+        """Rewrite the labels file atomically. Returns a sentence to show once when the labels
+        are not beside the data, where a person would look ('' otherwise). When the data's
+        folder refuses the file, the labels go to the user's data folder instead; OutputError
+        only when neither place can be written."""
         if self.path is None:
-            return
+            return ""
         if not self._entries and not self._foreign and not self.path.exists():
-            return  # nothing to say: no empty file beside the user's data
+            return ""  # nothing to say: no empty file beside the user's data
+        entries = [*self._entries.values(), *self._foreign]
         try:
-            write_entries(self.path, [*self._entries.values(), *self._foreign])
+            _write(self.path, entries)
         except OutputError as err:
-            raise OutputError(f"{err}; the labels are kept in this window, not on disk") from None
+            if self.data is None or (self.home is not None and self.home.away):
+                raise OutputError(f"{err}; the labels are kept in this window, not on disk"
+                                  ) from None
+            away = away_path(self.data)  # the folder turned read-only since it was opened
+            try:
+                _write(away, entries)
+            except OutputError as also:
+                raise OutputError(f"{err}; {also}; the labels are kept in this window, not on "
+                                  "disk") from None
+            self.path, self.home, self._told_where = away, LabelsHome(away, away=True), True
+            return f"{err}; your labels are saved in {away} instead."
+        if self.home is not None and self.home.away and not self._told_where:
+            self._told_where = True
+            name = self.data.name if self.data is not None else "the data"
+            return f"The folder of {name} cannot be written, so your labels are saved in {self.path}."
+        return ""
 
     def export(self, path: Path) -> int:
         """Every labelled (or noted) row of every variant with its label's source; the count."""
@@ -205,6 +241,14 @@ class Labels:
                                  e.note if e else "", e.time if e else ""))
         write_entries(path, out)
         return len(out)
+
+
+def _write(path: Path, entries: list[Entry]) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)  # the user's data folder, at first use
+    except OSError as err:
+        raise OutputError(f"{path.parent}: cannot be made ({err.strerror or err})") from None
+    write_entries(path, entries)
 
 
 def next_unlabelled(order: np.ndarray, codes: np.ndarray, current: int | None,

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import math
 import re
-import uuid
 from typing import Any
 
 
@@ -53,6 +52,8 @@ def dumps(value: Any, *, ensure_ascii: bool = False) -> str:
     def default(obj: Any) -> Any:
         nonlocal token
         if isinstance(obj, JsonNumber):
+            import uuid  # only for a number JSON cannot hold: uuid loads platform and _uuid
+
             token = token or uuid.uuid4().hex
             raws.append(obj.text)
             return f"{token}:{len(raws) - 1}"

@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import stat
 import sys
-import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -66,6 +64,8 @@ def local_file(path: str | os.PathLike) -> Iterator[tuple[Path, str]]:
             yield real, text
             return
         stream, name = None, text
+    import tempfile  # only for a pipe or standard input: with shutil, ~3 ms a run otherwise
+
     with tempfile.TemporaryDirectory(prefix="matchlens-input-") as folder:
         copy = Path(folder) / "input"
         _copy_stream(stream, Path(text), copy, name)
@@ -73,6 +73,8 @@ def local_file(path: str | os.PathLike) -> Iterator[tuple[Path, str]]:
 
 
 def _copy_stream(stream, path: Path, copy: Path, name: str) -> None:
+    import shutil
+
     if stream is None:
         try:
             handle = open(path, "rb")  # noqa: SIM115 - closed below

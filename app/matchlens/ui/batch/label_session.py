@@ -1,8 +1,9 @@
 """Human labels as undoable commands: `LabelSession` holds the open dataset's
 `core.labels.Labels` and turns every change into a command on the window's one undo stack (the
 config model's), so Ctrl+Z undoes the last thing done, a label or a threshold. Each change is
-saved to the sidecar at once (`Labels.set`); a save that fails is a sentence, and the label
-stands in the window.
+saved to the sidecar at once (`Labels.set`): beside the data, or in the user's data folder when
+the data's folder cannot be written (said once); a save that fails there too is a sentence, and
+the label stands in the window.
 
 Marking a row with the label it already has clears it (one key marks and clears).
 """
@@ -59,6 +60,7 @@ class LabelSession(QObject):
         super().__init__(parent)
         self.undo_stack = undo_stack
         self.labels: Labels | None = None
+        self._where = ""  # the last "your labels are saved in …" not yet taken by the window
 
     def open(self, data: Path, rows: int, variants: list[str], base: np.ndarray | None,
              ids: list[str | None] | None) -> None:
@@ -66,6 +68,11 @@ class LabelSession(QObject):
         if sentence:
             self.sig_said.emit(sentence, "unreadable" in sentence or "could not" in sentence)
         self.sig_changed.emit("")
+
+    def take_where(self) -> str:
+        """Where the last change was saved, when that was worth saying (once); then ''."""
+        where, self._where = self._where, ""
+        return where
 
     def close(self) -> None:
         self.labels = None
@@ -112,12 +119,16 @@ class LabelSession(QObject):
     def apply(self, labels: Labels, row: int, variant: str, state: tuple[int, str]) -> None:
         labels = self._live(labels)
         try:
-            labels.set(row, variant, state[0], state[1])
+            where = labels.set(row, variant, state[0], state[1])
         except MatchLensError as err:  # not saved; the label stands in the window
             self.sig_said.emit(str(err), True)
         except IndexError:
             self.sig_said.emit(f"Row {row + 1} is no longer in these labels.", True)
             return
+        else:
+            if where:  # once: the labels are kept in the user's data folder, not beside the data
+                self._where = where
+                self.sig_said.emit(where, False)
         if labels is self.labels:
             self.sig_changed.emit(variant)
         else:
@@ -128,8 +139,12 @@ class LabelSession(QObject):
     def restore(self, labels: Labels, snapshot: Snapshot) -> None:
         labels = self._live(labels)
         try:
-            labels.restore(snapshot)
+            where = labels.restore(snapshot)
         except MatchLensError as err:
             self.sig_said.emit(str(err), True)
+        else:
+            if where:
+                self._where = where
+                self.sig_said.emit(where, False)
         if labels is self.labels:
             self.sig_changed.emit("")
