@@ -89,7 +89,7 @@ def _check_overrides_metrics(config: Config) -> None:
         get_metric(metric_id)
 
 
-CHUNK_ROWS = 100_000  # rows read, scored and written at a time (= PARALLEL_MIN_ROWS: two processes)
+CHUNK_ROWS = 100_000  # rows read, scored and written at a time (a forked worker scores each)
 
 
 def score_command(args: argparse.Namespace) -> int:
@@ -125,6 +125,8 @@ def score_command(args: argparse.Namespace) -> int:
             with scored_writer(args.output, _input_path(args.data)) as sink:
                 for piece, result in stream:
                     sink.write(piece, result)
+                    # let go before the next piece is read (score_stream reads it meanwhile)
+                    del piece, result
             if args.output is not None:
                 made = BatchResult.empty(0, tally.variants, jobs)
                 expected = mapping.expected or (

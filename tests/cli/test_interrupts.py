@@ -66,7 +66,7 @@ def _wait(condition, limit: float = 300.0) -> bool:
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc (Linux)")
 def test_ctrl_c_inside_the_chrf_kernel_exits_130_and_leaves_nothing(tmp_path):
     # Long differing texts: chrF's numba kernel is most of the scoring time, and 200,000 rows
-    # (over PARALLEL_MIN_ROWS) make the run fork its second scoring process.
+    # (work enough for two processes, PARALLEL_MIN_WORK) make the run fork its second scoring process.
     words = "the quick brown fox jumps over a lazy dog while seven wizards quietly hex".split()
     rows = []
     for i in range(200_000):

@@ -157,7 +157,7 @@ def test_two_processes_give_the_one_process_result(monkeypatch):
     jobs = [job(m) for m in [*TEXT_METRICS, "json_distance"]]
     actuals = {"a": actual, "b": list(reversed(actual))}
     one = run_to_completion(expected, actuals, jobs, chunk_size=250)
-    monkeypatch.setattr(parallel_batch, "PARALLEL_MIN_ROWS", 1000)
+    monkeypatch.setattr(parallel_batch, "PARALLEL_MIN_WORK", 0)
     forks = count_forks(monkeypatch)
     two = run_to_completion(expected, actuals, jobs, chunk_size=250)
     assert forks == [1]
@@ -175,7 +175,7 @@ def test_two_processes_without_repeats_in_the_sample(monkeypatch):
     actual[2000:2010] = actual[1000:1010]
     jobs = [job(m) for m in [*TEXT_METRICS, "json_distance"]]
     one = run_to_completion(expected, {"a": actual}, jobs, chunk_size=250)
-    monkeypatch.setattr(parallel_batch, "PARALLEL_MIN_ROWS", 1000)
+    monkeypatch.setattr(parallel_batch, "PARALLEL_MIN_WORK", 0)
     monkeypatch.setattr(parallel_batch, "_SAMPLE_ROWS", 100)
     assert not parallel_batch._repeats(expected, actual)
     forks = count_forks(monkeypatch)
@@ -189,7 +189,9 @@ def test_a_whole_batch_of_few_distinct_pairs_stays_in_one_process(monkeypatch):
     expected, actual = expected * 3, actual * 3  # 9000 rows, at most 3000 distinct pairs
     jobs = [job("jaccard"), job("json_distance")]
     one = run_to_completion(expected, {"a": actual}, jobs, chunk_size=500)
-    monkeypatch.setattr(parallel_batch, "PARALLEL_MIN_ROWS", 5000)
+    # scored whole (9000 rows are worth two processes), but its 3000 distinct pairs are not
+    work = parallel_batch.estimated_work(5000, 1, jobs)
+    monkeypatch.setattr(parallel_batch, "PARALLEL_MIN_WORK", work)
     forks = count_forks(monkeypatch)
     whole = run_to_completion(expected, {"a": actual}, jobs, chunk_size=500)
     assert forks == []
@@ -209,7 +211,7 @@ def test_a_failing_child_leaves_its_chunks_to_the_parent(monkeypatch):
             os._exit(3)
         return real()
 
-    monkeypatch.setattr(parallel_batch, "PARALLEL_MIN_ROWS", 1000)
+    monkeypatch.setattr(parallel_batch, "PARALLEL_MIN_WORK", 0)
     monkeypatch.setattr(parallel_batch, "sharing_work", dies_in_the_child)
     forks = count_forks(monkeypatch)
     two = run_to_completion(expected, {"a": actual}, jobs, chunk_size=100)
@@ -221,7 +223,7 @@ def test_cancel_or_a_small_batch_stays_in_one_process(monkeypatch):
     monkeypatch.setattr(parallel_batch, "score_whole", lambda *a: pytest.fail("whole"))
     expected, actual = dataset(500)
     run_to_completion(expected, {"a": actual}, [job("jaccard")])
-    monkeypatch.setattr(parallel_batch, "PARALLEL_MIN_ROWS", 10)
+    monkeypatch.setattr(parallel_batch, "PARALLEL_MIN_WORK", 0)
     run_to_completion(expected, {"a": actual}, [job("jaccard")], cancel=lambda: False)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from matchlens.core.metrics import evaluate, get_metric
@@ -160,3 +160,33 @@ def test_invalid_json_sentence_equals_the_decoders_own(text):
     if got is not None and "is not a JSON value" in got:
         return  # NaN / Infinity refused before json would fail later (tested above)
     assert got == want
+
+
+# The batch path tells most non-JSON texts apart by their first character; the row-by-row
+# path (`_outcome`, what the compare view shows) parses every text. Fences add "```" and the
+# whitespace \s skips before it; "NaN" and a BOM the errors json.loads raises itself.
+BATCH_TEXTS = st.lists(st.sampled_from(["{", "}", '"a"', "1", "1 2", "NaN", "x", "é", " ",
+                                        "\n", "\u00a0", "\ufeff", "\x0c", "`", "```json\n",
+                                        "\n```", "```\n[1]\n```", "[1]", '{"a": 1}', "",
+                                        "Paris"]),
+                       max_size=4).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(BATCH_TEXTS, BATCH_TEXTS), min_size=1, max_size=12), st.booleans())
+@example([("\u00a0```\n[1]\n```", "\x0c```\n[2]\n```"), ("x", "[1]")], True)  # spaces \s skips
+@example([("\ufeff[1]", "[1]"), ("[1]", "\ufeff1")], False)  # json.loads' BOM sentence
+def test_the_batch_path_gives_each_row_what_the_single_pair_path_gives(pairs, fences):
+    from matchlens.core.metrics.json_distance import _outcome
+    from matchlens.core.metrics.registry import STATUS_INVALID, STATUS_SCORED
+
+    options = SPEC.resolve_options({"strip_code_fences": fences})
+    expected, actual = [e for e, _ in pairs], [a for _, a in pairs]
+    many = SPEC.many(expected, actual, options)
+    for i, (e, a) in enumerate(pairs):
+        one = _outcome(e, a, options)
+        if one.score is None:
+            assert (many.status[i], many.messages[i]) == (STATUS_INVALID, one.explanation)
+        else:
+            assert (many.status[i], many.scores[i]) == (STATUS_SCORED, one.score)
+    assert list(many.messages) == sorted(many.messages)  # in row order

@@ -224,17 +224,40 @@ def _score_chunk(expected, actuals, jobs, start, stop, cancel) -> Chunk | None:
 
 
 def run_to_completion(expected, actuals, jobs, **kwargs) -> BatchResult:
-    """Drive `score_pairs` to the end (the CLI's way); the window drives it from a worker.
+    """Drive `score_pairs` to the end (the CLI's way); the window drives it from a worker."""
+    return begin_to_completion(expected, actuals, jobs, **kwargs).finish()
 
-    A big batch with nothing to cancel is scored whole (`score_whole`): each distinct pair of
-    the whole batch once, by this process and, where it pays, a forked copy of it together.
+
+def begin_to_completion(expected, actuals, jobs, **kwargs
+                        ) -> parallel_batch.WholeBatch | _OneProcess:
+    """`run_to_completion` in two steps: its `finish()` gives the BatchResult; in between, the
+    caller may read or write other pieces while a forked worker already scores this batch
+    (core.pipeline). `abort()` instead of `finish()` stops that worker.
+
+    A batch with nothing to cancel and work enough for two processes is scored whole
+    (`begin_whole`): each distinct pair of the whole batch once, by this process and a forked
+    copy of it together.
     """
     result = BatchResult.empty(len(expected), list(actuals), jobs)
-    if kwargs.get("cancel") is None and len(expected) >= parallel_batch.PARALLEL_MIN_ROWS:
-        parallel_batch.score_whole(result, expected, actuals, jobs,
-                                   kwargs.get("chunk_size", parallel_batch.PARALLEL_CHUNK_ROWS))
-        return result
-    for item in score_pairs(expected, actuals, jobs, **kwargs):
-        if isinstance(item, Chunk):
-            result.add(item)
-    return result
+    if kwargs.get("cancel") is None and \
+            parallel_batch.worth_forking(len(expected), len(actuals), jobs):
+        return parallel_batch.begin_whole(
+            result, expected, actuals, jobs,
+            kwargs.get("chunk_size", parallel_batch.PARALLEL_CHUNK_ROWS))
+    return _OneProcess(result, expected, actuals, jobs, kwargs)
+
+
+class _OneProcess:
+    """`score_pairs` driven to the end, in `finish`."""
+
+    def __init__(self, result: BatchResult, expected, actuals, jobs, kwargs) -> None:
+        self.result, self.args, self.kwargs = result, (expected, actuals, jobs), kwargs
+
+    def finish(self) -> BatchResult:
+        for item in score_pairs(*self.args, **self.kwargs):
+            if isinstance(item, Chunk):
+                self.result.add(item)
+        return self.result
+
+    def abort(self) -> None:
+        """Nothing runs before `finish`."""

@@ -28,8 +28,30 @@ if TYPE_CHECKING:
 # Most of the work per row is Python (word sets, hashing, list building) and holds the GIL, so
 # threads cannot use a second core; a forked child can, and it sees the texts without copying.
 
-PARALLEL_MIN_ROWS = 100_000
-PARALLEL_CHUNK_ROWS = 25_000  # smaller chunks than score_pairs': the two processes end together
+# A fork pays once the batch holds this much work, in microseconds of one core: forking, the
+# child's copy-on-write faults and sending its messages back cost a few milliseconds.
+PARALLEL_MIN_WORK = 60_000
+PARALLEL_CHUNK_ROWS = 10_000  # small chunks: the two processes end together (work is taken
+# chunk by chunk), even when this process first reads and writes other pieces of the file
+
+# Rough cost per distinct pair of each metric's batch path, in microseconds of one core on
+# generated texts of ~20 words (benchmarks/bench_metrics.py); only used to decide whether a
+# batch is worth a second process, so the order of magnitude is what matters.
+_COST_US = {"exact_match": 0.3, "contains": 0.3, "levenshtein_distance": 1.0,
+            "levenshtein_similarity": 1.0, "json_distance": 1.0, "cer": 2.0, "jaccard": 3.0,
+            "token_f1": 8.0, "wer": 8.0, "rouge_l": 8.0, "bleu": 10.0, "chrf": 10.0}
+_OTHER_COST_US = 5.0
+_PAIR_COST_US = 0.7  # finding the distinct pairs of a chunk: hashing both texts
+
+
+def estimated_work(rows: int, variants: int, jobs) -> float:
+    """Microseconds of one core to score `rows` rows of `variants` variants with `jobs`."""
+    per_row = _PAIR_COST_US + sum(_COST_US.get(job.id, _OTHER_COST_US) for job in jobs)
+    return rows * variants * per_row
+
+
+def worth_forking(rows: int, variants: int, jobs) -> bool:
+    return estimated_work(rows, variants, jobs) >= PARALLEL_MIN_WORK
 
 
 def can_fork() -> bool:
@@ -130,59 +152,90 @@ def _shared_full(n: int, dtype, fill) -> np.ndarray:
 
 
 def score_whole(result: BatchResult, expected, actuals, jobs, chunk_size: int) -> None:
-    """Score the whole batch, each distinct (expected, actual) pair once, then give every row
-    its pair's scores.
+    """Score the whole batch (`begin_whole`, then its `finish`)."""
+    begin_whole(result, expected, actuals, jobs, chunk_size).finish()
+
+
+class WholeBatch:
+    """A batch being scored whole, each distinct (expected, actual) pair once; every row then
+    gets its pair's scores.
 
     When a sample of rows repeats pairs, the distinct pairs of the whole batch are found first
     (a dataset that repeats itself costs what its distinct pairs cost); otherwise each chunk is
-    deduplicated on its own, in parallel. With enough pairs the work is shared with a forked
-    child: the chunk numbers wait in a pipe and each process reads the next one (a 4-byte read
-    from a pipe is atomic), so neither waits for the other; scores and status go straight into
-    shared arrays, and the child sends which chunks it did and their messages when it is done.
-    If it dies, the chunks it did not report are scored here.
+    deduplicated on its own. With enough work the chunks are shared with a forked child, which
+    starts on them at once (`begin_whole`): the caller may do other work (read and write other
+    pieces of a file) before `finish`, where this process takes the chunks the child has not
+    taken yet. The chunk numbers wait in a pipe and each process reads the next one (a 4-byte
+    read from a pipe is atomic), so neither waits for the other; scores and status go straight
+    into shared arrays, and the child sends which chunks it did and their messages when it is
+    done. If it dies, the chunks it did not report are scored here.
     """
-    sources = {}
-    for variant, values in actuals.items():
-        if _repeats(expected, values):
-            sources[variant] = unique_pairs(expected, values)
-        else:
-            sources[variant] = Pairs(as_list(expected), as_list(values), None, len(expected))
-    sizes = {variant: len(p.expected) for variant, p in sources.items()}
-    work = [(variant, start, min(start + chunk_size, size))
-            for variant, size in sizes.items() for start in range(0, size, chunk_size)]
-    keys = result.keys()
-    # A network metric stays in one process: two would send the same texts twice, each
-    # before the other's answer reached the shared cache.
-    parallel = sum(sizes.values()) >= PARALLEL_MIN_ROWS and 2 <= len(work) <= 8192 and \
-        not any(job.spec.network for job in jobs) and can_fork()
-    make = _shared_full if parallel else _full
-    scores = {key: make(sizes[key[0]], np.float64, np.nan) for key in keys}
-    status = {key: make(sizes[key[0]], np.int8, STATUS_MISSING) for key in keys}
 
-    def score(i: int, messages: dict) -> None:
-        variant, start, stop = work[i]
-        source = sources[variant]
+    def __init__(self, result: BatchResult, expected, actuals, jobs, chunk_size: int) -> None:
+        self.result = result
+        self.jobs = jobs
+        self.sources = {}
+        for variant, values in actuals.items():
+            if _repeats(expected, values):
+                self.sources[variant] = unique_pairs(expected, values)
+            else:
+                self.sources[variant] = Pairs(as_list(expected), as_list(values), None,
+                                              len(expected))
+        sizes = {variant: len(p.expected) for variant, p in self.sources.items()}
+        self.work = [(variant, start, min(start + chunk_size, size))
+                     for variant, size in sizes.items() for start in range(0, size, chunk_size)]
+        # A network metric stays in one process: two would send the same texts twice, each
+        # before the other's answer reached the shared cache.
+        parallel = worth_forking(sum(sizes.values()), 1, jobs) and \
+            2 <= len(self.work) <= 8192 and not any(job.spec.network for job in jobs) and \
+            can_fork()
+        make = _shared_full if parallel else _full
+        self.keys = result.keys()
+        self.scores = {key: make(sizes[key[0]], np.float64, np.nan) for key in self.keys}
+        self.status = {key: make(sizes[key[0]], np.int8, STATUS_MISSING) for key in self.keys}
+        self.forked = _score_forked(len(self.work), self.score) if parallel else None
+
+    def score(self, i: int, messages: dict) -> None:
+        variant, start, stop = self.work[i]
+        source = self.sources[variant]
         with gc_paused():
             pairs = unique_pairs(source.expected[start:stop], source.actual[start:stop])
             with sharing_work():  # folded texts, edit distances: once for all the metrics
-                for job in jobs:
+                for job in self.jobs:
                     key = (variant, job.id)
-                    scores[key][start:stop], status[key][start:stop], found = \
+                    self.scores[key][start:stop], self.status[key][start:stop], found = \
                         score_unique(job, pairs, start)
                     if found:
                         messages.setdefault(key, {}).update(found)
 
-    messages: dict = {}
-    done: set[int] = set()
-    if parallel:
-        done = _score_forked(len(work), score, messages)
-    for i in range(len(work)):
-        if i not in done:  # everything, in one process; or the chunks a failed child left
-            score(i, messages)
-    for key in keys:
-        _scatter(result, key, sources[key[0]].inverse, scores[key], status[key],
-                 messages.get(key, {}))
-    result.done = result.rows
+    def finish(self) -> BatchResult:
+        """Score what is left (everything, without a child), wait for the child, and fill
+        the result."""
+        messages: dict = {}
+        done: set[int] = set()
+        if self.forked is not None:
+            done = self.forked.finish(messages)
+            self.forked = None
+        for i in range(len(self.work)):
+            if i not in done:  # everything, in one process; or the chunks a failed child left
+                self.score(i, messages)
+        for key in self.keys:
+            _scatter(self.result, key, self.sources[key[0]].inverse, self.scores[key],
+                     self.status[key], messages.get(key, {}))
+        self.result.done = self.result.rows
+        return self.result
+
+    def abort(self) -> None:
+        """Stop: the child is killed and waited for (after an error, or when the caller
+        stops before `finish`)."""
+        if self.forked is not None:
+            self.forked.abort()
+            self.forked = None
+
+
+def begin_whole(result: BatchResult, expected, actuals, jobs, chunk_size: int) -> WholeBatch:
+    """A WholeBatch whose forked child (where the work pays for one) is already scoring."""
+    return WholeBatch(result, expected, actuals, jobs, chunk_size)
 
 
 _SAMPLE_ROWS = 10_000
@@ -200,50 +253,91 @@ def _full(n: int, dtype, fill) -> np.ndarray:
     return np.full(n, fill, dtype=dtype)
 
 
-def _score_forked(count: int, score: Callable[[int, dict], None], messages: dict) -> set[int]:
-    """Chunks 0..count-1 scored by this process and a forked child; the numbers of the chunks
-    whose scores are in (the child's only if it finished)."""
-    queue_r, queue_w = os.pipe()
-    try:
-        os.write(queue_w, b"".join(i.to_bytes(4, "little") for i in range(count)))
-    finally:
-        os.close(queue_w)
+class _Forked:
+    """Chunks 0..count-1, shared by this process and a forked child that starts on them at
+    once; `finish` takes the rest here."""
 
-    def next_chunk() -> int | None:
-        data = os.read(queue_r, 4)
+    def __init__(self, count: int, score: Callable[[int, dict], None]) -> None:
+        self._score = score
+        queue_r, queue_w = os.pipe()
+        try:
+            os.write(queue_w, b"".join(i.to_bytes(4, "little") for i in range(count)))
+        finally:
+            os.close(queue_w)
+        self._queue = queue_r
+        parent = os.getpid()
+
+        def child_task(stream: BinaryIO) -> None:
+            done: list[int] = []
+            found: dict = {}
+            # a parent killed (or gone on Ctrl+C) before it could kill us: stop after this chunk
+            while os.getppid() == parent and (i := self._next_chunk()) is not None:
+                score(i, found)
+                done.append(i)
+            pickle.dump((done, found), stream, protocol=pickle.HIGHEST_PROTOCOL)
+
+        # One process per core: the C++ metrics use one thread each. Held until finish or
+        # abort, in the child too (it is forked inside).
+        self._held = contextlib.ExitStack()
+        try:
+            self._held.enter_context(threads_per_process(1))
+            self._held.enter_context(gc_paused())
+            self._child = self._held.enter_context(_ForkedWorker(child_task))
+        except BaseException:
+            self._close()
+            raise
+
+    def _next_chunk(self) -> int | None:
+        data = os.read(self._queue, 4)
         return int.from_bytes(data, "little") if len(data) == 4 else None
 
-    parent = os.getpid()
-
-    def child_task(stream: BinaryIO) -> None:
-        done: list[int] = []
-        found: dict = {}
-        # a parent killed (or gone on Ctrl+C) before it could kill us: stop after this chunk
-        while os.getppid() == parent and (i := next_chunk()) is not None:
-            score(i, found)
-            done.append(i)
-        pickle.dump((done, found), stream, protocol=pickle.HIGHEST_PROTOCOL)
-
-    mine: list[int] = []
-    theirs: tuple[list[int], dict] = ([], {})
-    try:
-        # one process per core: the C++ metrics use one thread each
-        with threads_per_process(1), gc_paused(), _ForkedWorker(child_task) as child:
-            while (i := next_chunk()) is not None:
-                score(i, messages)
+    def finish(self, messages: dict) -> set[int]:
+        """The numbers of the chunks whose scores are in (the child's only if it finished);
+        `messages` gets theirs."""
+        mine: list[int] = []
+        theirs: tuple[list[int], dict] = ([], {})
+        try:
+            while (i := self._next_chunk()) is not None:
+                self._score(i, messages)
                 mine.append(i)
-            if child.stream is not None:
+            if self._child.stream is not None:
                 try:
-                    theirs = pickle.load(child.stream)
+                    theirs = pickle.load(self._child.stream)
                 except (EOFError, pickle.UnpicklingError, OSError):
                     theirs = ([], {})
-        if not child.ok:
+        except BaseException:
+            self._close(*sys.exc_info())
+            raise
+        self._close()
+        if not self._child.ok:
             theirs = ([], {})
-    finally:
-        os.close(queue_r)
-    for key, rows in theirs[1].items():
-        messages.setdefault(key, {}).update(rows)
-    return {*mine, *theirs[0]}
+        for key, rows in theirs[1].items():
+            messages.setdefault(key, {}).update(rows)
+        return {*mine, *theirs[0]}
+
+    def abort(self) -> None:
+        """Kill the child (it is waited for) and let go of everything."""
+        try:
+            raise _Aborted
+        except _Aborted:
+            self._close(*sys.exc_info())
+
+    def _close(self, *exc_info) -> None:
+        try:
+            self._held.__exit__(*(exc_info or (None, None, None)))
+        finally:
+            if self._queue is not None:
+                os.close(self._queue)
+                self._queue = None
+
+
+class _Aborted(Exception):
+    """What `_ForkedWorker.__exit__` sees when the caller stops early: kill the child."""
+
+
+def _score_forked(count: int, score: Callable[[int, dict], None]) -> _Forked:
+    """Chunks 0..count-1 scored by this process and a forked child, the child started now."""
+    return _Forked(count, score)
 
 
 def _scatter(result: BatchResult, key, inverse: np.ndarray | None, scores: np.ndarray,

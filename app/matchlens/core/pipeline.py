@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
-from matchlens.core.batch import BatchResult, MetricJob, run_to_completion
+from matchlens.core.batch import BatchResult, MetricJob, begin_to_completion
 from matchlens.core.datasets import ColumnValues, Table, literal_column, resolve_column
 from matchlens.core.datasets.simple_path import parse_simple
 from matchlens.core.errors import DatasetError
@@ -71,34 +72,82 @@ def score_table(table: Table, mapping: Mapping, jobs: Sequence[MetricJob]
 
 def score_stream(tables: Iterable[Table], mapping: Mapping, jobs: Sequence[MetricJob],
                  tally: Tally) -> Iterator[tuple[Table, BatchResult]]:
-    """(piece, its BatchResult) for every piece, as soon as it is scored; `tally` gathers the
-    summary. A JSONPath that matches nothing in a piece is fine as long as it matches in some
-    piece; pieces are held back until every JSONPath has matched somewhere, so a path that
-    matches nothing in the whole file is a DatasetError before anything is handed out."""
+    """(piece, its BatchResult) for every piece, in order; `tally` gathers the summary. A
+    JSONPath that matches nothing in a piece is fine as long as it matches in some piece;
+    pieces are held back until every JSONPath has matched somewhere, so a path that matches
+    nothing in the whole file is a DatasetError before anything is handed out.
+
+    A pipeline: while piece k is being scored by a forked worker (core.parallel_batch), the
+    caller gets piece k-1 to write and piece k+1 is read; then this process joins the scoring
+    of piece k. So reading and writing no longer leave the second core idle.
+    """
     actuals = list(dict.fromkeys(mapping.actuals))
     seen = _Matches()
-    held: list[tuple[Table, BatchResult]] = []
-    for table in tables:
-        tally.add_notes(table.notes)
-        columns = {spec: _resolve(table, spec, None, seen) for spec in actuals}
-        values = {k: v.values for k, v in columns.items()}
-        if mapping.expected_any is not None:
-            references = references_from_column(
-                table, _resolve(table, mapping.expected_any, None, seen), mapping.expected_any)
-            expected = ColumnValues([None if r is None else "" for r in references.lists],
-                                    references.reasons)
-            result = score_any(references.lists, values, list(jobs))
-        else:
-            expected = _resolve(table, mapping.expected, mapping.expected_literal, seen)
-            result = run_to_completion(expected.values, values, list(jobs))
-        seen.rows += len(table)
-        tally.add(result, table.lines, _missing(mapping, expected, columns))
-        held.append((table, result))
-        if not seen.waiting:
-            yield from held
-            held = []
+    scored: list[tuple[Table, BatchResult]] = []  # in order, not handed out yet
+    pieces = iter(tables)
+    table = next(pieces, None)
+    pending = None
+    try:
+        while table is not None:
+            tally.add_notes(table.notes)
+            pending = _begin(table, mapping, jobs, actuals, seen)
+            if not seen.waiting:
+                while scored:  # popped: the caller's reference is the last one
+                    yield scored.pop(0)
+            table = next(pieces, None)
+            result = pending.scoring.finish()
+            done, pending = pending, None
+            seen.rows += len(done.table)
+            tally.add(result, done.table.lines, _missing(mapping, done.expected, done.columns))
+            scored.append((done.table, result))
+    finally:
+        if pending is not None:  # an error, or the caller stopped: no worker left behind
+            pending.abort()
     _check_matched(seen)
-    yield from held
+    while scored:
+        yield scored.pop(0)
+
+
+@dataclass
+class _Pending:
+    """A piece being scored: `scoring.finish()` gives its BatchResult."""
+
+    table: Table
+    expected: ColumnValues
+    columns: dict[str, ColumnValues]
+    scoring: Any  # batch.begin_to_completion's, or _Done
+
+    def abort(self) -> None:
+        self.scoring.abort()
+
+
+class _Done:
+    def __init__(self, result: BatchResult) -> None:
+        self.result = result
+
+    def finish(self) -> BatchResult:
+        return self.result
+
+    def abort(self) -> None:
+        """Nothing runs."""
+
+
+def _begin(table: Table, mapping: Mapping, jobs: Sequence[MetricJob], actuals: list[str],
+           seen: _Matches) -> _Pending:
+    """Resolve the columns of a piece and start scoring it (a forked worker starts now, where
+    the piece is worth two processes)."""
+    columns = {spec: _resolve(table, spec, None, seen) for spec in actuals}
+    values = {k: v.values for k, v in columns.items()}
+    if mapping.expected_any is not None:
+        references = references_from_column(
+            table, _resolve(table, mapping.expected_any, None, seen), mapping.expected_any)
+        expected = ColumnValues([None if r is None else "" for r in references.lists],
+                                references.reasons)
+        scoring = _Done(score_any(references.lists, values, list(jobs)))
+    else:
+        expected = _resolve(table, mapping.expected, mapping.expected_literal, seen)
+        scoring = begin_to_completion(expected.values, values, list(jobs))
+    return _Pending(table, expected, columns, scoring)
 
 
 def _resolve(table: Table, spec: str | None, literal: str | None,

@@ -6,6 +6,7 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -57,23 +58,39 @@ def strip_fences(text: str) -> str:
 
 def parse_side(text: str, side: str, fences: bool) -> Any:
     source = strip_fences(text) if fences else text
-
-    def no_constants(name: str) -> Any:
-        # Python's json reads NaN and ±Infinity; JSON has no such values (RFC 8259 §6).
-        raise json.JSONDecodeError(f"{name} is not a JSON value", source,
-                                   max(0, source.find(name)))
-
     start = _JSON_SPACE.match(source).end()
     if source[:1] != "\ufeff" and (start == len(source) or source[start] not in _VALUE_START):
         # json.loads' own error for such a text (a test compares them), without its three
         # exceptions (StopIteration, JSONDecodeError, re-raised)
         raise InvalidJson(side, json.JSONDecodeError("Expecting value", source, start))
     try:
-        return json.loads(source, parse_constant=no_constants)
+        if source[:1] == "\ufeff":  # json.loads' own check, before it calls the decoder
+            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)",
+                                       source, 0)
+        return _DECODER.decode(source)
+    except _Constant as constant:
+        # Python's json reads NaN and ±Infinity; JSON has no such values (RFC 8259 §6).
+        raise InvalidJson(side, json.JSONDecodeError(
+            f"{constant.name} is not a JSON value", source,
+            max(0, source.find(constant.name)))) from None
     except json.JSONDecodeError as err:
         raise InvalidJson(side, err) from None
     except RecursionError:
         raise InvalidJson(side, json.JSONDecodeError("nested too deeply", text, 0)) from None
+
+
+class _Constant(Exception):  # noqa: N818 - a signal to parse_side, never seen outside
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+def _refuse_constant(name: str) -> Any:
+    raise _Constant(name)
+
+
+# What json.loads(text, parse_constant=...) builds on every call (a decoder and its scanner):
+# built once. json.loads adds only the BOM check parse_side makes itself.
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
 
 
 def child_path(path: str, key: str | int) -> str:
@@ -191,7 +208,11 @@ class _Unparsed:
 def _many(expected: Sequence[str], actual: Sequence[str], options: Mapping[str, Any]
           ) -> ManyOutcome:
     """json_distance of many pairs: each distinct text parsed once per side (a reference on
-    many rows, an output that is not JSON at all), then `_outcome`'s rules row by row."""
+    many rows, an output that is not JSON at all), then `_outcome`'s rules row by row.
+
+    Texts json rejects at their first character (plain prose: most outputs of a text eval)
+    are told apart by that character alone, with no Python code per row; only the other rows
+    are parsed."""
     if len(expected) != len(actual):
         raise ValueError("expected and actual must have the same length")
     fences = bool(options.get("strip_code_fences"))
@@ -209,13 +230,24 @@ def _many(expected: Sequence[str], actual: Sequence[str], options: Mapping[str, 
     n = len(expected)
     scores = np.full(n, np.nan)
     status = np.zeros(n, dtype=np.int8)
-    messages: dict[int, str] = {}
-    for i, (e_text, a_text) in enumerate(zip(expected, actual, strict=True)):
-        e = parse(e_text, "expected")
+    e_plain = _fails_at_once(expected, fences)
+    # the expected side is read first, as in _outcome: its sentence wins
+    status[e_plain] = STATUS_INVALID
+    messages: dict[int, str] = dict.fromkeys(np.flatnonzero(e_plain).tolist(),
+                                             _AT_ONCE["expected"])
+    rest = np.flatnonzero(~e_plain).tolist()
+    # the actual side of those rows only: the others are not read, as in _outcome
+    a_plain = dict(zip(rest, _fails_at_once(list(map(actual.__getitem__, rest)), fences)
+                       .tolist(), strict=True))
+    for i in rest:
+        e = parse(expected[i], "expected")
         if type(e) is _Unparsed:  # the actual side is not even read then, as in _outcome
             status[i], messages[i] = STATUS_INVALID, e.sentence
             continue
-        a = parse(a_text, "actual")
+        if a_plain[i]:
+            status[i], messages[i] = STATUS_INVALID, _AT_ONCE["actual"]
+            continue
+        a = parse(actual[i], "actual")
         if type(a) is _Unparsed:
             status[i], messages[i] = STATUS_INVALID, a.sentence
             continue
@@ -223,7 +255,33 @@ def _many(expected: Sequence[str], actual: Sequence[str], options: Mapping[str, 
             scores[i] = json_distance(e, a, options)[0]
         except RecursionError:
             status[i], messages[i] = STATUS_INVALID, "JSON nested too deeply to compare"
+    if rest and len(rest) < n and messages:
+        messages = dict(sorted(messages.items()))  # row order, as one loop over the rows gives
     return ManyOutcome(scores, status, messages)
+
+
+# A text whose first character no JSON value starts with, and that json does not skip (its
+# whitespace, a BOM) nor a fence may start with (```, after any whitespace \s matches, which
+# is str.isspace), fails at line 1 column 1, as does the empty text.
+_AT_ONCE = {side: str(InvalidJson(side, json.JSONDecodeError("Expecting value", "", 0)))
+            for side in ("expected", "actual")}
+_FIRST = itemgetter(slice(0, 1))
+
+
+def _fails_at_once(texts: Sequence[str], fences: bool) -> np.ndarray:
+    """True for each text parse_side rejects as "Expecting value at line 1 column 1" because
+    of its first character: each distinct first character is judged once."""
+    firsts = list(map(_FIRST, texts))
+    verdict = {c: _fails_at(c, fences) for c in set(firsts)}
+    return np.fromiter(map(verdict.__getitem__, firsts), dtype=bool, count=len(firsts))
+
+
+def _fails_at(first: str, fences: bool) -> bool:
+    if first == "":
+        return True
+    if first in _VALUE_START or first in " \t\n\r\ufeff":
+        return False
+    return not (fences and (first == "`" or first.isspace()))
 
 
 register(MetricSpec(

@@ -21,6 +21,23 @@ from matchlens.core.normalise import Normalisation, describe, pipeline
 from matchlens.core.results import Outcome
 
 NORMALISE = "normalise"
+# Presets a word metric may apply itself, to each distinct whitespace word instead of to each
+# text (word_table explains why the result is the same): a batch chunk has far fewer distinct
+# words than texts.
+WORD_PRESETS = frozenset({"squad"})
+_BY_WORD: set[ManyFn] = set()
+
+
+def normalises_by_word(many: ManyFn) -> ManyFn:
+    """Mark a `compute_many` that applies the WORD_PRESETS itself (it reads the `normalise`
+    option): it is given the texts as they are for those presets."""
+    _BY_WORD.add(many)
+    return many
+
+
+def by_word(value: Any) -> str | None:
+    """The preset a word metric applies itself, or None (no normalisation or done already)."""
+    return value if isinstance(value, str) and value in WORD_PRESETS else None
 
 
 def normalise_option(default: str | Sequence[str]) -> OptionSpec:
@@ -58,7 +75,7 @@ def normalising_metric(spec: MetricSpec) -> MetricSpec:
     def compute_many(expected: Sequence[str], actual: Sequence[str],
                      options: Mapping[str, Any]) -> ManyOutcome:
         value = options.get(NORMALISE)
-        if value:
+        if value and not (raw_many in _BY_WORD and by_word(value)):
             expected = normalised_texts(expected, value)
             actual = normalised_texts(actual, value)
         if raw_many is not None:
