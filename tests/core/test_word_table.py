@@ -13,9 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matchlens.core.metrics import evaluate, get_metric
+from matchlens.core.metrics import evaluate, get_metric, word_table
 from matchlens.core.metrics.error_rates import wer_units
 from matchlens.core.metrics.registry import sharing_work
+from matchlens.core.metrics.rouge import _rouge_tokens_fast, rouge_tokens
 from matchlens.core.metrics.word_kernel import split_words
 from matchlens.core.metrics.word_table import _build, _space_table
 from matchlens.core.normalise import pipeline
@@ -47,6 +48,9 @@ def test_the_compiled_split_is_str_split(texts):
     assert len(set(table.words.vocabulary)) == len(table.words.vocabulary)  # each word once
     # `lone` marks exactly the texts jiwer splits differently (a lone tab between two words)
     assert table.lone.tolist() == [wer_units(t) != t.split() for t in texts]
+    # and with `glue` the table splits as jiwer does
+    glued = _build(texts, glue=True)
+    assert [_words_of(glued, t) for t in range(len(texts))] == list(map(wer_units, texts))
 
 
 def test_many_distinct_words_grow_the_table():
@@ -67,7 +71,7 @@ def test_words_with_equal_hashes_stay_apart(prime):
     joined = "".join(texts)
     chars = np.frombuffer(joined.encode("ascii"), dtype=np.uint8)
     ends = np.cumsum([len(t) for t in texts])
-    ids, word_ends, first, length, _ = split_words(chars, ends, _space_table(), np.uint64(prime))
+    ids, word_ends, first, length, _ = split_words(chars, ends, _space_table(), np.uint64(prime), False)
     vocabulary = [joined[s:s + n] for s, n in zip(first, length, strict=True)]
     assert vocabulary == ["ab", "ba", "a", "abb", "b"]
     assert [vocabulary[i] for i in ids] == " ".join(texts).split()
@@ -105,6 +109,13 @@ def test_squad_of_a_text_is_squad_of_its_words(text):
     assert squad(text).split() == [t for w in text.split() for t in squad(w).split()]
 
 
+@settings(max_examples=300, deadline=None)
+@given(TEXT)
+def test_rouge_tokens_of_a_text_are_those_of_its_words(text):
+    # what rouge_l's batch path relies on
+    assert rouge_tokens(text) == [t for w in text.split() for t in _rouge_tokens_fast(w)]
+
+
 def _batch(metric_id, expected, actual, options):
     spec = get_metric(metric_id)
     with sharing_work():  # as in a batch chunk: the metrics share one table
@@ -126,6 +137,19 @@ def test_word_metrics_batch_equals_the_single_pair_path(pairs, options):
         want = [np.nan if r.score is None else r.score for r in single]
         np.testing.assert_array_equal(got.scores, want, err_msg=metric_id)  # to the bit
         assert got.status.tolist() == [0 if r.score is not None else 1 for r in single]
+
+
+def test_more_distinct_words_than_characters(monkeypatch):
+    # past MAX_TOKENS distinct tokens a text cannot be one character per token: rapidfuzz
+    # then gets lists of ids (lowered here so a small chunk goes past it)
+    monkeypatch.setattr(word_table, "MAX_TOKENS", 2)
+    expected = ["the cat sat", "a b c d", "x\ty z", ""]
+    actual = ["the dog sat down", "d c b a", "x y z", "q"]
+    assert isinstance(word_table.as_sequences(_build(expected).words)[0], list)
+    for metric_id in ("wer", "rouge_l"):
+        single = [evaluate(get_metric(metric_id), e, a).score for e, a in zip(expected, actual, strict=True)]
+        got = _batch(metric_id, expected, actual, {}).scores
+        np.testing.assert_array_equal(got, [np.nan if s is None else s for s in single])
 
 
 @pytest.mark.parametrize("metric_id", ["token_f1", "wer", "rouge_l"])
