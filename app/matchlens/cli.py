@@ -24,6 +24,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"matchlens {__version__}")
     parser.add_argument("--screenshot", type=Path, metavar="PNG",
                         help="save the window as PNG once its work is done, then exit")
+    parser.add_argument("--screenshot-size", type=_size, metavar="WxH",
+                        help="the window's size for --screenshot (default 1440x900; try "
+                             "1280x720, the smallest screen MatchLens is made for)")
     parser.add_argument("--config", type=Path, metavar="FILE.toml", help="thresholds and options")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
 
@@ -157,7 +160,17 @@ def _reading_options(parser: argparse.ArgumentParser) -> None:
 
 def _gui_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--screenshot", type=Path, metavar="PNG", dest="sub_screenshot")
+    parser.add_argument("--screenshot-size", type=_size, metavar="WxH",
+                        dest="sub_screenshot_size")
     parser.add_argument("--config", type=Path, metavar="FILE.toml", dest="sub_config")
+
+
+def _size(text: str) -> tuple[int, int]:
+    width, x, height = text.lower().partition("x")
+    if not (x and width.isdigit() and height.isdigit() and int(width) > 0 and int(height) > 0):
+        raise argparse.ArgumentTypeError(f"a size as WIDTHxHEIGHT in pixels (1280x720), not "
+                                         f"{text!r}")
+    return int(width), int(height)
 
 
 def _rate(text: str) -> float:
@@ -181,6 +194,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace | int:
         return int(stop.code or 0)
     # `--screenshot`/`--config` may come before or after the sub-command.
     args.screenshot = getattr(args, "sub_screenshot", None) or args.screenshot
+    args.screenshot_size = getattr(args, "sub_screenshot_size", None) or args.screenshot_size
     if args.command not in HEADLESS:
         args.config = getattr(args, "sub_config", None) or args.config
     else:  # `matchlens --config c.toml score ...` must not drop the config silently

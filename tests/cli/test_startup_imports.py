@@ -72,13 +72,20 @@ def test_the_standard_modules_come_when_a_run_needs_them(tmp_path):
 
 OWN_PROBE = """
 import gc, json, os, sys, threading
-from matchlens.main import main
+import matchlens.main as entry
 sys.argv = ["matchlens", *sys.argv[1:]]
 collections = sum(g["collections"] for g in gc.get_stats())
-code = main()  # no argv: this process's own command line, as the console script runs it
-print(json.dumps({"code": code, "os_threads": len(os.listdir("/proc/self/task")),
-                  "python_threads": threading.active_count(),
-                  "collections": sum(g["collections"] for g in gc.get_stats()) - collections}))
+leave = entry._finish  # the process ends in there (os._exit): report just before it
+
+def report_then_leave(code):
+    print(json.dumps({"code": code, "os_threads": len(os.listdir("/proc/self/task")),
+                      "python_threads": threading.active_count(),
+                      "collections": sum(g["collections"] for g in gc.get_stats())
+                                     - collections}), flush=True)
+    return leave(code)
+
+entry._finish = report_then_leave
+entry.main()  # no argv: this process's own command line, as the console script runs it
 """
 
 

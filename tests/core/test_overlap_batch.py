@@ -14,15 +14,14 @@ from hypothesis import strategies as st
 
 from matchlens.core import parallel_batch
 from matchlens.core.batch import MetricJob, run_to_completion
-from matchlens.core.metrics import evaluate, get_metric
-from matchlens.core.metrics import sacrebleu_many as many_module
+from matchlens.core.metrics import bleu_tokens, evaluate, get_metric
 from matchlens.core.metrics.ngram_matches import UNKNOWN, count_matches, pack_texts
 from matchlens.core.metrics.sacrebleu_metrics import _bleu, unit_score
 
 # Everything sacrebleu's 13a tokenizer and chrF treat specially: digits next to dots, commas
 # and dashes; the entities and markers it replaces; newlines; the whitespace str.split() knows
-# and Rust/regex '\s' may not (\x1c, \x85, \u3000); non-ASCII letters; the private-use
-# character the batch path joins texts with.
+# and Rust/regex '\s' may not (\x1c, \x85, \u3000); non-ASCII letters; a private-use
+# character.
 ALPHABET = list("ab AB 1 9 . , - & ; / ( ) < > é ß 日 \n\t\x1c\x85\u3000\ue000") + [
     "&amp;", "&quot;", "&lt;", "&gt;", "<skipped>", "-\n", "1,000", "3.5", "e.g.", "x-1",
     "\ue000"]
@@ -57,30 +56,21 @@ def test_batch_scores_are_sacrebleus_sentence_scores(pairs, metric_id):
 @given(TEXT)
 def test_the_fast_13a_tokenizer_is_sacrebleus(text):
     metric = _bleu()
-    assert many_module.bleu_preprocessor(metric)(text) == metric._preprocess_segment(text)
+    assert bleu_tokens.bleu_preprocessor(metric)(text) == metric._preprocess_segment(text)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.lists(TEXT, min_size=1, max_size=10))
 def test_texts_tokenised_together_come_out_as_alone(texts):
     """One id per distinct sacrebleu token, text by text, however the texts are joined."""
     metric = _bleu()
     words = [metric._preprocess_segment(t).split() for t in texts]
-    tokens = many_module._token_ids(metric, texts)
-    if any("\ue000" in w for w in words):  # the separator as a word: left to sacrebleu
-        assert tokens is None
-        return
-    ids, starts, ends = tokens
+    ids, starts, ends, alphabet = bleu_tokens.token_ids(metric, texts)
     assert (ends - starts).tolist() == [len(w) for w in words]
     pairs = {(int(i), w) for t, text_words in enumerate(words)
              for i, w in zip(ids[starts[t]:ends[t]], text_words, strict=True)}
     assert len({i for i, _ in pairs}) == len({w for _, w in pairs}) == len(pairs)
-
-
-def test_a_text_holding_the_separator_as_a_word_is_tokenised_alone():
-    texts = ["a \ue000 b", "c"]
-    assert many_module._token_ids(_bleu(), texts) is None  # the joined form would be wrong
-    assert many("bleu", texts, texts[::-1]) == sacrebleu_scores("bleu", texts, texts[::-1])
+    assert ids.size == 0 or 0 <= ids.min() <= ids.max() < alphabet
 
 
 def test_pairs_the_kernel_cannot_encode_are_scored_by_sacrebleu():

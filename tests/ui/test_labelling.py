@@ -315,3 +315,28 @@ def test_big_tables_sweep_in_a_worker_and_the_newest_label_wins(qtbot, tab, monk
     # kappa = 2(2·3 − 1·0) / ((2+0)(0+3) + (2+1)(1+3)) = 12/18 = 0.67.
     assert summary.cell("exact_match", "kappa") == expected.kappa_text() == "κ 0.67 (n = 6)"
     wait_idle(qtbot, tab)
+
+
+def test_a_file_opened_in_the_compare_view_leaves_the_row(qtbot, window, tmp_path):
+    """Once the compare view shows a file, not the row, a label key must not label the row
+    (nor the table's current row, out of sight): it says what to do instead."""
+    labels = window.batch_tab.labelling.session.labels
+    window.open_batch_row(1)  # qa-002, fail in the data
+    assert not window.compare_tab.row_bar.isHidden()
+    text = tmp_path / "mine.txt"
+    text.write_text("Canberra is the capital.", encoding="utf-8")
+    window.add_recent("actual", text)
+    window.recent_menu.actions()[0].trigger()  # File > Open recent > Actual: mine.txt
+    assert window.compare_tab.texts()[1] == "Canberra is the capital."
+    assert window.compare_tab.row_bar.isHidden() and window._batch_row is None
+    editor = window.compare_tab.editor("actual")
+    editor.setFocus()
+    before = labels.changes()
+    qtbot.keyClick(editor, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)
+    assert labels.changes() == before and labels.label(1, "output_a") == FAIL
+    assert window.batch_tab.message.text() == ("Choose a row in the table first (or open one "
+                                               "in Compare).")
+    # F8 there opens the first unlabelled row from the top (the sample: row 6 cleared first).
+    window.batch_tab.labelling.session.mark(5, "output_a", labels.label(5, "output_a"))
+    qtbot.keyClick(editor, Qt.Key.Key_F8)
+    assert window._batch_row == 5 and not window.compare_tab.row_bar.isHidden()

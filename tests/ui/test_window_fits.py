@@ -12,6 +12,7 @@ import csv
 
 import pytest
 from PySide6.QtCore import QPoint, QRect
+from PySide6.QtGui import QImage
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractScrollArea,
@@ -27,7 +28,9 @@ from PySide6.QtWidgets import (
 )
 from tests.ui.batch_support import wait_idle
 
+from matchlens.cli import parse_args
 from matchlens.core.paths import sample_dataset
+from matchlens.ui import app as app_module
 from matchlens.ui.config_model import ConfigModel
 from matchlens.ui.main_window import MainWindow
 
@@ -162,3 +165,15 @@ def test_every_control_is_on_screen(qtbot, window, size) -> None:
     assert LONG_VARIANT in description.text() and "human: fail" in description.text()
     if size[0] == 1280:
         assert description.shown_text().endswith("…")
+
+
+def test_a_screenshot_at_1280x720(qtbot, tmp_path, capsys) -> None:
+    """What the lead looks at: `matchlens --screenshot PNG --screenshot-size 1280x720`."""
+    png = tmp_path / "shot.png"
+    args = parse_args(["--screenshot", str(png), "--screenshot-size", "1280x720"])
+    assert app_module.run_app(args) == 0
+    image = QImage(str(png))
+    assert (image.width(), image.height()) == (1280, 720)
+    assert parse_args(["batch", "d.csv", "--screenshot-size", "wide"]) == 2
+    assert "--screenshot-size: a size as WIDTHxHEIGHT in pixels (1280x720), not 'wide'" in \
+        capsys.readouterr().err

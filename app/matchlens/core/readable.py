@@ -148,9 +148,36 @@ def chunk_edits(expected: str, actual: str, chunk: Chunk, *, case_sensitive: boo
 
 # -- the four steps ------------------------------------------------------------------------------
 
+# From this many opcode runs on, the compiled kernel writes the chunks. Below it the Python steps
+# take well under a millisecond, less than loading numba (~0.3 s, once per process) would cost a
+# short `matchlens diff`; above it they cost 10-40% on top of the script (bench_readable.py).
+KERNEL_MIN_OPS = 64
+
+
+def _kernel():  # noqa: ANN202
+    """`readable_kernel.chunks_by_kernel`, or None without numba (a trimmed install)."""
+    try:
+        from matchlens.core.readable_kernel import chunks_by_kernel
+    except ImportError:
+        return None
+    return chunks_by_kernel
+
+
 def chunks_from_opcodes(e: str, a: str, ops: Sequence[tuple[str, int, int, int, int]], *,
                         words: bool = False) -> list[Chunk]:
-    """Readable chunks of `e` and `a` given their exact opcodes (see the module docstring)."""
+    """Readable chunks of `e` and `a` given their exact opcodes (see the module docstring).
+
+    Pairs with many changes take the compiled path (`readable_kernel`, same chunks)."""
+    if len(ops) >= KERNEL_MIN_OPS:
+        kernel = _kernel()
+        if kernel is not None:
+            return kernel(e, a, ops, words=words)
+    return python_chunks(e, a, ops, words=words)
+
+
+def python_chunks(e: str, a: str, ops: Sequence[tuple[str, int, int, int, int]], *,
+                  words: bool = False) -> list[Chunk]:
+    """`chunks_from_opcodes` by the Python steps (short pairs; the kernel's reference)."""
     changes = merge_semantic(ops, e, a)
     changes = extend_to_words(e, a, changes, word_masks(e), word_masks(a))
     out: list[Chunk] = []

@@ -227,7 +227,7 @@ def _change(out: list[Chunk], e: str, a: str, i1: int, i2: int, j1: int, j2: int
     if not words and i2 > i1 and j2 > j1:
         e_seg, a_seg = e[i1:i2], a[j1:j2]
         if Levenshtein.distance(e_seg, a_seg, score_cutoff=TYPO_EDITS) <= TYPO_EDITS:
-            _typo(out, e_seg, a_seg, i1, j1)
+            write_typo(out, e_seg, a_seg, i1, j1)
             return
         if _split_typos(out, e, a, i1, i2, j1, j2):
             return
@@ -254,7 +254,7 @@ def _split_typos(out: list[Chunk], e: str, a: str, i1: int, i2: int, j1: int, j2
     e_pos, a_pos = i1, j1
     for x, y in typos:
         _piece(out, e, a, e_pos, e_off[x], a_pos, a_off[y])
-        _typo(out, e[e_off[x]:e_off[x + 1]], a[a_off[y]:a_off[y + 1]], e_off[x], a_off[y])
+        write_typo(out, e[e_off[x]:e_off[x + 1]], a[a_off[y]:a_off[y + 1]], e_off[x], a_off[y])
         e_pos, a_pos = e_off[x + 1], a_off[y + 1]
     _piece(out, e, a, e_pos, i2, a_pos, j2)
     return True
@@ -276,7 +276,7 @@ def _piece(out: list[Chunk], e: str, a: str, i1: int, i2: int, j1: int, j2: int)
         out.append(Chunk(op_of(i1, i2, j1, j2), i1, i2, j1, j2))
 
 
-def _typo(out: list[Chunk], e_seg: str, a_seg: str, i0: int, j0: int) -> None:
+def write_typo(out: list[Chunk], e_seg: str, a_seg: str, i0: int, j0: int) -> None:
     """A small change by character: its exact runs, one chunk per word they touch."""
     edits: list[list[int]] = []
     for tag, i1, i2, j1, j2 in Levenshtein.opcodes(e_seg, a_seg).as_list():

@@ -28,22 +28,28 @@ def merge_semantic(ops: Sequence[tuple[str, int, int, int, int]], e: str, a: str
     kept too: lines are structure a reader follows (a sentence added on a new line stays an
     insertion after the kept line break)."""
     merged: list[list[int]] = []
+    # Whether each merged change is whitespace only, kept beside it so that a change growing
+    # by merges is never re-read (a gap merge joins two non-blank changes: never blank).
+    blank: list[bool] = []
     for tag, i1, i2, j1, j2 in ops:
         if tag == "equal":
             continue
         if merged and merged[-1][1] == i1 and merged[-1][3] == j1:
             merged[-1][1], merged[-1][3] = i2, j2  # touching runs: one change
+            blank[-1] = blank[-1] and is_blank(e, a, i1, i2, j1, j2)
             continue
         merged.append([i1, i2, j1, j2])
+        blank.append(is_blank(e, a, i1, i2, j1, j2))
         # The equality between the last two changes, and so on backwards while they merge.
         while len(merged) >= 2:
             before, after = merged[-2], merged[-1]
             gap = after[0] - before[1]
             if (gap <= max(before[1] - before[0], before[3] - before[2])
                     and gap <= max(after[1] - after[0], after[3] - after[2])
-                    and not is_blank(e, a, *before) and not is_blank(e, a, *after)
+                    and not blank[-2] and not blank[-1]
                     and "\n" not in e[before[1]:after[0]]):
                 merged[-2:] = [[before[0], after[1], before[2], after[3]]]
+                blank.pop()
             else:
                 break
     return merged
@@ -55,7 +61,7 @@ def extend_to_words(e: str, a: str, changes: list[list[int]],
     """Grow each change to word edges, merging changes one word fragment apart.
 
     A change keeps its original bounds as a fifth item while it merges with no other, so that
-    a small one (a typo) can be written from the exact script as it is (see `_typo`)."""
+    a small one (a typo) can be written from the exact script as it is (see `readable_pieces.write_typo`)."""
     e_edges, a_edges = WordEdges(e, e_mask), WordEdges(a, a_mask)
     e_split, a_split = e_edges.split, a_edges.split
     out: list[list] = []

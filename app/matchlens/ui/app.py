@@ -229,7 +229,7 @@ def run_app(args: argparse.Namespace) -> int:
             window.shutdown()
             return 2
         window.fit_screen = False
-        window.resize(*SCREENSHOT_SIZE)
+        window.resize(*(getattr(args, "screenshot_size", None) or SCREENSHOT_SIZE))
         job = ScreenshotJob(window, screenshot, wait_for_batch)
         loop = QEventLoop()
         job.sig_done.connect(loop.quit)

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from matchlens import __version__
 from matchlens.core.datasets.readers import OPEN_FILTER
 from matchlens.embeddings.redact import scrub
+from matchlens.ui.batch_rows import BatchRows
 from matchlens.ui.compare.compare_tab import CompareTab
 from matchlens.ui.config_model import ConfigModel, ask_thresholds_path
 from matchlens.ui.label_menu import install_label_menu
@@ -53,7 +54,7 @@ def _make_batch_tab(config: ConfigModel, parent: QWidget) -> QWidget | None:
     return BatchTab(config, parent)
 
 
-class MainWindow(QMainWindow):
+class MainWindow(BatchRows, QMainWindow):
     def __init__(self, config: ConfigModel, settings: QSettings | None = None,
                  restore: bool = True) -> None:
         super().__init__()
@@ -188,15 +189,7 @@ class MainWindow(QMainWindow):
         self._action(nav, "&Next difference", self._next_difference, "F7")
         self._action(nav, "&Previous difference", self._previous_difference, "Shift+F7")
         nav.addSeparator()
-        self.action_next_row = self._action(nav, "Next &row", lambda: self.step_row(1),
-                                            "Alt+Down", "Open the next dataset row")
-        self.action_previous_row = self._action(nav, "Previous r&ow", lambda: self.step_row(-1),
-                                                "Alt+Up", "Open the previous dataset row")
-        self.action_next_failing = self._action(
-            nav, "Next &failing row", lambda: self.step_row(1, failing_only=True), "Ctrl+F7",
-            "Open the next row that fails a threshold")
-        self._row_buttons = self._add_row_buttons()
-        self._update_row_actions()
+        self._build_row_actions(nav)
 
         tools = bar.addMenu("&Tools")
         self.action_settings = self._action(
@@ -268,9 +261,7 @@ class MainWindow(QMainWindow):
     # -- files ----------------------------------------------------------------------------------
     def open_side(self, side: str) -> None:
         path = self.compare_tab.open_file_dialog(side)
-        if path is not None:
-            self._batch_row = None
-            self._update_row_actions()
+        if path is not None:  # (the row, if one was open, is left: sig_file_loaded)
             self.add_recent(side, path)
 
     def load_pair(self, expected: Path, actual: Path) -> list[str]:
@@ -285,8 +276,6 @@ class MainWindow(QMainWindow):
                 self.add_recent(side, path)
             else:
                 errors.extend(statuses)
-        self._batch_row = None
-        self._update_row_actions()
         if errors:
             self.show_status(" ".join(errors))
         else:
@@ -360,56 +349,9 @@ class MainWindow(QMainWindow):
             self.tabs.setCurrentWidget(self.compare_tab)
             self.add_recent(kind, Path(path))
 
-    # -- rows from the batch tab ----------------------------------------------------------------
-    def open_batch_row(self, row: int) -> None:
-        if self.batch_tab is None:
-            return
-        pair = self.batch_tab.pair_for_row(row)
-        if pair is None:
-            self.show_status(f"Row {row + 1} has no text pair to compare.")
-            return
-        expected, actual, description = pair
-        self._batch_row = row
-        references = self.batch_tab.references_for_row(row)
-        if references is not None:  # several references: open the winner, step to the others
-            refs, current, why = references
-            expected = refs[current]
-        self.compare_tab.set_texts(expected, actual, context=description,
-                                   sources=("dataset", "dataset"))
-        if references is not None:
-            self.compare_tab.set_references(refs, current, why)
-        self.tabs.setCurrentWidget(self.compare_tab)
-        self._update_row_actions()
-        self.show_status(f"Opened {description}.")
-
+    # -- rows from the batch tab (the rest: batch_rows.BatchRows) ------------------------------
     def _on_batch_finished(self) -> None:
         self.batch_finished = True
-
-    def step_row(self, step: int, failing_only: bool = False) -> None:
-        if self.batch_tab is None or self._batch_row is None:
-            self.show_status("Open a row from the Batch tab first (double-click it).")
-            return
-        row = self.batch_tab.neighbour_row(self._batch_row, step, failing_only=failing_only)
-        if row is None:
-            which = "failing row" if failing_only else "row"
-            where = "after" if step > 0 else "before"
-            self.show_status(f"There is no {which} {where} this one.")
-            return
-        self.open_batch_row(row)
-
-    def _add_row_buttons(self) -> list[QAction]:
-        """Row stepping on the compare tab's row bar, shown while a dataset row is open there."""
-        return self.compare_tab.row_bar.add_buttons([
-            (text, action.trigger, f"{action.toolTip()} ({action.shortcut().toString()})")
-            for text, action in (("◀ Row", self.action_previous_row),
-                                 ("Row ▶", self.action_next_row),
-                                 ("Next failing ▶", self.action_next_failing))])
-
-    def _update_row_actions(self) -> None:
-        enabled = self._batch_row is not None and self.batch_tab is not None
-        for action in (self.action_next_row, self.action_previous_row, self.action_next_failing):
-            action.setEnabled(enabled)
-        self.compare_tab.row_bar.setVisible(enabled)
 
     # -- persistence ----------------------------------------------------------------------------
     def _view_value(self, key: str) -> Any:

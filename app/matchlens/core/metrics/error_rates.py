@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -18,6 +17,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 from matchlens.core import edit_script
+from matchlens.core.metrics.normalising import NORMALISE, by_word, normalises_by_word
 from matchlens.core.metrics.registry import (
     STATUS_INVALID,
     ManyOutcome,
@@ -25,6 +25,7 @@ from matchlens.core.metrics.registry import (
     metric_threads,
     register,
 )
+from matchlens.core.metrics.word_table import as_sequences, metric_tokens, word_table
 from matchlens.core.results import Direction, Label, Outcome
 
 _RUNS = re.compile(r"\s\s+")
@@ -116,26 +117,22 @@ def _cer_many(expected: Sequence[str], actual: Sequence[str], options: Mapping[s
     return _rates(_distances(refs, hyps), _lengths(refs), _lengths(hyps))
 
 
-# A word becomes one character (its number in the chunk's vocabulary), so rapidfuzz's string
-# path (C++, every core) computes the word-level distance; the surrogate block is skipped.
-_SURROGATES, _SURROGATE_COUNT = 0xD800, 0x800
-_MAX_WORDS = 0x110000 - _SURROGATE_COUNT
-
-
+@normalises_by_word
 def _wer_many(expected: Sequence[str], actual: Sequence[str], options: Mapping[str, Any]
               ) -> ManyOutcome:
-    refs, hyps = list(map(wer_units, expected)), list(map(wer_units, actual))
-    # every distinct word once, in C (a Python loop over the words cost 60% of the metric)
-    vocabulary = dict.fromkeys(chain.from_iterable(chain(refs, hyps)))
-    if len(vocabulary) > _MAX_WORDS:  # more distinct words than code points: list by list
-        distances = np.array([Levenshtein.distance(r, h) for r, h in zip(refs, hyps, strict=True)],
-                             dtype=np.float64)
-    else:
-        code = {word: chr(i if i < _SURROGATES else i + _SURROGATE_COUNT)
-                for i, word in enumerate(vocabulary)}
-        distances = _distances(["".join(map(code.__getitem__, r)) for r in refs],
-                               ["".join(map(code.__getitem__, h)) for h in hyps])
-    return _rates(distances, _lengths(refs), _lengths(hyps))
+    """The chunk's words numbered once (word_table), split as jiwer does: like str.split()
+    except that a lone tab or the like between two words keeps them one word. Each text's
+    word ids become a string, one character per word, for rapidfuzz's distance (C++)."""
+    if len(expected) != len(actual):
+        raise ValueError("expected and actual must have the same length")
+    n = len(expected)
+    preset = by_word(options.get(NORMALISE))
+    # squad leaves single spaces between its tokens: nothing is glued then
+    words = (metric_tokens(expected, actual, preset) if preset
+             else word_table(expected, actual, glue=True).words)
+    units = as_sequences(words)
+    lengths = words.lengths()
+    return _rates(_distances(units[:n], units[n:]), lengths[:n], lengths[n:])
 
 
 def _lengths(units: Sequence[Sequence]) -> np.ndarray:

@@ -13,102 +13,249 @@ import numpy as np
 # numba to key its cache on (it refuses to decorate), so there it compiles once per process.
 _CACHE = not getattr(sys, "frozen", False)
 _SIDE_BITS = 4  # the low bits of a key: 3 for the lowest order a window counts at, 1 for the side
+_REACH = 8  # how far past a difference (in symbols, both sides together) a block is looked for
+_SMALL = 24  # a bucket of at most this many keys is sorted by insertion
+_PAIRS = 64  # up to this many distinct symbols, windows are sifted by their first two symbols
 
 
 @numba.njit(cache=_CACHE, nogil=True)
-def _renumber(symbols, start, stop, local, d):
-    for p in range(start, stop):
-        if local[symbols[p]] == 0:
-            local[symbols[p]] = d
-            d += 1
+def _align(symbols, h0, r0, h_from, h_to, r_from, r_to, order, h_rem, r_rem, out_row):
+    """Blocks of equal symbols between hypothesis positions [h_from, h_to) and reference
+    positions [r_from, r_to), found greedily left to right: after a difference, the nearest
+    pair of positions (within _REACH) from which `order` symbols agree starts a block, as long
+    as they keep agreeing. Their n-grams match one for one: counted here, into out_row. For
+    each position in a block, rem = how many symbols of the block start there (0 elsewhere)."""
+    for p in range(h_from, h_to):
+        h_rem[p] = 0
+    for p in range(r_from, r_to):
+        r_rem[p] = 0
+    i, j = h_from, r_from
+    while i < h_to and j < r_to:
+        found = False
+        for s in range(1, _REACH + 1):
+            for a in range(s + 1):
+                b = s - a
+                if i + a + order > h_to or j + b + order > r_to:
+                    continue
+                same = True
+                for q in range(order):
+                    if symbols[h0 + i + a + q] != symbols[r0 + j + b + q]:
+                        same = False
+                        break
+                if same:
+                    found = True
+                    break
+            if found:
+                break
+        if not found:
+            return
+        i += a
+        j += b
+        size = order
+        while i + size < h_to and j + size < r_to and (
+                symbols[h0 + i + size] == symbols[r0 + j + size]):
+            size += 1
+        for q in range(size):
+            h_rem[i + q] = size - q
+            r_rem[j + q] = size - q
+        for n in range(1, order + 1):
+            out_row[n - 1] += max(0, size - n + 1)
+        i += size
+        j += size
+
+
+@numba.njit(cache=_CACHE, nogil=True)
+def _renumber_windows(symbols, t0, first, stop, length, rem, order, local, d):
+    """Renumber (1, 2, ...) the symbols read by the windows that start at [first, stop) and
+    are not wholly inside a block (rem < order)."""
+    covered = first
+    for p in range(first, stop):
+        if rem[p] < order:
+            for q in range(max(p, covered), min(length, p + order)):
+                if local[symbols[t0 + q]] == 0:
+                    local[symbols[t0 + q]] = d
+                    d += 1
+            covered = max(covered, min(length, p + order))
     return d
 
 
 @numba.njit(cache=_CACHE, nogil=True)
-def _window_keys(keys, k, symbols, start, stop, end, side, prefix, order, bits, local):
-    """Append the key of the window at positions start..stop-1 of a text ending at `end`: its
-    symbols (0 past the end), the lowest order at which it is not inside the common prefix,
-    and its side."""
-    for p in range(start, stop):
+def _forget(symbols, t0, first, stop, length, order, local):
+    for q in range(first, min(length, stop + order - 1)):
+        local[symbols[t0 + q]] = 0
+
+
+@numba.njit(cache=_CACHE, nogil=True)
+def _window_keys(keys, k, symbols, t0, first, stop, length, rem, side, order, bits, local,
+                 bigrams, low):
+    """Append the key of each window starting at [first, stop) with rem < order: its symbols
+    (0 past the end), the lowest order at which it is not inside a block (at least `low`),
+    its side. With low = 2, only windows whose first two symbols begin a window of the other
+    side (bigrams, see _pair_table) are kept."""
+    other = 1 << (1 - side)
+    for p in range(first, stop):
+        if rem[p] >= order:
+            continue
+        if low == 2 and (p + 1 >= length or not bigrams[
+                local[symbols[t0 + p]] * _PAIRS + local[symbols[t0 + p + 1]]] & other):
+            continue
         code = 0
         for j in range(order):
             code <<= bits
-            if p + j < end:
-                code |= local[symbols[p + j]]
-        lowest = prefix - p + 1 if prefix - p + 1 > 1 else 1
-        keys[k] = (code << _SIDE_BITS) | (lowest << 1) | side
+            if p + j < length:
+                code |= local[symbols[t0 + p + j]]
+        keys[k] = (code << _SIDE_BITS) | (max(rem[p] + 1, low) << 1) | side
         k += 1
     return k
 
 
 @numba.njit(cache=_CACHE, nogil=True)
-def _clipped_matches(keys, k, order, bits, out_row):
-    """Add, for each n, min(hypothesis, reference) over runs of equal n-symbol prefixes."""
+def _pair_table(symbols, t0, first, stop, length, rem, side, order, local, bigrams, unigrams):
+    """Note the first two symbols of each window of one side that reaches out of the blocks
+    (bigrams[a * _PAIRS + b] |= 1 << side), and count the symbols not in any block (the
+    1-grams left to match: unigrams[2 * a + side])."""
+    for p in range(first, stop):
+        if rem[p] >= order:
+            continue
+        a = local[symbols[t0 + p]]
+        if rem[p] == 0:
+            unigrams[2 * a + side] += 1
+        if p + 1 < length:
+            bigrams[a * _PAIRS + local[symbols[t0 + p + 1]]] |= 1 << side
+
+
+@numba.njit(cache=_CACHE, nogil=True)
+def _sort_keys(keys, k, shift, d, counts, sorted_keys):
+    """keys[:k] sorted into sorted_keys: bucketed by their first symbol (< d, at `shift`),
+    then each bucket by insertion (or numpy's sort when it is big)."""
+    for b in range(d + 1):
+        counts[b] = 0
+    for x in range(k):
+        counts[(keys[x] >> shift) + 1] += 1
+    for b in range(d):
+        counts[b + 1] += counts[b]
+    for x in range(k):
+        b = keys[x] >> shift
+        sorted_keys[counts[b]] = keys[x]
+        counts[b] += 1
+    start = 0
+    for b in range(d):  # counts[b] is now where bucket b ends
+        end = counts[b]
+        if end - start > _SMALL:
+            sorted_keys[start:end].sort()
+        else:
+            for x in range(start + 1, end):
+                key = sorted_keys[x]
+                y = x - 1
+                while y >= start and sorted_keys[y] > key:
+                    sorted_keys[y + 1] = sorted_keys[y]
+                    y -= 1
+                sorted_keys[y + 1] = key
+        start = end
+
+
+@numba.njit(cache=_CACHE, nogil=True)
+def _clipped_matches(keys, k, order, bits, out_row, hyps, refs):
+    """Add, for each n, min(hypothesis, reference) over runs of equal n-symbol prefixes, in
+    one pass: how many symbols a key shares with the one before it tells which runs end (those
+    of the longer orders); `hyps` and `refs` count each order's current run."""
     mask = (1 << bits) - 1
+    top = _SIDE_BITS + bits * (order - 1)  # where the first symbol is
+    hyps[:] = 0
+    refs[:] = 0
+    for x in range(k):
+        key = keys[x]
+        if x > 0:
+            shared = 0
+            while shared < order and ((key ^ keys[x - 1]) >> (top - bits * shared)) & mask == 0:
+                shared += 1
+            for n in range(shared + 1, order + 1):
+                out_row[n - 1] += min(hyps[n], refs[n])
+                hyps[n] = 0
+                refs[n] = 0
+        length = order  # a window near the end of its text: 0 digits past it, fewer n-grams
+        while length > 0 and (key >> (top - bits * (length - 1))) & mask == 0:
+            length -= 1
+        counts = refs if key & 1 else hyps
+        for n in range((key >> 1) & 7, length + 1):  # from the lowest order it counts at
+            counts[n] += 1
     for n in range(1, order + 1):
-        shift = _SIDE_BITS + bits * (order - n)
-        total = 0
-        a = 0
-        while a < k:
-            prefix = keys[a] >> shift
-            hyps = 0
-            refs = 0
-            b = a
-            while b < k and (keys[b] >> shift) == prefix:
-                if ((keys[b] >> 1) & 7) <= n:
-                    if keys[b] & 1:
-                        refs += 1
-                    else:
-                        hyps += 1
-                b += 1
-            if prefix & mask:  # a window shorter than n ends in a 0 digit: no n-gram there
-                total += hyps if hyps < refs else refs
-            a = b
-        out_row[n - 1] += total
+        out_row[n - 1] += min(hyps[n], refs[n])
 
 
 @numba.njit(cache=_CACHE, nogil=True)
 def count(symbols, hyp_start, hyp_end, ref_start, ref_end, order, local, out):
     """out[i, n-1] = clipped n-gram matches of pair i, or -1 (see ngram_matches)."""
+    pairs = hyp_start.shape[0]
+    longest = 1
+    for i in range(pairs):
+        longest = max(longest, hyp_end[i] - hyp_start[i], ref_end[i] - ref_start[i])
+    # every buffer sized once: an array rebound inside the loop costs reference counting
+    keys = np.empty(2 * longest, dtype=np.int64)
+    sorted_keys = np.empty(2 * longest, dtype=np.int64)
+    counts = np.empty(2 * longest + 2, dtype=np.int64)
+    h_rem = np.empty(longest, dtype=np.int64)
+    r_rem = np.empty(longest, dtype=np.int64)
+    hyps = np.empty(order + 1, dtype=np.int64)
+    refs = np.empty(order + 1, dtype=np.int64)
+    bigrams = np.empty(_PAIRS * _PAIRS, dtype=np.uint8)
+    unigrams = np.empty(2 * _PAIRS, dtype=np.int64)
+    for i in range(pairs):
+        _count_pair(symbols, hyp_start[i], hyp_end[i], ref_start[i], ref_end[i], order, local,
+                    out[i], keys, sorted_keys, counts, h_rem, r_rem, hyps, refs, bigrams,
+                    unigrams)
+
+
+@numba.njit(cache=_CACHE, nogil=True)
+def _count_pair(symbols, h0, h1, r0, r1, order, local, out_row, keys, sorted_keys, counts,
+                h_rem, r_rem, hyps, refs, bigrams, unigrams):
     max_bits = (63 - _SIDE_BITS) // order
-    keys = np.empty(0, dtype=np.int64)
-    for i in range(hyp_start.shape[0]):
-        h0, h1, r0, r1 = hyp_start[i], hyp_end[i], ref_start[i], ref_end[i]
-        # n-grams inside the common prefix or the common suffix match one for one: only
-        # the windows that reach into the differing middle need sorting
-        prefix = 0
-        limit = min(h1 - h0, r1 - r0)
-        while prefix < limit and symbols[h0 + prefix] == symbols[r0 + prefix]:
-            prefix += 1
-        suffix = 0
-        while suffix < limit - prefix and symbols[h1 - 1 - suffix] == symbols[r1 - 1 - suffix]:
-            suffix += 1
-        for n in range(1, order + 1):
-            out[i, n - 1] = max(0, prefix - n + 1) + max(0, suffix - n + 1)
-        first = max(0, prefix - order + 1)
-        h_stop, r_stop = h1 - h0 - suffix, r1 - r0 - suffix  # window starts end here
-        if prefix == h1 - h0 == r1 - r0:
-            continue  # identical texts: every n-gram matches
-        # the symbols those windows read, renumbered 1..d-1 (0 is "past the end")
-        d = _renumber(symbols, h0 + first, min(h1, h0 + h_stop + order - 1), local, 1)
-        d = _renumber(symbols, r0 + first, min(r1, r0 + r_stop + order - 1), local, d)
-        bits = 1
-        while (1 << bits) < d:
-            bits += 1
-        if bits <= max_bits:
-            size = max(0, h_stop - first) + max(0, r_stop - first)
-            if keys.shape[0] < size:
-                keys = np.empty(2 * size, dtype=np.int64)
-            k = _window_keys(keys, 0, symbols, h0 + first, h0 + h_stop, h1, 0, h0 + prefix,
-                             order, bits, local)
-            k = _window_keys(keys, k, symbols, r0 + first, r0 + r_stop, r1, 1, r0 + prefix,
-                             order, bits, local)
-            window = keys[:k]
-            window.sort()
-            _clipped_matches(window, k, order, bits, out[i])
-        else:
-            out[i, :] = -1
-        for p in range(h0 + first, min(h1, h0 + h_stop + order - 1)):
-            local[symbols[p]] = 0
-        for p in range(r0 + first, min(r1, r0 + r_stop + order - 1)):
-            local[symbols[p]] = 0
+    hl, rl = h1 - h0, r1 - r0
+    # n-grams inside the common prefix or the common suffix, or inside a block aligned
+    # between them, match one for one: only the windows reaching out of those need sorting
+    prefix = 0
+    limit = min(hl, rl)
+    while prefix < limit and symbols[h0 + prefix] == symbols[r0 + prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < limit - prefix and symbols[h1 - 1 - suffix] == symbols[r1 - 1 - suffix]:
+        suffix += 1
+    for n in range(1, order + 1):
+        out_row[n - 1] = max(0, prefix - n + 1) + max(0, suffix - n + 1)
+    if prefix == hl == rl:
+        return  # identical texts: every n-gram matches
+    first = max(0, prefix - order + 1)
+    h_stop, r_stop = hl - suffix, rl - suffix  # window starts end here
+    for p in range(first, prefix):
+        h_rem[p] = r_rem[p] = prefix - p
+    _align(symbols, h0, r0, prefix, h_stop, prefix, r_stop, order, h_rem, r_rem, out_row)
+    # the symbols those windows read, renumbered 1..d-1 (0 is "past the end")
+    d = _renumber_windows(symbols, h0, first, h_stop, hl, h_rem, order, local, 1)
+    d = _renumber_windows(symbols, r0, first, r_stop, rl, r_rem, order, local, d)
+    bits = 1
+    while (1 << bits) < d:
+        bits += 1
+    if bits <= max_bits:
+        # Few symbols (chrF's characters): the 1-grams are counted directly, and a window
+        # whose first two symbols begin no window of the other side is left out, since none of
+        # its n-grams (n >= 2) can match and every window sharing them is left out with it.
+        low = 2 if d <= _PAIRS and order > 1 else 1
+        if low == 2:
+            bigrams[:d * _PAIRS] = 0
+            unigrams[:2 * d] = 0
+            _pair_table(symbols, h0, first, h_stop, hl, h_rem, 0, order, local, bigrams,
+                        unigrams)
+            _pair_table(symbols, r0, first, r_stop, rl, r_rem, 1, order, local, bigrams,
+                        unigrams)
+            for a in range(1, d):
+                out_row[0] += min(unigrams[2 * a], unigrams[2 * a + 1])
+        k = _window_keys(keys, 0, symbols, h0, first, h_stop, hl, h_rem, 0, order, bits,
+                         local, bigrams, low)
+        k = _window_keys(keys, k, symbols, r0, first, r_stop, rl, r_rem, 1, order, bits,
+                         local, bigrams, low)
+        _sort_keys(keys, k, _SIDE_BITS + bits * (order - 1), d, counts, sorted_keys)
+        _clipped_matches(sorted_keys, k, order, bits, out_row, hyps, refs)
+    else:
+        out_row[:] = -1
+    _forget(symbols, h0, first, h_stop, hl, order, local)
+    _forget(symbols, r0, first, r_stop, rl, order, local)

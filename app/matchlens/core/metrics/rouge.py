@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from itertools import chain
 from typing import Any
 
 import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import LCSseq
 
+from matchlens.core.metrics.normalising import NORMALISE, by_word, normalises_by_word
 from matchlens.core.metrics.registry import ManyOutcome, MetricSpec, metric_threads, register
+from matchlens.core.metrics.word_table import as_sequences, metric_tokens
 from matchlens.core.results import Direction, Outcome
 
 # rouge-score's tokenizer lower-cases and keeps runs of [a-z0-9]; this is the same on ASCII text
@@ -58,24 +59,26 @@ def _outcome(expected: str, actual: str, options: Mapping[str, Any]) -> Outcome:
                           f"{n_hyp} actual words")
 
 
+@normalises_by_word
 def _many(expected: Sequence[str], actual: Sequence[str], options: Mapping[str, Any]
           ) -> ManyOutcome:
-    """rouge_l of many pairs: each distinct text split into words once, every LCS in
-    rapidfuzz's C++ (`cpdist`, on every core the batch allows), and the F-measure in numpy
-    with the operations `rouge_l` does in the same order (+, *, / are exactly rounded in
-    both, so the scores are equal to the bit; the tests compare)."""
+    """rouge_l of many pairs: the chunk's words numbered once (word_table), each distinct
+    word split into rouge's tokens (none of which crosses whitespace), every LCS in
+    rapidfuzz's C++ (`cpdist` over one character per token, on every core the batch allows),
+    and the F-measure in numpy with the operations `rouge_l` does in the same order (+, *, /
+    are exactly rounded in both, so the scores are equal to the bit; the tests compare)."""
     if len(expected) != len(actual):
         raise ValueError("expected and actual must have the same length")
     n = len(expected)
     if n == 0:
         return ManyOutcome(np.zeros(0), np.zeros(0, dtype=np.int8))
-    words = {text: _rouge_tokens_fast(text) for text in dict.fromkeys(chain(expected, actual))}
-    ref = list(map(words.__getitem__, expected))
-    hyp = list(map(words.__getitem__, actual))
-    lcs = process.cpdist(ref, hyp, scorer=LCSseq.similarity, dtype=np.int64,
+    tokens = metric_tokens(expected, actual, by_word(options.get(NORMALISE)), "rouge",
+                           _rouge_tokens_fast)
+    sequences = as_sequences(tokens)
+    lcs = process.cpdist(sequences[:n], sequences[n:], scorer=LCSseq.similarity, dtype=np.int64,
                          workers=metric_threads()).astype(np.float64)
-    n_ref = np.fromiter(map(len, ref), dtype=np.int64, count=n).astype(np.float64)
-    n_hyp = np.fromiter(map(len, hyp), dtype=np.int64, count=n).astype(np.float64)
+    lengths = tokens.lengths().astype(np.float64)
+    n_ref, n_hyp = lengths[:n], lengths[n:]
     with np.errstate(divide="ignore", invalid="ignore"):
         precision, recall = lcs / n_hyp, lcs / n_ref
         scores = 2 * precision * recall / (precision + recall)

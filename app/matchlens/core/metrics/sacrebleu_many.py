@@ -2,8 +2,8 @@
 
 sacrebleu scores a sentence in two steps: integer statistics (lengths and clipped n-gram
 matches), then a float formula over them. Here the texts are prepared exactly as sacrebleu
-prepares them (its own tokenizer for BLEU; whitespace removed by `str.split` for chrF), the
-clipped matches are counted by a compiled kernel (ngram_matches), the rest of the statistics
+prepares them, compiled (13a words as ids: bleu_tokens; for chrF whitespace removed as
+`str.split` finds it: token_kernel), the clipped matches are counted by a compiled kernel (ngram_matches), the rest of the statistics
 follow from the lengths, and the float formula over them is sacrebleu's own or provably the
 same bits (sacrebleu_formulas).
 Pairs the kernel cannot count, and every pair when numba is missing, take sacrebleu's
@@ -13,14 +13,15 @@ sentence_score itself.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from functools import cache
-from itertools import chain, count
+from itertools import compress
+from operator import ne
 from typing import Any
 
 import numpy as np
 
-from matchlens.core.metrics.ngram_matches import UNKNOWN, count_matches, pack_texts
-from matchlens.core.metrics.registry import ManyOutcome
+from matchlens.core.metrics.bleu_tokens import token_ids
+from matchlens.core.metrics.ngram_matches import UNKNOWN, count_matches, pack, whitespace_table
+from matchlens.core.metrics.registry import ManyOutcome, shared
 from matchlens.core.metrics.sacrebleu_formulas import bleu_unit_scores, chrf_unit_scores
 from matchlens.core.metrics.sacrebleu_metrics import _bleu, _chrf, sentence_score, unit_score
 
@@ -28,13 +29,13 @@ from matchlens.core.metrics.sacrebleu_metrics import _bleu, _chrf, sentence_scor
 def bleu_many(expected: Sequence[str], actual: Sequence[str], options: Mapping[str, Any]
               ) -> ManyOutcome:
     metric = _bleu()
-    texts, hyp, ref = _distinct(expected, actual)
-    tokens = _token_ids(metric, texts)
+    texts, hyp, ref, packed = _texts(expected, actual)
+    tokens = token_ids(metric, texts, packed)
     if tokens is None:
         return _by_sentence(metric, expected, actual)
-    ids, starts, ends = tokens
+    ids, starts, ends, alphabet = tokens
     order = metric.max_ngram_order
-    matches = _count(ids, starts, ends, hyp, ref, order, int(ids.max()) + 1 if ids.size else 1)
+    matches = _count(ids, starts, ends, hyp, ref, order, alphabet)
     if matches is None:
         return _by_sentence(metric, expected, actual)
     lengths = ends - starts
@@ -49,11 +50,13 @@ def chrf_many(expected: Sequence[str], actual: Sequence[str], options: Mapping[s
     metric = _chrf()
     if metric.word_order or metric.lowercase or metric.whitespace:
         return _by_sentence(metric, expected, actual)  # not the configuration counted here
-    texts, hyp, ref = _distinct(expected, actual)
-    # sacrebleu's extract_all_char_ngrams: ''.join(line.split()), Python's notion of space
-    symbols, starts, ends = pack_texts(list(map("".join, map(str.split, texts))))
+    _, hyp, ref, packed = _texts(expected, actual)
+    symbols = _chrf_symbols(packed)
+    if symbols is None:
+        return _by_sentence(metric, expected, actual)
+    symbols, starts, ends = symbols
     order = metric.char_order
-    alphabet = int(symbols.max()) + 1 if symbols.size else 1
+    alphabet = 128 if symbols.dtype == np.uint8 else int(symbols.max(initial=0)) + 1
     matches = _count(symbols, starts, ends, hyp, ref, order, alphabet)
     if matches is None:
         return _by_sentence(metric, expected, actual)
@@ -68,144 +71,38 @@ def chrf_many(expected: Sequence[str], actual: Sequence[str], options: Mapping[s
     return _scores(stats, chrf_unit_scores, matches, metric, expected, actual)
 
 
-_SEPARATOR = "\ue000"  # a private-use character: between texts tokenised together
-
-
-def _token_ids(metric: Any, texts: list[str]
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """Every text's BLEU tokens as ids (equal tokens, equal ids) end to end, and each text's
-    start and end in them; None where sacrebleu's own tokenizer must do it.
-
-    All texts are tokenised as one string, " t1 SEP t2 SEP ... ", in two stages:
-    - the replacements and the first rule (space around symbols; see _13a_rules), whose
-      patterns hold no space, on the whole string: each text comes out as it would alone;
-    - the three rules about dots, commas and dashes look at two neighbouring characters and
-      treat a space like any other non-digit, so they change a space-separated word the same
-      wherever it stands: they run once per distinct word that holds one of . , - (a few
-      hundred per chunk, where the regexes over the whole text would scan every character in
-      Python's regex engine) and that word's tokens replace it.
-    The tests compare the result with sacrebleu's tokenizer."""
-    rules = _13a_rules(metric)
-    if rules is None or not texts:
+def _chrf_symbols(packed: tuple):
+    """The texts as sacrebleu's extract_all_char_ngrams sees them, ''.join(text.split())
+    (Python's notion of whitespace), compiled; None without numba."""
+    try:
+        from matchlens.core.metrics.token_kernel import strip_spaces
+    except ImportError:
         return None
-    spaced, dots, dashes = rules
-    words = spaced(" " + f" {_SEPARATOR} ".join(map(str.rstrip, texts)) + " ").split()
-    vocab: dict[str, int] = {}
-    # a word's id: where it first occurs (one pass; fresh ids for new words)
-    ids = np.fromiter(map(vocab.setdefault, words, count()), dtype=np.int64, count=len(words))
-    split = {word: _punctuated(word, dots, dashes) for word in vocab
-             if "." in word or "," in word or "-" in word}
-    split = {word: parts for word, parts in split.items() if parts != [word]}
-    if split:
-        ids = _expand(ids, vocab, split, len(words))
-    cuts = np.flatnonzero(ids == vocab.get(_SEPARATOR, -1))
-    if len(cuts) != len(texts) - 1:  # a text holds the separator as a word of its own
-        return None
-    starts = np.concatenate([[0], cuts + 1]).astype(np.int64)
-    ends = np.concatenate([cuts, [len(ids)]]).astype(np.int64)
-    return ids, starts, ends
+    _, cps, starts, ends = packed
+    return strip_spaces(cps, starts, ends, whitespace_table())
 
 
-def _punctuated(word: str, dots, dashes) -> list[str]:
-    line = f" {word} "
-    for pattern, repl in dots:
-        line = pattern.sub(repl, line)
-    if "-" in line:
-        for pattern, repl in dashes:
-            line = pattern.sub(repl, line)
-    return line.split()
-
-
-def _expand(ids: np.ndarray, vocab: dict[str, int], split: dict[str, list[str]],
-            fresh: int) -> np.ndarray:
-    """Each occurrence of a split word's id replaced by the ids of its parts (vectorised: a
-    table of every id's parts, gathered for every occurrence)."""
-    next_id = count(fresh)
-    parts = {vocab[word]: [vocab.setdefault(p, next(next_id)) for p in pieces]
-             for word, pieces in split.items()}
-    table = [np.arange(fresh, dtype=np.int64)]  # an unsplit id stands for itself
-    first = np.arange(fresh, dtype=np.int64)
-    size = np.ones(fresh, dtype=np.int64)
-    at = fresh
-    for word_id, pieces in parts.items():
-        table.append(np.array(pieces, dtype=np.int64))
-        first[word_id], size[word_id] = at, len(pieces)
-        at += len(pieces)
-    flat = np.concatenate(table)
-    lengths = size[ids]
-    ends = np.cumsum(lengths)
-    # position j of the output takes part (j - start of its occurrence) of its word
-    where = np.repeat(first[ids] - (ends - lengths), lengths) + np.arange(ends[-1] if len(ends) else 0)
-    return flat[where]
-
-
-def bleu_preprocessor(metric: Any) -> Callable[[str], str]:
-    """`metric._preprocess_segment` (what sacrebleu does to a text before BLEU), faster."""
-    rules = _13a_rules(metric)
-    if rules is None:
-        return metric._preprocess_segment
-    spaced, dots, dashes = rules
-    return lambda sent: " ".join(
-        _punctuated(spaced(f" {sent.rstrip()} "), dots, dashes))
-
-
-@cache
-def _13a_rules(metric: Any) -> tuple[Callable[[str], str], list, list] | None:
-    """sacrebleu's 13a tokenizer in two parts: a function doing its replacements and its first
-    rule on a text wrapped in spaces, and its rules about dots and commas and about dashes
-    (sacrebleu's own compiled patterns); None for any configuration other than the one this
-    copies.
-
-    sacrebleu spends nearly all its time in the first rule, which puts spaces around every
-    ASCII symbol and space: on Python 3.11 `re.sub` expands the ' \\1 ' template in Python for
-    each match, i.e. for every space of the text. The pattern is a class of single characters
-    (ASCII only, checked), so the same tokens come from `str.replace(c, ' c ')` for each
-    character c of the class but the space, each a C loop: a space spaced again only makes a
-    longer run of spaces, which neither the final split nor the rules about dots, commas and
-    dashes can tell from one space (to them a space is one more non-digit next to a dot)."""
-    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
-
-    tokenizer = metric.tokenizer
-    if type(tokenizer) is not Tokenizer13a or metric.lowercase:
-        return None
-    rules = tokenizer._post_tokenizer._re
-    if [(p.pattern, r) for p, r in rules] != _13A_RULES:
-        return None
-    symbols = [c for c in map(chr, range(128)) if c != " " and rules[0][0].fullmatch(c)]
-
-    def spaced(line: str) -> str:
-        # Tokenizer13a.__call__ (its wrapping in spaces commutes with these replacements:
-        # none of their patterns holds a space)
-        line = line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
-        if "&" in line:
-            line = line.replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<")
-            line = line.replace("&gt;", ">")
-        for c in symbols:  # TokenizerRegexp's first rule
-            if c in line:
-                line = line.replace(c, f" {c} ")
-        return line
-
-    return spaced, list(rules[1:3]), list(rules[3:])
-
-
-_13A_RULES = [
-    (r"([\{-\~\[-\` -\&\(-\+\:-\@\/])", r" \1 "),
-    (r"([^0-9])([\.,])", r"\1 \2 "),
-    (r"([\.,])([^0-9])", r" \1 \2"),
-    (r"([0-9])(-)", r"\1 \2 "),
-]
-
-
-def _distinct(expected: Sequence[str], actual: Sequence[str]
-              ) -> tuple[list[str], np.ndarray, np.ndarray]:
-    """Each distinct text once (an output equal to its reference, a reference on many rows),
-    and for every row the index of its hypothesis (actual) and reference (expected) text."""
+def _texts(expected: Sequence[str], actual: Sequence[str]
+           ) -> tuple[list[str], np.ndarray, np.ndarray, tuple]:
+    """The references then the outputs that differ from theirs, for every row the index of
+    its hypothesis (actual) and reference (expected) text, and the texts packed (pack).
+    Shared by BLEU and chrF in a chunk (registry.shared: the same lists, the same answer).
+    Equal references are not looked for: the compiled steps cost less per text than finding
+    them would."""
     if len(expected) != len(actual):
         raise ValueError("expected and actual must have the same length")
-    index = {text: i for i, text in enumerate(dict.fromkeys(chain(expected, actual)))}
-    hyp = np.fromiter(map(index.__getitem__, actual), dtype=np.int64, count=len(actual))
-    ref = np.fromiter(map(index.__getitem__, expected), dtype=np.int64, count=len(expected))
-    return list(index), hyp, ref
+    return shared("sacrebleu texts", (expected, actual), lambda: _pack_texts(expected, actual))
+
+
+def _pack_texts(expected: Sequence[str], actual: Sequence[str]):
+    n = len(expected)
+    differs = np.fromiter(map(ne, expected, actual), dtype=np.bool_, count=n)
+    outputs = list(compress(actual, differs.tolist()))
+    texts = [*expected, *outputs]
+    ref = np.arange(n, dtype=np.int64)
+    hyp = ref.copy()
+    hyp[differs] = np.arange(n, n + len(outputs), dtype=np.int64)
+    return texts, hyp, ref, pack(texts)
 
 
 def _count(symbols, starts, ends, hyp, ref, order, alphabet) -> np.ndarray | None:

@@ -54,9 +54,10 @@ class BatchLabelling(QObject):
         tab.calibration.best_button.hide()
         tab.calibration.plot.setMinimumHeight(140)  # the summary above scrolls before it shrinks
         self.live = LiveCalibration(tab, self.session, self.summary)
-        # Set by the main window: the row open in the compare view (None when that view is not
-        # showing a dataset row), how to open another there, and what to redo when its label
-        # changes (the compare view's line about the row).
+        # Set by the main window: whether the compare view is in front, the row open there
+        # (None when that view is not showing a dataset row), how to open another there, and
+        # what to redo when its label changes (the compare view's line about the row).
+        self.compare_shown: Callable[[], bool] = lambda: False
         self.compare_row: Callable[[], int | None] = lambda: None
         self.open_row: Callable[[int], None] | None = None
         self.on_compare_changed: Callable[[int], None] | None = None
@@ -121,10 +122,10 @@ class BatchLabelling(QObject):
 
     def _target(self, in_table: bool) -> tuple[int | None, bool]:
         """(source row, in the compare view?) of the row a label action is for."""
-        if not in_table:
-            row = self.compare_row()
-            if row is not None:
-                return row, True
+        if not in_table and self.compare_shown():
+            # Never the table's current row, out of sight: with no dataset row in the compare
+            # view (a file opened there), a label has no row; Next unlabelled starts at the top.
+            return self.compare_row(), True
         return self.table_row(), False
 
     # -- doing -----------------------------------------------------------------------------------------
@@ -138,9 +139,7 @@ class BatchLabelling(QObject):
             return
         self.session.mark(row, self._variant(), label)
         now = self.session.labels.label(row, self._variant())
-        where = self.session.take_where()  # else this status line would hide it at once
-        self.tab.sig_status.emit(f"Row {row + 1}: {WORD[now]} · {self.counter_text()}"
-                                 + (f". {where}" if where else ""))
+        self.tab.sig_status.emit(f"Row {row + 1}: {WORD[now]} · {self.counter_text()}")
 
     def ask_note(self) -> None:
         if self.session.labels is None:

@@ -55,6 +55,7 @@ class CompareTab(CompareLayout, DifferenceNavigation, QWidget):
     sig_status = Signal(str)
     sig_finished = Signal()  # every panel and the highlight reflect the current texts
     sig_difference_changed = Signal(str)  # "difference 3 of 12"
+    sig_file_loaded = Signal(str)  # a side ("expected"/"actual") now shows a file's text
 
     def __init__(self, config: ConfigModel, parent: QWidget | None = None,
                  scheduler: ScoreScheduler | None = None) -> None:
@@ -126,6 +127,7 @@ class CompareTab(CompareLayout, DifferenceNavigation, QWidget):
             return False
         self.context_label.setText("")
         self.panes[side].set_text(text, path.name)
+        self.sig_file_loaded.emit(side)
         self.sig_status.emit(f"Loaded {path} as the {side} text.")
         return True
 

@@ -1,0 +1,351 @@
+"""The compiled steps of the readable chunks (numba): `readable_kernel` feeds them arrays.
+
+Each function mirrors a Python step it names; the test suite checks that the chunks are the
+same. A text is two arrays: `codes` (its code points, compared for equality) and `cls`, whose
+`lut[cls[p]]` holds bit 1 when character p is a word character and bit 2 when it is whitespace
+(for ASCII text `cls` is the codes themselves and `lut` a table by code). All the jitted code
+lives in this one module: numba's disk cache is keyed on the module a function is defined in,
+and would not notice a change in a helper imported from another.
+
+Chunk codes: 0-3 are `OPS` indexes (equal, delete, insert, replace); PYTHON marks a change that
+`readable_pieces.write_change` cuts (anchors among several words, typo pairs, whitespace at the
+ends of the texts), TYPO one that `readable_pieces.write_typo` draws by character.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numba
+import numpy as np
+
+# Compiled code is cached beside the source; a frozen (PyInstaller) app ships no sources for
+# numba to key its cache on (it refuses to decorate), so there it compiles once per process.
+_CACHE = not getattr(sys, "frozen", False)
+PYTHON, TYPO = 4, 5
+WORD, SPACE = 1, 2  # bits of lut[cls[p]]
+EQUAL_LEN = len("equal")  # the opcode tags arrive as their lengths: "equal" is the only 5
+UNIT_CAP = 50  # units per side a change is cut with here; beyond, PYTHON (rare, long changes)
+
+jit = numba.njit(cache=_CACHE, nogil=True)
+
+
+@jit
+def _word(cls, lut, p):  # noqa: ANN001, ANN202
+    return (lut[cls[p]] & WORD) != 0
+
+
+@jit
+def _space(cls, lut, p):  # noqa: ANN001, ANN202
+    return (lut[cls[p]] & SPACE) != 0
+
+
+@jit
+def _splits(cls, lut, pos):  # noqa: ANN001, ANN202
+    """`word_edges._splits`: whether a boundary at pos falls inside a word."""
+    return 0 < pos < cls.shape[0] and _word(cls, lut, pos - 1) and _word(cls, lut, pos)
+
+
+@jit
+def _blank(ecl, acl, lut, i1, i2, j1, j2):  # noqa: ANN001, ANN202
+    """`readable_regions.is_blank`."""
+    for p in range(i1, i2):
+        if not _space(ecl, lut, p):
+            return False
+    for p in range(j1, j2):
+        if not _space(acl, lut, p):
+            return False
+    return i2 > i1 or j2 > j1
+
+
+@jit
+def _has_newline(codes, start, end):  # noqa: ANN001, ANN202
+    for p in range(start, end):  # noqa: SIM110 (a loop: numba compiles no any(generator))
+        if codes[p] == 10:
+            return True
+    return False
+
+
+@jit
+def _same(ec, i1, i2, ac, j1, j2):  # noqa: ANN001, ANN202
+    if i2 - i1 != j2 - j1:
+        return False
+    for k in range(i2 - i1):  # noqa: SIM110 (a loop: numba compiles no all(generator))
+        if ec[i1 + k] != ac[j1 + k]:
+            return False
+    return True
+
+
+@jit
+def merge(tag_len, i1s, j1s, ec, ecl, acl, lut):  # noqa: ANN001, ANN201
+    """`readable_regions.merge_semantic`: (count, m1, m2, n1, n2)."""
+    n = tag_len.shape[0]
+    e_end, a_end = ecl.shape[0], acl.shape[0]
+    m1, m2 = np.empty(n, np.int64), np.empty(n, np.int64)
+    n1, n2 = np.empty(n, np.int64), np.empty(n, np.int64)
+    blank = np.empty(n, np.bool_)
+    top = 0
+    for k in range(n):
+        if tag_len[k] == EQUAL_LEN:
+            continue
+        i1, j1 = i1s[k], j1s[k]
+        i2, j2 = (i1s[k + 1], j1s[k + 1]) if k + 1 < n else (e_end, a_end)
+        this_blank = _blank(ecl, acl, lut, i1, i2, j1, j2)
+        if top and m2[top - 1] == i1 and n2[top - 1] == j1:
+            m2[top - 1], n2[top - 1] = i2, j2
+            blank[top - 1] = blank[top - 1] and this_blank
+            continue
+        m1[top], m2[top], n1[top], n2[top], blank[top] = i1, i2, j1, j2, this_blank
+        top += 1
+        while top >= 2:
+            b, c = top - 2, top - 1
+            gap = m1[c] - m2[b]
+            if (gap <= max(m2[b] - m1[b], n2[b] - n1[b])
+                    and gap <= max(m2[c] - m1[c], n2[c] - n1[c])
+                    and not blank[b] and not blank[c] and not _has_newline(ec, m2[b], m1[c])):
+                m2[b], n2[b] = m2[c], n2[c]
+                top -= 1
+            else:
+                break
+    return top, m1, m2, n1, n2
+
+
+@jit
+def extend(count, m1, m2, n1, n2, ecl, acl, lut):  # noqa: ANN001, ANN201
+    """`readable_regions.extend_to_words`, in place: returns (first, o1, o2, p1, p2), the
+    regions being m1..n2[first:count] and their original bounds o1..p2 (o1 < 0: merged)."""
+    o1, o2 = np.empty(count, np.int64), np.empty(count, np.int64)
+    p1, p2 = np.empty(count, np.int64), np.empty(count, np.int64)
+    top = 0
+    for k in range(count):
+        i1, i2, j1, j2 = m1[k], m2[k], n1[k], n2[k]
+        q1, q2, r1, r2 = i1, i2, j1, j2
+        while _splits(ecl, lut, i1) or _splits(acl, lut, j1):
+            floor = m2[top - 1] if top else 0
+            s = i1
+            while s > floor and _word(ecl, lut, s - 1):
+                s -= 1
+            i1, j1 = s, j1 - (i1 - s)
+            if top and s == floor:  # the whole equality was a word fragment: one change
+                top -= 1
+                i1, j1, q1 = m1[top], n1[top], -1
+                continue
+            break
+        m1[top], m2[top], n1[top], n2[top] = i1, i2, j1, j2
+        o1[top], o2[top], p1[top], p2[top] = q1, q2, r1, r2
+        top += 1
+    # Right edges, right to left; the finished regions fill the same arrays from the end.
+    size = ecl.shape[0]
+    done = count
+    for k in range(top - 1, -1, -1):
+        i1, i2, j1, j2 = m1[k], m2[k], n1[k], n2[k]
+        q1, q2, r1, r2 = o1[k], o2[k], p1[k], p2[k]
+        while _splits(ecl, lut, i2) or _splits(acl, lut, j2):
+            ceiling = m1[done] if done < count else size
+            s = i2
+            while s < ceiling and _word(ecl, lut, s):
+                s += 1
+            i2, j2 = s, j2 + (s - i2)
+            if done < count and s == ceiling:
+                i2, j2, q1 = m2[done], n2[done], -1
+                done += 1
+                continue
+            break
+        done -= 1
+        m1[done], m2[done], n1[done], n2[done] = i1, i2, j1, j2
+        o1[done], o2[done], p1[done], p2[done] = q1, q2, r1, r2
+    return done, o1, o2, p1, p2
+
+
+@jit
+def emit(codes, bounds, out, code, i1, i2, j1, j2):  # noqa: ANN001, ANN201
+    """Append a chunk (an equal one joins the equal one before it: `write_equal`)."""
+    if code == 0:
+        if i2 <= i1:
+            return out
+        if out and codes[out - 1] == 0 and bounds[1, out - 1] == i1 and bounds[3, out - 1] == j1:
+            bounds[1, out - 1], bounds[3, out - 1] = i2, j2
+            return out
+    elif code == 3:
+        code = 2 if i1 == i2 else 1 if j1 == j2 else 3
+    codes[out] = code
+    bounds[0, out], bounds[1, out], bounds[2, out], bounds[3, out] = i1, i2, j1, j2
+    return out + 1
+
+
+@jit
+def units(cls, lut, lo, hi, starts, words):  # noqa: ANN001, ANN201
+    """`readable_pieces._UNIT`'s units of text[lo:hi]: their starts and where their words
+    start (at the unit's end when it has none); their count, or UNIT_CAP + 1 when more."""
+    count, p = 0, lo
+    while p < hi:
+        if count > UNIT_CAP:
+            return count
+        starts[count] = p
+        while p < hi and not _word(cls, lut, p):
+            p += 1
+        words[count] = p
+        while p < hi and _word(cls, lut, p):
+            p += 1
+        count += 1
+    return count
+
+
+@jit
+def within(ec, i1, i2, ac, j1, j2, limit):  # noqa: ANN001, ANN201
+    """Whether the Levenshtein distance of ec[i1:i2] and ac[j1:j2] is at most `limit` (common
+    ends stripped, then the band of the table around its diagonal)."""
+    while i1 < i2 and j1 < j2 and ec[i1] == ac[j1]:
+        i1 += 1
+        j1 += 1
+    while i1 < i2 and j1 < j2 and ec[i2 - 1] == ac[j2 - 1]:
+        i2 -= 1
+        j2 -= 1
+    m, n = i2 - i1, j2 - j1
+    if abs(m - n) > limit:
+        return False
+    if m == 0 or n == 0:
+        return max(m, n) <= limit
+    big = limit + 1
+    prev, cur = np.full(n + 1, big, np.int64), np.full(n + 1, big, np.int64)
+    for j in range(min(n, limit) + 1):
+        prev[j] = j
+    for i in range(1, m + 1):
+        lo, hi = max(0, i - limit), min(n, i + limit)
+        best = big
+        for j in range(lo, hi + 1):
+            v = i if j == 0 else prev[j - 1] + (ec[i1 + i - 1] != ac[j1 + j - 1])
+            if j <= i - 1 + limit and prev[j] + 1 < v:
+                v = prev[j] + 1
+            if j > lo and cur[j - 1] + 1 < v:
+                v = cur[j - 1] + 1
+            cur[j] = min(v, big)
+            best = min(best, cur[j])
+        if best > limit:
+            return False
+        prev, cur = cur, prev
+    return prev[n] <= limit
+
+
+@jit
+def _stripped(cls, lut, start, end):  # noqa: ANN001, ANN202
+    """len(text[start:end].strip())."""
+    while start < end and _space(cls, lut, start):
+        start += 1
+    while end > start and _space(cls, lut, end - 1):
+        end -= 1
+    return end - start
+
+
+@jit
+def _typo_pair(ec, ecl, xs, xe, ac, acl, ys, ye, lut, typo):  # noqa: ANN001, ANN202
+    """`readable_pieces._is_typo_pair` of the units ec[xs:xe] and ac[ys:ye]."""
+    letters = max(_stripped(ecl, lut, xs, xe), _stripped(acl, lut, ys, ye))
+    limit = min(typo, (letters - 1) // 2)
+    return limit > 0 and not _same(ec, xs, xe, ac, ys, ye) and within(ec, xs, xe, ac, ys, ye,
+                                                                        limit)
+
+
+@jit
+def cut(codes, bounds, out, ec, ecl, ac, acl, lut, i1, i2, j1, j2, words, typo, min_anchor,
+        pair_limit, e_starts, e_words, a_starts, a_words):  # noqa: ANN001, ANN201
+    """`readable_pieces.write_change` of one change not at the ends of the texts: the chunks it
+    writes, or PYTHON / TYPO for the cases left to Python. The unit arrays are scratch."""
+    if i1 == i2 or j1 == j2:
+        return emit(codes, bounds, out, 3, i1, i2, j1, j2)
+    ne = units(ecl, lut, i1, i2, e_starts, e_words)
+    na = units(acl, lut, j1, j2, a_starts, a_words)
+    if ne > UNIT_CAP or na > UNIT_CAP:
+        return emit(codes, bounds, out, PYTHON, i1, i2, j1, j2)
+    e_starts[ne], a_starts[na] = i2, j2  # so that unit k ends at starts[k + 1]
+    if ne == 1 or na == 1:
+        # `_anchored` with one unit on a side: the anchor is the first unit of the other side
+        # with the same word, when that word is long enough.
+        found = -1
+        if ne == 1:
+            for k in range(na):
+                if a_words[k] < a_starts[k + 1] and _same(ec, e_words[0], i2, ac, a_words[k],
+                                                          a_starts[k + 1]):
+                    found = k
+                    break
+            es, ee = e_words[0], i2
+            as_, ae = (a_words[found], a_starts[found + 1]) if found >= 0 else (0, 0)
+        else:
+            for k in range(ne):
+                if e_words[k] < e_starts[k + 1] and _same(ec, e_words[k], e_starts[k + 1], ac,
+                                                          a_words[0], j2):
+                    found = k
+                    break
+            as_, ae = a_words[0], j2
+            es, ee = (e_words[found], e_starts[found + 1]) if found >= 0 else (0, 0)
+        if found >= 0 and ee - es >= min_anchor:
+            while es > i1 and as_ > j1 and ec[es - 1] == ac[as_ - 1] and not _word(ecl, lut, es - 1):
+                es -= 1
+                as_ -= 1
+            while ee < i2 and ae < j2 and ec[ee] == ac[ae] and not _word(ecl, lut, ee):
+                ee += 1
+                ae += 1
+            for lo1, hi1, lo2, hi2, kind in ((i1, es, j1, as_, 3), (es, ee, as_, ae, 0),
+                                            (ee, i2, ae, j2, 3)):
+                if kind == 3 and (lo1, lo2) == (hi1, hi2):
+                    continue
+                if kind == 3 and hi1 > lo1 and hi2 > lo2:
+                    kind = PYTHON  # `_change` of a piece with both sides: Python
+                out = emit(codes, bounds, out, kind, lo1, hi1, lo2, hi2)
+            return out
+    else:
+        for x in range(ne):
+            for y in range(na):
+                if e_words[x] < e_starts[x + 1] and _same(ec, e_words[x], e_starts[x + 1], ac,
+                                                          a_words[y], a_starts[y + 1]):
+                    return emit(codes, bounds, out, PYTHON, i1, i2, j1, j2)  # anchors: Python
+    # No anchor: `_change`.
+    if words:
+        return emit(codes, bounds, out, 3, i1, i2, j1, j2)
+    if within(ec, i1, i2, ac, j1, j2, typo):
+        return emit(codes, bounds, out, TYPO, i1, i2, j1, j2)
+    if ne + na > 2 and ne * na <= pair_limit:
+        for x in range(ne):
+            for y in range(na):
+                if _typo_pair(ec, ecl, e_starts[x], e_starts[x + 1], ac, acl, a_starts[y],
+                              a_starts[y + 1], lut, typo):
+                    return emit(codes, bounds, out, PYTHON, i1, i2, j1, j2)  # `_split_typos`
+    return emit(codes, bounds, out, 3, i1, i2, j1, j2)
+
+
+@jit
+def plan(tag_len, i1s, j1s, ec, ecl, ac, acl, lut, words, typo, min_anchor, pair_limit):  # noqa: ANN001, ANN201
+    """`core.readable.python_chunks`: (count, codes, bounds) of the chunks, the rows of bounds
+    being i1, i2, j1, j2. The opcodes arrive as their tags' lengths and starts (i1s, j1s): they
+    tile the texts, so a run ends where the next one starts."""
+    count, m1, m2, n1, n2 = merge(tag_len, i1s, j1s, ec, ecl, acl, lut)
+    first, o1, o2, p1, p2 = extend(count, m1, m2, n1, n2, ecl, acl, lut)
+    e_end, a_end = ecl.shape[0], acl.shape[0]
+    size = 4 * (count - first) + 1
+    codes, bounds = np.empty(size, np.int8), np.empty((4, size), np.int64)
+    e_starts, e_words = np.empty(UNIT_CAP + 2, np.int64), np.empty(UNIT_CAP + 2, np.int64)
+    a_starts, a_words = np.empty(UNIT_CAP + 2, np.int64), np.empty(UNIT_CAP + 2, np.int64)
+    out = e_pos = a_pos = 0
+    for k in range(first, count):
+        i1, i2, j1, j2 = m1[k], m2[k], n1[k], n2[k]
+        at_start, at_end = i1 == 0 and j1 == 0, i2 == e_end and j2 == a_end
+        if (o1[k] >= 0 and not words and not at_start and not at_end
+                and o2[k] - o1[k] <= typo and p2[k] - p1[k] <= typo):
+            # A typo alone in its word(s): the exact script's own run.
+            out = emit(codes, bounds, out, 0, e_pos, o1[k], a_pos, p1[k])
+            out = emit(codes, bounds, out, 3, o1[k], o2[k], p1[k], p2[k])
+            e_pos, a_pos = o2[k], p2[k]
+            continue
+        out = emit(codes, bounds, out, 0, e_pos, i1, a_pos, j1)
+        e_pos, a_pos = i2, j2
+        # Whitespace at the ends of the texts is put apart (`_edge_whitespace`): Python.
+        if ((at_end and ((i2 > i1 and _space(ecl, lut, i2 - 1))
+                         or (j2 > j1 and _space(acl, lut, j2 - 1))))
+                or (at_start and ((i2 > i1 and _space(ecl, lut, i1))
+                                  or (j2 > j1 and _space(acl, lut, j1))))):
+            out = emit(codes, bounds, out, PYTHON, i1, i2, j1, j2)
+            continue
+        out = cut(codes, bounds, out, ec, ecl, ac, acl, lut, i1, i2, j1, j2, words, typo,
+                  min_anchor, pair_limit, e_starts, e_words, a_starts, a_words)
+    out = emit(codes, bounds, out, 0, e_pos, e_end, a_pos, a_end)
+    return out, codes, bounds
