@@ -91,6 +91,9 @@ def _leave(signum: int) -> None:
     atomic = sys.modules.get("matchlens.core.atomic")
     if atomic is not None:
         atomic.discard_all_temporaries()  # keeps the lock: no rename after this
+    readers = sys.modules.get("matchlens.core.datasets.readers")
+    if readers is not None:  # the copy of standard input (`score -`), private to this run
+        readers.discard_copies()
     # straight to the descriptor: sys.stderr's lock may be held by the main thread
     with contextlib.suppress(OSError):
         os.write(2, (_LINES[signum] + "\n").encode())

@@ -125,3 +125,42 @@ def test_the_interrupt_watcher_thread_does_not_stop_the_forked_worker():
             release.set()
             thread.join()
             release.clear()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_during_a_run_on_standard_input_leaves_no_copy_of_it(tmp_path, signum):
+    # `score -` copies standard input to a private temporary folder (datasets.readers); the
+    # watcher thread leaves by os._exit, so that folder's `with` never ends: it must remove
+    # the copy itself (a whole dataset left in /tmp at every Ctrl+C otherwise).
+    temp = tmp_path / "tmp"  # TMPDIR: where tempfile puts the copy, private to this test
+    temp.mkdir()
+    data = tmp_path / "data.csv"
+    rows = [f"the cat {i} sat on the mat,a cat {i % 97} sat on a mat\n" for i in range(300_000)]
+    data.write_text("expected,actual\n" + "".join(rows), encoding="utf-8")
+    size = data.stat().st_size
+    env = {**os.environ, "PYTHONPATH": str(REPO / "app"), "PYTHONIOENCODING": "utf-8",
+           "TMPDIR": str(temp)}
+    errors = tmp_path / "stderr"
+    with open(data, "rb") as stdin, open(errors, "wb") as stderr:
+        run = subprocess.Popen([str(PYTHON), "-m", "matchlens", "score", "-", "--expected",
+                                "expected", "--actual", "actual", "--metrics", "token_f1,chrf",
+                                "-o", str(tmp_path / "out.csv")], env=env, stdin=stdin,
+                               stderr=stderr, stdout=subprocess.DEVNULL)
+    try:
+        # the whole input copied: the run is reading or scoring it now
+        def copied() -> bool:
+            return any(p.stat().st_size == size for p in temp.glob("matchlens-input-*/input"))
+        assert _wait(lambda: run.poll() is not None or copied()), "never copied"
+        if run.poll() is not None:
+            pytest.skip("the run finished before it could be interrupted (a very fast machine)")
+        run.send_signal(signum)
+        run.wait(timeout=300)
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
+    if run.returncode == 0:
+        pytest.skip("the run finished before the signal arrived (a very fast machine)")
+    assert run.returncode == 128 + signum, errors.read_text()
+    assert list(temp.iterdir()) == []  # no matchlens-input-* folder, no copy of the data
+    assert not (tmp_path / "out.csv").exists()

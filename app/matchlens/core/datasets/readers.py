@@ -68,8 +68,28 @@ def local_file(path: str | os.PathLike) -> Iterator[tuple[Path, str]]:
 
     with tempfile.TemporaryDirectory(prefix="matchlens-input-") as folder:
         copy = Path(folder) / "input"
-        _copy_stream(stream, Path(text), copy, name)
-        yield copy, name
+        _copies.add(folder)
+        try:
+            _copy_stream(stream, Path(text), copy, name)
+            yield copy, name
+        finally:
+            _copies.discard(folder)
+
+
+# The folders of the copies being read. A headless run stopped by Ctrl+C or SIGTERM leaves by
+# os._exit from another thread (matchlens.interrupts), so their `with` never ends there: it
+# calls `discard_copies`, or a whole copy of the user's data would stay in the temp folder.
+_copies: set[str] = set()
+
+
+def discard_copies() -> None:
+    """Remove every copy being read (from the interrupt watcher: os only, no import, no lock
+    the main thread may hold)."""
+    for folder in list(_copies):
+        with contextlib.suppress(OSError):
+            os.unlink(os.path.join(folder, "input"))
+        with contextlib.suppress(OSError):
+            os.rmdir(folder)
 
 
 def _copy_stream(stream, path: Path, copy: Path, name: str) -> None:
