@@ -10,7 +10,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matchlens.core.metrics import bleu_tokens, get_metric
+from matchlens.core.metrics import bleu_tokens, get_metric, sacrebleu_many
 from matchlens.core.metrics.ngram_matches import count_matches, pack, whitespace_table
 from matchlens.core.metrics.sacrebleu_metrics import _bleu, unit_score
 
@@ -125,3 +125,16 @@ def test_the_kernel_counts_clipped_matches(pairs, order):
     hyp = np.arange(0, len(texts), 2)
     got = count_matches(symbols, ends - lengths, ends, hyp, hyp + 1, order, 200)
     assert got.tolist() == [clipped_matches(h, r, order) for h, r in pairs]
+
+
+def test_bleu_and_chrf_share_a_chunks_texts_and_each_scores_as_sacrebleu():
+    from matchlens.core.metrics.registry import sharing_work
+
+    expected = ["the cat sat.", "a-1 b", "same", "日本 語"] * 3
+    actual = ["the cat sat", "a-1 b c", "same", "日本語"] * 3
+    with sharing_work():
+        bleu, chrf = many("bleu", expected, actual), many("chrf", expected, actual)
+        texts = sacrebleu_many._texts(expected, actual)
+        assert sacrebleu_many._texts(expected, actual) is texts  # packed once for both
+    assert bleu == sacrebleu_scores("bleu", expected, actual)
+    assert chrf == sacrebleu_scores("chrf", expected, actual)

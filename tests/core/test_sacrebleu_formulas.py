@@ -85,3 +85,33 @@ def test_the_bleu_cache_starts_again_when_full(monkeypatch):
     assert formulas.bleu_unit_scores(metric, stats).tolist() == want  # 2 + 3 new > 3: cleared
     assert len(formulas._caches[metric]) == 3
     formulas._caches.pop(metric, None)
+
+
+@st.composite
+def bleu_rows(draw):
+    """A statistics row as sentence BLEU makes them: lengths, then per order the matches
+    (at most the hypothesis' n-grams) and the hypothesis' n-grams (sys_len - n + 1)."""
+    sys_len, ref_len = draw(st.integers(0, 60)), draw(st.integers(0, 60))
+    totals = [max(0, sys_len - n) for n in range(4)]
+    return [sys_len, ref_len, *[draw(st.integers(0, t)) for t in totals], *totals]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(bleu_rows(), min_size=1, max_size=20))
+def test_the_sentence_bleu_copy_is_sacrebleus_formula_to_the_bit(rows):
+    metric = _bleu()
+    assert [formulas._sentence_bleu(list(row), 4) for row in rows] == [
+        metric._compute_score_from_stats(list(row)).score for row in rows]
+
+
+def test_a_sacrebleu_whose_bleu_formula_disagrees_is_followed(monkeypatch):
+    metric = _bleu()
+    formulas._caches.pop(metric, None)
+
+    class Score:
+        score = 50.0
+
+    monkeypatch.setattr(metric, "_compute_score_from_stats", lambda row: Score)
+    stats = np.array([[3, 3, 3, 2, 1, 0, 3, 2, 1, 0], [5, 4, 2, 1, 0, 0, 5, 4, 3, 2]])
+    assert formulas.bleu_unit_scores(metric, stats).tolist() == [0.5, 0.5]
+    formulas._caches.pop(metric, None)

@@ -48,6 +48,9 @@ def test_the_compiled_split_is_str_split(texts):
     assert len(set(table.words.vocabulary)) == len(table.words.vocabulary)  # each word once
     # `lone` marks exactly the texts jiwer splits differently (a lone tab between two words)
     assert table.lone.tolist() == [wer_units(t) != t.split() for t in texts]
+    # and with `glue` the table splits as jiwer does
+    glued = _build(texts, glue=True)
+    assert [_words_of(glued, t) for t in range(len(texts))] == list(map(wer_units, texts))
 
 
 def test_many_distinct_words_grow_the_table():
@@ -68,7 +71,7 @@ def test_words_with_equal_hashes_stay_apart(prime):
     joined = "".join(texts)
     chars = np.frombuffer(joined.encode("ascii"), dtype=np.uint8)
     ends = np.cumsum([len(t) for t in texts])
-    ids, word_ends, first, length, _ = split_words(chars, ends, _space_table(), np.uint64(prime))
+    ids, word_ends, first, length, _ = split_words(chars, ends, _space_table(), np.uint64(prime), False)
     vocabulary = [joined[s:s + n] for s, n in zip(first, length, strict=True)]
     assert vocabulary == ["ab", "ba", "a", "abb", "b"]
     assert [vocabulary[i] for i in ids] == " ".join(texts).split()

@@ -38,11 +38,11 @@ _13A_RULES = [
 ]
 
 
-def token_ids(metric: Any, texts: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray,
-                                                      int] | None:
+def token_ids(metric: Any, texts: list[str], packed: tuple | None = None
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int] | None:
     """Every text's 13a tokens as ids end to end, each text's start and end in them and the
     number of distinct ids; None where sacrebleu's own tokenizer must do it (another
-    configuration, numba missing)."""
+    configuration, numba missing). `packed`: pack(texts), if at hand."""
     rules = _13a_rules(metric)
     if rules is None:
         return None
@@ -51,7 +51,7 @@ def token_ids(metric: Any, texts: list[str]) -> tuple[np.ndarray, np.ndarray, np
     except ImportError:
         return None
     replaced, symbol, dots, dashes = rules
-    joined, cps, starts, ends = pack(texts)
+    joined, cps, starts, ends = pack(texts) if packed is None else packed
     if "&" in joined or "<skipped>" in joined or "-\n" in joined:
         marked = kernel.flag_texts(cps, starts, ends, _MARKED)
         texts = list(texts)
@@ -59,7 +59,7 @@ def token_ids(metric: Any, texts: list[str]) -> tuple[np.ndarray, np.ndarray, np
             texts[i] = replaced(texts[i].rstrip())
         joined, cps, starts, ends = pack(texts)
     ids, offsets, slots, word_hash, word_start, word_len, word_flag = kernel.words(
-        cps, starts, ends, whitespace_table(), symbol, _PUNCTUATION)
+        cps, starts, ends, _kinds(metric))
     flagged = np.flatnonzero(word_flag)
     split, cuts, cut_offsets = [], [], [0]
     for w, at, size in zip(flagged.tolist(), word_start[flagged].tolist(),
@@ -83,8 +83,18 @@ def token_ids(metric: Any, texts: list[str]) -> tuple[np.ndarray, np.ndarray, np
 
 _MARKED = np.zeros(128, dtype=np.bool_)  # texts the replacements may change
 _MARKED[[ord("&"), ord("<"), ord("\n")]] = True
-_PUNCTUATION = np.zeros(128, dtype=np.bool_)  # words rules 2-4 may cut
-_PUNCTUATION[[ord("."), ord(","), ord("-")]] = True
+
+
+@cache
+def _kinds(metric: Any) -> np.ndarray:
+    """What each code point is to token_kernel.words: whitespace (str.split's), a symbol of
+    rule 1, or a character rules 2-4 look for (. , -)."""
+    from matchlens.core.metrics.token_kernel import FLAGGED, SPACE, SYMBOL
+
+    kinds = whitespace_table().astype(np.uint8) * SPACE
+    kinds[:128] |= _13a_rules(metric)[1].astype(np.uint8) * SYMBOL
+    kinds[[ord("."), ord(","), ord("-")]] |= FLAGGED
+    return kinds
 
 
 def punctuated(word: str, dots, dashes) -> list[str]:

@@ -25,7 +25,7 @@ from matchlens.core.metrics.registry import (
     metric_threads,
     register,
 )
-from matchlens.core.metrics.word_table import as_sequences, metric_tokens, with_texts, word_table
+from matchlens.core.metrics.word_table import as_sequences, metric_tokens, word_table
 from matchlens.core.results import Direction, Label, Outcome
 
 _RUNS = re.compile(r"\s\s+")
@@ -120,19 +120,16 @@ def _cer_many(expected: Sequence[str], actual: Sequence[str], options: Mapping[s
 @normalises_by_word
 def _wer_many(expected: Sequence[str], actual: Sequence[str], options: Mapping[str, Any]
               ) -> ManyOutcome:
-    """The chunk's words numbered once (word_table); jiwer splits like str.split() except
-    where a lone tab or the like stands between two words (it keeps them one word): those
-    texts, marked by the table, are split by `wer_units` itself. Each text's word ids become
-    a string, one character per word, for rapidfuzz's distance (C++)."""
+    """The chunk's words numbered once (word_table), split as jiwer does: like str.split()
+    except that a lone tab or the like between two words keeps them one word. Each text's
+    word ids become a string, one character per word, for rapidfuzz's distance (C++)."""
     if len(expected) != len(actual):
         raise ValueError("expected and actual must have the same length")
     n = len(expected)
     preset = by_word(options.get(NORMALISE))
-    words = metric_tokens(expected, actual, preset)
-    if not preset:  # squad leaves single spaces only: nothing is glued
-        table = word_table(expected, actual)
-        glued = np.flatnonzero(table.lone).tolist()
-        words = with_texts(words, {t: wer_units(table.texts[t]) for t in glued})
+    # squad leaves single spaces between its tokens: nothing is glued then
+    words = (metric_tokens(expected, actual, preset) if preset
+             else word_table(expected, actual, glue=True).words)
     units = as_sequences(words)
     lengths = words.lengths()
     return _rates(_distances(units[:n], units[n:]), lengths[:n], lengths[n:])

@@ -2,10 +2,13 @@
 to sacrebleu's own to the bit.
 
 - BLEU's formula takes logarithms and an exponential, which numpy computes with its own
-  (vectorised) routines that may differ from the C library's `math.log` by an ulp; so
-  sacrebleu's own formula runs, once per distinct statistics row, and its result is kept for
-  the rest of the process (rows repeat within a chunk and across chunks: every exact answer of
-  a given length has the same statistics).
+  (vectorised) routines that may differ from the C library's `math.log` by an ulp; so it runs
+  in Python, once per distinct statistics row, and its result is kept for the rest of the
+  process (rows repeat within a chunk and across chunks: every exact answer of a given length
+  has the same statistics). It runs as `_sentence_bleu`: the statements of sacrebleu's
+  compute_bleu for sentence BLEU's settings, in its order, calling the same math.exp, my_log
+  and sum, without the BLEUScore it builds (whose string formatting is most of its cost), and
+  checked against sacrebleu's own on a few new rows of every call.
 - chrF's formula is nothing but +, -, * and / on IEEE doubles, each correctly rounded whether
   Python or numpy does it, so the same operations in the same order over whole columns give
   the same bits. A few rows of every call are checked against sacrebleu's `_compute_f_score`
@@ -15,6 +18,7 @@ to sacrebleu's own to the bit.
 
 from __future__ import annotations
 
+import math
 import threading
 import weakref
 from collections.abc import Callable
@@ -30,13 +34,66 @@ from matchlens.core.metrics.sacrebleu_metrics import unit_score
 _CACHE_LIMIT = 300_000
 _caches: weakref.WeakKeyDictionary[Any, dict[bytes, float]] = weakref.WeakKeyDictionary()
 _caches_lock = threading.Lock()
-_CHECKED_ROWS = 8  # rows per call of the vectorised chrF formula checked against sacrebleu's
+_CHECKED_ROWS = 8  # rows per call checked against sacrebleu's own formula
 
 
 def bleu_unit_scores(metric: Any, stats: np.ndarray) -> np.ndarray:
     """unit_score(metric._compute_score_from_stats(row).score) for every row of `stats`."""
-    return cached_unit_scores(metric, stats,
-                              lambda row: metric._compute_score_from_stats(row).score)
+    from sacrebleu.metrics import BLEU
+
+    def sacrebleus(row: list[int]) -> float:
+        return metric._compute_score_from_stats(row).score
+
+    if not (type(metric) is BLEU and metric.smooth_method == "exp" and metric.effective_order):
+        return cached_unit_scores(metric, stats, sacrebleus)
+    order = metric.max_ngram_order
+    checked: list[int] = []
+
+    def formula(row: list[int]) -> float:
+        score = _sentence_bleu(row, order)
+        if len(checked) < _CHECKED_ROWS:
+            checked.append(1)
+            if score != sacrebleus(row):
+                raise _Disagrees
+        return score
+
+    try:
+        return cached_unit_scores(metric, stats, formula)
+    except _Disagrees:  # a sacrebleu with another formula: its own, row by row
+        with _caches_lock:
+            _caches.pop(metric, None)
+        return cached_unit_scores(metric, stats, sacrebleus)
+
+
+class _Disagrees(Exception):
+    pass
+
+
+def _sentence_bleu(row: list[int], order: int) -> float:
+    """BLEU.compute_bleu(correct, total, sys_len, ref_len, 'exp', None, True, order).score:
+    sacrebleu 2.x's statements for these settings, in its order."""
+    from sacrebleu.utils import my_log
+
+    sys_len, ref_len = row[0], row[1]
+    correct, total = row[2:2 + order], row[2 + order:]
+    bp = 1.0
+    if sys_len < ref_len:
+        bp = math.exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0
+    if not any(correct):
+        return 0.0
+    precisions = [0.0] * order
+    smooth_mteval = 1.0
+    eff_order = order
+    for n in range(1, order + 1):
+        if total[n - 1] == 0:
+            break
+        eff_order = n
+        if correct[n - 1] == 0:
+            smooth_mteval *= 2
+            precisions[n - 1] = 100.0 / (smooth_mteval * total[n - 1])
+        else:
+            precisions[n - 1] = 100.0 * correct[n - 1] / total[n - 1]
+    return bp * math.exp(sum([my_log(p) for p in precisions[:eff_order]]) / eff_order)
 
 
 def cached_unit_scores(metric: Any, stats: np.ndarray,

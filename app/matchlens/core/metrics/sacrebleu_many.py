@@ -13,13 +13,15 @@ sentence_score itself.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from itertools import compress
+from operator import ne
 from typing import Any
 
 import numpy as np
 
 from matchlens.core.metrics.bleu_tokens import token_ids
 from matchlens.core.metrics.ngram_matches import UNKNOWN, count_matches, pack, whitespace_table
-from matchlens.core.metrics.registry import ManyOutcome
+from matchlens.core.metrics.registry import ManyOutcome, shared
 from matchlens.core.metrics.sacrebleu_formulas import bleu_unit_scores, chrf_unit_scores
 from matchlens.core.metrics.sacrebleu_metrics import _bleu, _chrf, sentence_score, unit_score
 
@@ -27,8 +29,8 @@ from matchlens.core.metrics.sacrebleu_metrics import _bleu, _chrf, sentence_scor
 def bleu_many(expected: Sequence[str], actual: Sequence[str], options: Mapping[str, Any]
               ) -> ManyOutcome:
     metric = _bleu()
-    texts, hyp, ref = _texts(expected, actual)
-    tokens = token_ids(metric, texts)
+    texts, hyp, ref, packed = _texts(expected, actual)
+    tokens = token_ids(metric, texts, packed)
     if tokens is None:
         return _by_sentence(metric, expected, actual)
     ids, starts, ends, alphabet = tokens
@@ -48,10 +50,11 @@ def chrf_many(expected: Sequence[str], actual: Sequence[str], options: Mapping[s
     metric = _chrf()
     if metric.word_order or metric.lowercase or metric.whitespace:
         return _by_sentence(metric, expected, actual)  # not the configuration counted here
-    symbols = _chrf_symbols(*_texts(expected, actual))
+    _, hyp, ref, packed = _texts(expected, actual)
+    symbols = _chrf_symbols(packed)
     if symbols is None:
         return _by_sentence(metric, expected, actual)
-    symbols, starts, ends, hyp, ref = symbols
+    symbols, starts, ends = symbols
     order = metric.char_order
     alphabet = 128 if symbols.dtype == np.uint8 else int(symbols.max(initial=0)) + 1
     matches = _count(symbols, starts, ends, hyp, ref, order, alphabet)
@@ -68,27 +71,38 @@ def chrf_many(expected: Sequence[str], actual: Sequence[str], options: Mapping[s
     return _scores(stats, chrf_unit_scores, matches, metric, expected, actual)
 
 
-def _chrf_symbols(texts: list[str], hyp: np.ndarray, ref: np.ndarray):
+def _chrf_symbols(packed: tuple):
     """The texts as sacrebleu's extract_all_char_ngrams sees them, ''.join(text.split())
     (Python's notion of whitespace), compiled; None without numba."""
     try:
         from matchlens.core.metrics.token_kernel import strip_spaces
     except ImportError:
         return None
-    _, cps, starts, ends = pack(texts)
-    return (*strip_spaces(cps, starts, ends, whitespace_table()), hyp, ref)
+    _, cps, starts, ends = packed
+    return strip_spaces(cps, starts, ends, whitespace_table())
 
 
 def _texts(expected: Sequence[str], actual: Sequence[str]
-           ) -> tuple[list[str], np.ndarray, np.ndarray]:
-    """The references then the outputs, and for every row the index of its hypothesis
-    (actual) and reference (expected) text. Equal texts are not looked for: the compiled steps
-    cost less per text than finding them would (an output equal to its reference is a cheap
-    case for ngram_matches all the same)."""
+           ) -> tuple[list[str], np.ndarray, np.ndarray, tuple]:
+    """The references then the outputs that differ from theirs, for every row the index of
+    its hypothesis (actual) and reference (expected) text, and the texts packed (pack).
+    Shared by BLEU and chrF in a chunk (registry.shared: the same lists, the same answer).
+    Equal references are not looked for: the compiled steps cost less per text than finding
+    them would."""
     if len(expected) != len(actual):
         raise ValueError("expected and actual must have the same length")
+    return shared("sacrebleu texts", (expected, actual), lambda: _pack_texts(expected, actual))
+
+
+def _pack_texts(expected: Sequence[str], actual: Sequence[str]):
     n = len(expected)
-    return [*expected, *actual], np.arange(n, 2 * n, dtype=np.int64), np.arange(n, dtype=np.int64)
+    differs = np.fromiter(map(ne, expected, actual), dtype=np.bool_, count=n)
+    outputs = list(compress(actual, differs.tolist()))
+    texts = [*expected, *outputs]
+    ref = np.arange(n, dtype=np.int64)
+    hyp = ref.copy()
+    hyp[differs] = np.arange(n, n + len(outputs), dtype=np.int64)
+    return texts, hyp, ref, pack(texts)
 
 
 def _count(symbols, starts, ends, hyp, ref, order, alphabet) -> np.ndarray | None:

@@ -15,6 +15,7 @@ import numba
 import numpy as np
 
 _CACHE = not getattr(sys, "frozen", False)  # see ngram_kernel
+SPACE, SYMBOL, FLAGGED = 1, 2, 4  # what a code point is to words(): bits of `kinds`
 _SEED = np.uint64(0x9E3779B97F4A7C15)  # FNV-1a over code points, from a non-zero start
 _PRIME = np.uint64(0x100000001B3)
 
@@ -105,12 +106,12 @@ def _intern(cps, a, b, h, slots, word_start, word_len, n_words):
 
 
 @numba.njit(cache=_CACHE, nogil=True)
-def words(cps, starts, ends, space, symbol, flagged):
-    """Each text's words as ids: words end at whitespace, and a code point c < len(symbol)
-    with symbol[c] is a word of its own (13a's first rule: spaces around it). Returns the ids
-    end to end, each text's first word (offsets, one more than texts), and the table of
-    distinct words: its slots, and per word its hash, first occurrence (start, length) and
-    whether it holds a code point c < len(flagged) with flagged[c]."""
+def words(cps, starts, ends, kinds):
+    """Each text's words as ids. kinds[c] (0 for c >= len(kinds)) tells what code point c is:
+    SPACE ends a word, SYMBOL is a word of its own (13a's first rule: spaces around it),
+    FLAGGED marks the words holding it. Returns the ids end to end, each text's first word
+    (offsets, one more than texts), and the table of distinct words: its slots, and per word
+    its hash, first occurrence (start, length) and whether it is flagged."""
     n_texts = starts.shape[0]
     offsets = np.empty(n_texts + 1, dtype=np.int64)
     ids = np.empty(max(1024, cps.shape[0] // 4), dtype=np.int64)
@@ -124,8 +125,8 @@ def words(cps, starts, ends, space, symbol, flagged):
     state[1] = starts[0] if n_texts else 0
     # the scan stops when an array is full; it is grown here, outside the scan's loop (an
     # array rebound inside a hot loop costs numba reference counting on every pass)
-    while _scan_words(cps, starts, ends, space, symbol, flagged, state, ids, offsets, slots,
-                      word_hash, word_start, word_len, word_flag):
+    while _scan_words(cps, starts, ends, kinds, state, ids, offsets, slots, word_hash,
+                      word_start, word_len, word_flag):
         if state[2] == ids.shape[0]:
             ids = _resized(ids, 2 * ids.shape[0])
         if state[3] == cap:
@@ -141,9 +142,14 @@ def words(cps, starts, ends, space, symbol, flagged):
             word_start[:n_words].copy(), word_len[:n_words].copy(), word_flag[:n_words].copy())
 
 
+@numba.njit(cache=_CACHE, nogil=True, inline="always")
+def _kind(c, kinds):
+    return kinds[c] if c < kinds.shape[0] else 0
+
+
 @numba.njit(cache=_CACHE, nogil=True)
-def _scan_words(cps, starts, ends, space, symbol, flagged, state, ids, offsets, slots,
-                word_hash, word_start, word_len, word_flag):
+def _scan_words(cps, starts, ends, kinds, state, ids, offsets, slots, word_hash, word_start,
+                word_len, word_flag):
     """words() from where `state` says; True when it stopped (before a word) for room."""
     k, n_words = state[2], state[3]
     p = state[1]
@@ -155,30 +161,30 @@ def _scan_words(cps, starts, ends, space, symbol, flagged, state, ids, offsets, 
             offsets[t] = k
         while p < end:
             c = cps[p]
-            if _is_space(c, space):
+            kind = _kind(c, kinds)
+            if kind & SPACE:
                 p += 1
                 continue
             if k == ids.shape[0] or n_words == word_hash.shape[0]:
                 state[0], state[1], state[2], state[3] = t, p, k, n_words
                 return True
             a = p
-            h = _SEED
-            flag = False
-            if c < symbol.shape[0] and symbol[c]:
-                p += 1
-                h = (h ^ np.uint64(c)) * _PRIME
-            else:
+            h = (_SEED ^ np.uint64(c)) * _PRIME
+            flags = kind
+            p += 1
+            if not kind & SYMBOL:
                 while p < end:
                     c = cps[p]
-                    if _is_space(c, space) or (c < symbol.shape[0] and symbol[c]):
+                    kind = _kind(c, kinds)
+                    if kind & (SPACE | SYMBOL):
                         break
-                    if c < flagged.shape[0] and flagged[c]:
-                        flag = True
+                    flags |= kind
                     h = (h ^ np.uint64(c)) * _PRIME
                     p += 1
             w = _intern(cps, a, p, h, slots, word_start, word_len, n_words)
             if w == n_words:
-                word_hash[w], word_start[w], word_len[w], word_flag[w] = h, a, p - a, flag
+                word_hash[w], word_start[w], word_len[w] = h, a, p - a
+                word_flag[w] = (flags & FLAGGED) != 0
                 n_words += 1
             ids[k] = w
             k += 1

@@ -39,7 +39,7 @@ def _rehash(hashes, count, capacity):
 
 
 @numba.njit(cache=_CACHE, nogil=True)
-def split_words(chars, text_ends, space, prime):
+def split_words(chars, text_ends, space, prime, glue):
     """Whitespace words of every text, numbered by first occurrence.
 
     `chars`: the code points of all texts end to end; text t is chars[text_ends[t-1]:
@@ -48,7 +48,8 @@ def split_words(chars, text_ends, space, prime):
     Returns (ids, word_ends, first, length, lone): every word's id in reading order; per text
     the end of its words in `ids`; per distinct word where it first occurs in `chars` and its
     length; per text whether a single whitespace character other than " " stands between two
-    of its words (jiwer does not split there). `prime`: FNV-1a's (FNV_PRIME); the tests pass
+    of its words (jiwer does not split there). With `glue`, such a character is part of the
+    word around it, as in jiwer's words. `prime`: FNV-1a's (FNV_PRIME); the tests pass
     0, which gives every word the same hash, to check that words are told apart by their
     characters."""
     n_texts = text_ends.shape[0]
@@ -61,8 +62,8 @@ def split_words(chars, text_ends, space, prime):
     hashes = np.empty(capacity // 2, dtype=np.uint64)
     first = np.empty(capacity // 2, dtype=np.int64)
     length = np.empty(capacity // 2, dtype=np.int64)
-    # each distinct word's characters again, side by side: comparing with a word's first
-    # occurrence in `chars` (megabytes) missed the cache on every lookup, 3x slower
+    # each distinct word's characters again, side by side: a lookup compares with these (a
+    # few hundred KB) rather than with the word's first occurrence somewhere in `chars`
     pool = np.empty(capacity * 4, dtype=chars.dtype)
     pool_at = np.empty(capacity // 2, dtype=np.int64)
     pool_size = 0
@@ -74,21 +75,20 @@ def split_words(chars, text_ends, space, prime):
     for t in range(n_texts):
         end = text_ends[t]
         in_word = False
-        seen_word = False
-        run = 0  # whitespace characters since the last word
-        last = 0  # the last of them
         w0 = start
         # one pass, a word ends at whitespace or at the end of its text (p == end)
         for p in range(start, end + 1):
             c = chars[p] if p < end else _SPACE
-            if c < n_space and space[c]:
+            is_space = c < n_space and space[c]
+            if is_space and in_word and c != _SPACE and p + 1 < end:
+                after = chars[p + 1]
+                if not (after < n_space and space[after]):  # alone between two words
+                    lone[t] = True
+                    is_space = not glue
+            if is_space:
                 if not in_word:
-                    run += 1
-                    last = c
                     continue
                 in_word = False
-                run = 1
-                last = c
                 size = p - w0
                 mask = capacity - 1
                 i = np.int64(h & np.uint64(mask))
@@ -126,10 +126,7 @@ def split_words(chars, text_ends, space, prime):
                 k += 1
             else:
                 if not in_word:
-                    if seen_word and run == 1 and last != _SPACE:
-                        lone[t] = True
                     in_word = True
-                    seen_word = True
                     w0 = p
                     h = _FNV_OFFSET
                 h = (h ^ np.uint64(c)) * prime
@@ -179,4 +176,33 @@ def expand(ids, word_ends, first, sizes, flat):
                 k += 1
             p += 1
         out_ends[t] = k
+    return out, out_ends
+
+
+@numba.njit(cache=_CACHE, nogil=True)
+def join_tokens(ids, ends, pool, pool_ends):
+    """Every text's tokens joined by single spaces, all texts end to end, and where each
+    text ends; token i is pool[pool_ends[i-1]:pool_ends[i]]."""
+    total = 0
+    start = 0
+    for t in range(ends.shape[0]):
+        for p in range(start, ends[t]):
+            w = ids[p]
+            total += pool_ends[w] - (pool_ends[w - 1] if w > 0 else 0) + (p > start)
+        start = ends[t]
+    out = np.empty(total, dtype=pool.dtype)
+    out_ends = np.empty(ends.shape[0], dtype=np.int64)
+    k = 0
+    start = 0
+    for t in range(ends.shape[0]):
+        for p in range(start, ends[t]):
+            if p > start:
+                out[k] = _SPACE
+                k += 1
+            w = ids[p]
+            for j in range(pool_ends[w - 1] if w > 0 else 0, pool_ends[w]):
+                out[k] = pool[j]
+                k += 1
+        out_ends[t] = k
+        start = ends[t]
     return out, out_ends

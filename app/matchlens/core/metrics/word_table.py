@@ -9,7 +9,8 @@ text's whitespace words. That holds for every tokenisation used here because non
 looks across whitespace: SQuAD's normalisation (lower-casing, where only the final sigma looks
 at its neighbours and whitespace ends that look; ASCII punctuation, per character; articles as
 `\\b(a|an|the)\\b`, and whitespace is never a word character), rouge's `[^\\W_]+` runs and
-jiwer's words (except where a lone tab or the like glues two words: `lone` marks those texts).
+jiwer's words (except where a lone tab or the like glues two words: `lone` marks those texts,
+and a table with `glue` splits as jiwer does).
 The tests check the premises over every code point and the results against the per-text code.
 
 The table is shared by the metrics of one chunk (registry.shared), and so are the token ids of
@@ -21,7 +22,6 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import count
 
 import numpy as np
 
@@ -55,15 +55,24 @@ class Words:
 class WordTable:
     words: Words
     lone: np.ndarray  # per text: a lone non-space whitespace character between two words
-    texts: list[str]
 
 
-def word_table(expected: Sequence[str], actual: Sequence[str]) -> WordTable:
-    """The whitespace words of both columns (str.split()'s), shared within a batch chunk."""
-    return shared("word_table", (expected, actual), lambda: _build([*expected, *actual]))
+def word_table(expected: Sequence[str], actual: Sequence[str], glue: bool = False
+               ) -> WordTable:
+    """The whitespace words of both columns (str.split()'s), shared within a batch chunk.
+    With `glue`, jiwer's words: a lone whitespace character other than " " between two words
+    is part of one word."""
+    # jiwer's table first: it is str.split()'s too unless a text holds a lone tab or the like
+    # (rare), so most chunks are split once for every word metric
+    jiwer = shared(("word_table", True), (expected, actual),
+                   lambda: _build([*expected, *actual], glue=True))
+    if glue or not jiwer.lone.any():
+        return jiwer
+    return shared(("word_table", False), (expected, actual),
+                  lambda: _build([*expected, *actual], glue=False))
 
 
-def _build(texts: list[str]) -> WordTable:
+def _build(texts: list[str], glue: bool = False) -> WordTable:
     from matchlens.core.metrics.word_kernel import FNV_PRIME, split_words
 
     joined = "".join(texts)
@@ -72,10 +81,10 @@ def _build(texts: list[str]) -> WordTable:
     else:  # a lone surrogate is one character to Python: kept as one code point
         chars = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
     text_ends = np.cumsum(np.fromiter(map(len, texts), dtype=np.int64, count=len(texts)))
-    ids, ends, first, length, lone = split_words(chars, text_ends, _space_table(), FNV_PRIME)
+    ids, ends, first, length, lone = split_words(chars, text_ends, _space_table(), FNV_PRIME, glue)
     starts = _starts(ends)
     vocabulary = [joined[s:s + n] for s, n in zip(first.tolist(), length.tolist(), strict=True)]
-    return WordTable(Words(ids, starts, ends, vocabulary), lone, texts)
+    return WordTable(Words(ids, starts, ends, vocabulary), lone)
 
 
 def metric_tokens(expected: Sequence[str], actual: Sequence[str], normalise: str | None,
@@ -148,26 +157,3 @@ def as_sequences(words: Words) -> list[str] | list[list[int]]:
     codes = words.ids + np.where(words.ids >= _SURROGATES, _SURROGATE_COUNT, 0)
     joined = codes.astype("<u4").tobytes().decode("utf-32-le")
     return list(map(joined.__getitem__, bounds))
-
-
-def with_texts(words: Words, replaced: dict[int, list[str]]) -> Words:
-    """The table with the tokens of some texts replaced (new tokens numbered after the
-    vocabulary); vectorised, as a multi-line answer can make most texts of a chunk such."""
-    if not replaced:
-        return words
-    index = dict(zip(words.vocabulary, count()))
-    before = len(index)
-    new_ids = [index.setdefault(token, len(index))
-               for t in sorted(replaced) for token in replaced[t]]
-    vocabulary = [*words.vocabulary, *list(index)[before:]]
-    is_new = np.zeros(len(words.starts), dtype=np.bool_)
-    is_new[list(replaced)] = True
-    lengths = words.lengths()
-    new_lengths = lengths.copy()
-    new_lengths[is_new] = [len(replaced[t]) for t in np.flatnonzero(is_new).tolist()]
-    ends = np.cumsum(new_lengths)
-    ids = np.empty(int(ends[-1]) if len(ends) else 0, dtype=np.int64)
-    kept = np.repeat(~is_new, new_lengths)  # in text order on both sides
-    ids[kept] = words.ids[np.repeat(~is_new, lengths)]
-    ids[~kept] = new_ids
-    return Words(ids, ends - new_lengths, ends, vocabulary)
