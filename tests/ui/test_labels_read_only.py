@@ -57,16 +57,21 @@ def test_labels_of_the_read_only_sample_survive_a_restart(qtbot, tmp_path, monke
             qtbot.keyClick(editor, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)
             assert labels.label(1, "output_a") == PASS
             away = away_path(data)
-            said = window.statusBar().currentMessage()
-            assert said.startswith("Row 2: pass · 200 of 200 labelled.")
-            assert said.endswith("The folder of qa_extraction_sample.csv cannot be written, so "
-                                 f"your labels are saved in {away}.")
+            assert window.statusBar().currentMessage() == "Row 2: pass · 200 of 200 labelled"
+            # Where they are: above the tabs until dismissed (a path to note, not a flash).
+            where = ("The folder of qa_extraction_sample.csv cannot be written, so your labels "
+                     f"are saved in {away}.")
+            assert window.notice.text() == where
             assert [(e.row, e.id, e.variant, e.label) for e in read_sidecar(away)] == [
                 (1, "qa-002", "output_a", PASS)]
             # Said once: the next label only says what it did.
             window.open_batch_row(2)
             qtbot.keyClick(editor, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
             assert window.statusBar().currentMessage() == "Row 3: fail · 200 of 200 labelled"
+            window.notice.dismiss()
+            qtbot.keyClick(editor, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)  # clears
+            assert window.notice.text() == ""  # dismissed, not said again
+            qtbot.keyClick(editor, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
         finally:
             window.close()  # as the person closes it: settings saved, workers stopped
         assert _listing(samples) == before  # the installed files are untouched

@@ -42,6 +42,7 @@ def install_label_menu(window: QMainWindow) -> QMenu | None:
         if pair is not None:
             window.compare_tab.context_label.setText(pair[2])
 
+    labelling.session.sig_where.connect(window.show_notice)
     labelling.compare_shown = lambda: window.tabs.currentWidget() is window.compare_tab
     labelling.compare_row = compare_row
     labelling.open_row = window.open_batch_row

@@ -1,9 +1,12 @@
 """The `normalise` option, once for every text metric: `register` passes each text metric
 through `normalising_metric`, which adds the option and runs the steps on both texts before the
-metric's own `compute` / `compute_many` see them. No metric module knows about it."""
+metric's own `compute` / `compute_many` see them. No metric module knows about it, but the
+word metrics' batch paths, which apply the squad preset to each distinct word themselves
+(`normalises_by_word`)."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -25,6 +28,10 @@ NORMALISE = "normalise"
 # text (word_table explains why the result is the same): a batch chunk has far fewer distinct
 # words than texts.
 WORD_PRESETS = frozenset({"squad"})
+# From this many rows a chunk's texts are normalised through its words (word_normalise), or
+# from any size once numba is loaded: importing it (~0.4 s) costs a small run more than the
+# per-text path (~10 us a row, against ~4 through the words).
+MIN_ROWS = 25_000
 _BY_WORD: set[ManyFn] = set()
 
 
@@ -57,6 +64,19 @@ def normalised_texts(texts: Sequence[str], value: str | Sequence[str]) -> list[s
     return shared(key, (texts,), lambda: pipeline(value).apply_many(texts, memo))
 
 
+def normalised_pair(expected: Sequence[str], actual: Sequence[str], value: str | Sequence[str]
+                    ) -> tuple[Sequence[str], Sequence[str]]:
+    """Both columns of a chunk through the steps (shared within the chunk): a preset through
+    the chunk's words when the chunk is big enough to pay for the compiled loops."""
+    preset = by_word(value)
+    if preset and (len(expected) >= MIN_ROWS or "numba" in sys.modules):
+        from matchlens.core.metrics.word_normalise import normalised_by_word
+
+        return shared((NORMALISE, preset, "by word"), (expected, actual),
+                      lambda: normalised_by_word(expected, actual, preset))
+    return normalised_texts(expected, value), normalised_texts(actual, value)
+
+
 def normalising_metric(spec: MetricSpec) -> MetricSpec:
     """The spec with a `normalise` option that its compute functions honour."""
     if any(opt.name == NORMALISE for opt in spec.options):
@@ -76,8 +96,7 @@ def normalising_metric(spec: MetricSpec) -> MetricSpec:
                      options: Mapping[str, Any]) -> ManyOutcome:
         value = options.get(NORMALISE)
         if value and not (raw_many in _BY_WORD and by_word(value)):
-            expected = normalised_texts(expected, value)
-            actual = normalised_texts(actual, value)
+            expected, actual = normalised_pair(expected, actual, value)
         if raw_many is not None:
             return raw_many(expected, actual, options)
         return many_by_pairs(raw_compute, expected, actual, options)

@@ -177,3 +177,32 @@ def expand(ids, word_ends, first, sizes, flat):
             p += 1
         out_ends[t] = k
     return out, out_ends
+
+
+@numba.njit(cache=_CACHE, nogil=True)
+def join_tokens(ids, ends, pool, pool_ends):
+    """Every text's tokens joined by single spaces, all texts end to end, and where each
+    text ends; token i is pool[pool_ends[i-1]:pool_ends[i]]."""
+    total = 0
+    start = 0
+    for t in range(ends.shape[0]):
+        for p in range(start, ends[t]):
+            w = ids[p]
+            total += pool_ends[w] - (pool_ends[w - 1] if w > 0 else 0) + (p > start)
+        start = ends[t]
+    out = np.empty(total, dtype=pool.dtype)
+    out_ends = np.empty(ends.shape[0], dtype=np.int64)
+    k = 0
+    start = 0
+    for t in range(ends.shape[0]):
+        for p in range(start, ends[t]):
+            if p > start:
+                out[k] = _SPACE
+                k += 1
+            w = ids[p]
+            for j in range(pool_ends[w - 1] if w > 0 else 0, pool_ends[w]):
+                out[k] = pool[j]
+                k += 1
+        out_ends[t] = k
+        start = ends[t]
+    return out, out_ends

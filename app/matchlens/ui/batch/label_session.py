@@ -55,12 +55,14 @@ class LabelSession(QObject):
 
     sig_changed = Signal(str)  # the variant whose labels changed ('' = every variant)
     sig_said = Signal(str, bool)  # a sentence for the window; True = something went wrong
+    # Where the labels are saved when that is not beside the data (said once): a path to keep,
+    # so the window shows it until dismissed rather than for a moment on the status bar.
+    sig_where = Signal(str)
 
     def __init__(self, undo_stack: QUndoStack, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.undo_stack = undo_stack
         self.labels: Labels | None = None
-        self._where = ""  # the last "your labels are saved in …" not yet taken by the window
 
     def open(self, data: Path, rows: int, variants: list[str], base: np.ndarray | None,
              ids: list[str | None] | None) -> None:
@@ -68,11 +70,6 @@ class LabelSession(QObject):
         if sentence:
             self.sig_said.emit(sentence, "unreadable" in sentence or "could not" in sentence)
         self.sig_changed.emit("")
-
-    def take_where(self) -> str:
-        """Where the last change was saved, when that was worth saying (once); then ''."""
-        where, self._where = self._where, ""
-        return where
 
     def close(self) -> None:
         self.labels = None
@@ -127,8 +124,8 @@ class LabelSession(QObject):
             return
         else:
             if where:  # once: the labels are kept in the user's data folder, not beside the data
-                self._where = where
                 self.sig_said.emit(where, False)
+                self.sig_where.emit(where)
         if labels is self.labels:
             self.sig_changed.emit(variant)
         else:
@@ -144,7 +141,7 @@ class LabelSession(QObject):
             self.sig_said.emit(str(err), True)
         else:
             if where:
-                self._where = where
                 self.sig_said.emit(where, False)
+                self.sig_where.emit(where)
         if labels is self.labels:
             self.sig_changed.emit("")

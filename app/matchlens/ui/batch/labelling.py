@@ -139,9 +139,7 @@ class BatchLabelling(QObject):
             return
         self.session.mark(row, self._variant(), label)
         now = self.session.labels.label(row, self._variant())
-        where = self.session.take_where()  # else this status line would hide it at once
-        self.tab.sig_status.emit(f"Row {row + 1}: {WORD[now]} · {self.counter_text()}"
-                                 + (f". {where}" if where else ""))
+        self.tab.sig_status.emit(f"Row {row + 1}: {WORD[now]} · {self.counter_text()}")
 
     def ask_note(self) -> None:
         if self.session.labels is None:
