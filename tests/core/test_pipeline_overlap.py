@@ -8,6 +8,8 @@ import os
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from matchlens.core import parallel_batch
 from matchlens.core.batch import MetricJob, run_to_completion
@@ -39,6 +41,11 @@ def every_piece_forks(monkeypatch) -> None:
     monkeypatch.setattr(parallel_batch, "PARALLEL_CHUNK_ROWS", 100)  # 3 chunks a piece
 
 
+def scoring() -> bool:
+    """A forked worker is scoring (not one that sent its scores and is exiting)."""
+    return bool(parallel_batch._workers - parallel_batch._exiting)
+
+
 def stream(tables, jobs):
     tally = Tally("<data>", ["actual"], jobs)
     return score_stream(tables, Mapping("expected", ["actual"]), jobs, tally), tally
@@ -49,12 +56,16 @@ def test_the_next_piece_is_scored_while_the_caller_writes_the_previous_one(monke
     every_piece_forks(monkeypatch)
     jobs = [job(m) for m in METRICS]
     tables = pieces()
-    busy = []
-    out, _ = stream(tables, jobs)
+    busy, summing = [], []
+    out, tally = stream(tables, jobs)
+    real_add = tally.add
+    tally.add = lambda *a: summing.append(scoring()) or real_add(*a)
     for _piece, _result in out:  # "writing" it: is a worker scoring the next piece now?
-        busy.append(bool(parallel_batch._workers))
-    # pieces 0-2 are handed out while pieces 1-3 are scored; the last one after its own scoring
+        busy.append(scoring())
+    # pieces 0-2 are handed out, and summed up, while pieces 1-3 are scored; the last one
+    # after its own scoring
     assert busy == [True, True, True, False]
+    assert summing == [True, True, True, False]
     assert not parallel_batch._workers
 
 
@@ -130,3 +141,15 @@ def test_a_piece_forks_when_its_work_pays_not_from_a_row_count():
     assert parallel_batch.worth_forking(20_000, 1, every)
     assert not parallel_batch.worth_forking(20_000, 1, [job("exact_match")])
     assert parallel_batch.worth_forking(60_000, 1, [job("exact_match")])  # 60 ms
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 5000), st.integers(1, 600))
+def test_chunks_cover_every_row_once_and_shrink_at_the_end(size, chunk):
+    spans = parallel_batch._spans(size, chunk)
+    assert [row for start, stop in spans for row in range(start, stop)] == list(range(size))
+    lengths = [stop - start for start, stop in spans]
+    assert all(0 < n <= chunk for n in lengths)
+    assert lengths == sorted(lengths, reverse=True)  # the small ones last
+    if size > 2 * chunk:  # the last one is at most half a chunk (+1 for an odd remainder)
+        assert lengths[-1] <= max(1, chunk // 4) * 2

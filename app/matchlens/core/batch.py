@@ -225,14 +225,18 @@ def _score_chunk(expected, actuals, jobs, start, stop, cancel) -> Chunk | None:
 
 def run_to_completion(expected, actuals, jobs, **kwargs) -> BatchResult:
     """Drive `score_pairs` to the end (the CLI's way); the window drives it from a worker."""
-    return begin_to_completion(expected, actuals, jobs, **kwargs).finish()
+    try:
+        return begin_to_completion(expected, actuals, jobs, **kwargs).finish()
+    finally:
+        parallel_batch.reap_workers()
 
 
 def begin_to_completion(expected, actuals, jobs, **kwargs
                         ) -> parallel_batch.WholeBatch | _OneProcess:
-    """`run_to_completion` in two steps: its `finish()` gives the BatchResult; in between, the
+    """`run_to_completion` in steps: its `finish()` gives the BatchResult; in between, the
     caller may read or write other pieces while a forked worker already scores this batch
-    (core.pipeline). `abort()` instead of `finish()` stops that worker.
+    (core.pipeline). `finish()` is `join()` (every score is in: the worker is done) then
+    `complete()` (the result filled in). `abort()` instead stops the worker.
 
     A batch with nothing to cancel and work enough for two processes is scored whole
     (`begin_whole`): each distinct pair of the whole batch once, by this process and a forked
@@ -254,9 +258,15 @@ class _OneProcess:
         self.result, self.args, self.kwargs = result, (expected, actuals, jobs), kwargs
 
     def finish(self) -> BatchResult:
+        self.join()
+        return self.complete()
+
+    def join(self) -> None:
         for item in score_pairs(*self.args, **self.kwargs):
             if isinstance(item, Chunk):
                 self.result.add(item)
+
+    def complete(self) -> BatchResult:
         return self.result
 
     def abort(self) -> None:

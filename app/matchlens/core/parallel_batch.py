@@ -74,7 +74,10 @@ def can_fork() -> bool:
         return False
 
 
-_workers: set[int] = set()  # pids of the forked workers running now
+_workers: set[int] = set()  # pids of the forked workers running now (or not yet waited for)
+# Workers that sent everything and are exiting: not waited for at once (tearing down a big
+# copy-on-write heap takes ~50 ms), but before the next fork or by `reap_workers`.
+_exiting: set[int] = set()
 # Held from the fork until the child's pid is in _workers: a signal handled meanwhile by
 # another thread (matchlens.interrupts) waits for it, so no worker escapes kill_workers.
 _workers_lock = threading.Lock()
@@ -100,6 +103,8 @@ class _ForkedWorker:
         self.pid: int | None = None
         self.stream: BinaryIO | None = None
         self.ok = False
+        self.sent = False  # set by the owner once it has read everything the task sends
+        reap_workers()
         read_fd, write_fd = os.pipe()
         _workers_lock.acquire()
         try:
@@ -138,9 +143,25 @@ class _ForkedWorker:
             with contextlib.suppress(OSError):
                 os.kill(self.pid, signal.SIGKILL)
         self.stream.close()  # type: ignore[union-attr]
-        _, status = os.waitpid(self.pid, 0)
+        if exc_type is None and self.sent:  # its task is done; its exit need not be waited for
+            self.ok = True
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid == 0:
+                _exiting.add(self.pid)
+                return
+        else:
+            _, status = os.waitpid(self.pid, 0)
         _workers.discard(self.pid)
         self.ok = exc_type is None and os.waitstatus_to_exitcode(status) == 0
+
+
+def reap_workers() -> None:
+    """Wait for the workers that are exiting (see `_exiting`)."""
+    while _exiting:
+        pid = _exiting.pop()
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, 0)
+        _workers.discard(pid)
 
 
 def _shared_full(n: int, dtype, fill) -> np.ndarray:
@@ -182,8 +203,8 @@ class WholeBatch:
                 self.sources[variant] = Pairs(as_list(expected), as_list(values), None,
                                               len(expected))
         sizes = {variant: len(p.expected) for variant, p in self.sources.items()}
-        self.work = [(variant, start, min(start + chunk_size, size))
-                     for variant, size in sizes.items() for start in range(0, size, chunk_size)]
+        self.work = [(variant, start, stop) for variant, size in sizes.items()
+                     for start, stop in _spans(size, chunk_size)]
         # A network metric stays in one process: two would send the same texts twice, each
         # before the other's answer reached the shared cache.
         parallel = worth_forking(sum(sizes.values()), 1, jobs) and \
@@ -211,17 +232,26 @@ class WholeBatch:
     def finish(self) -> BatchResult:
         """Score what is left (everything, without a child), wait for the child, and fill
         the result."""
-        messages: dict = {}
+        self.join()
+        return self.complete()
+
+    def join(self) -> None:
+        """Score what is left here and wait for the child's scores: every score is in. A
+        pipeline may start the next batch's child before `complete`."""
+        self.messages: dict = {}
         done: set[int] = set()
         if self.forked is not None:
-            done = self.forked.finish(messages)
+            done = self.forked.finish(self.messages)
             self.forked = None
         for i in range(len(self.work)):
             if i not in done:  # everything, in one process; or the chunks a failed child left
-                self.score(i, messages)
+                self.score(i, self.messages)
+
+    def complete(self) -> BatchResult:
+        """After `join`: every row gets its pair's scores."""
         for key in self.keys:
             _scatter(self.result, key, self.sources[key[0]].inverse, self.scores[key],
-                     self.status[key], messages.get(key, {}))
+                     self.status[key], self.messages.get(key, {}))
         self.result.done = self.result.rows
         return self.result
 
@@ -236,6 +266,22 @@ class WholeBatch:
 def begin_whole(result: BatchResult, expected, actuals, jobs, chunk_size: int) -> WholeBatch:
     """A WholeBatch whose forked child (where the work pays for one) is already scoring."""
     return WholeBatch(result, expected, actuals, jobs, chunk_size)
+
+
+def _spans(size: int, chunk: int) -> list[tuple[int, int]]:
+    """[start, stop) of the chunks of `size` rows: `chunk` rows each, then smaller ones at the
+    end (half the rows left, down to a quarter of a chunk). The two processes take chunks in
+    turn, so the one that finishes first waits for at most the other's last chunk."""
+    spans = []
+    start, least = 0, max(1, chunk // 4)
+    while start < size:
+        left = size - start
+        step = chunk if left > 2 * chunk else max(least, -(-left // 2))
+        if left - step < least:  # no sliver of a chunk at the very end
+            step = left
+        spans.append((start, start + step))
+        start += step
+    return spans
 
 
 _SAMPLE_ROWS = 10_000
@@ -303,6 +349,7 @@ class _Forked:
             if self._child.stream is not None:
                 try:
                     theirs = pickle.load(self._child.stream)
+                    self._child.sent = True
                 except (EOFError, pickle.UnpicklingError, OSError):
                     theirs = ([], {})
         except BaseException:

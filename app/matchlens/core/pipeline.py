@@ -20,6 +20,7 @@ from matchlens.core.batch import BatchResult, MetricJob, begin_to_completion
 from matchlens.core.datasets import ColumnValues, Table, literal_column, resolve_column
 from matchlens.core.datasets.simple_path import parse_simple
 from matchlens.core.errors import DatasetError
+from matchlens.core.parallel_batch import reap_workers
 from matchlens.core.references import references_from_column, score_any
 from matchlens.core.tally import Tally
 
@@ -79,30 +80,38 @@ def score_stream(tables: Iterable[Table], mapping: Mapping, jobs: Sequence[Metri
 
     A pipeline: while piece k is being scored by a forked worker (core.parallel_batch), the
     caller gets piece k-1 to write and piece k+1 is read; then this process joins the scoring
-    of piece k. So reading and writing no longer leave the second core idle.
+    of piece k, and once every score of piece k is in, the worker of piece k+1 starts before
+    the result of piece k is filled in and summed up. So reading, writing and summing up no
+    longer leave the second core idle.
     """
     actuals = list(dict.fromkeys(mapping.actuals))
     seen = _Matches()
     scored: list[tuple[Table, BatchResult]] = []  # in order, not handed out yet
     pieces = iter(tables)
     table = next(pieces, None)
-    pending = None
+    pending = following = None
     try:
-        while table is not None:
-            tally.add_notes(table.notes)
-            pending = _begin(table, mapping, jobs, actuals, seen)
+        if table is not None:
+            pending = _begin(table, mapping, jobs, actuals, seen, tally)
+        while pending is not None:
             if not seen.waiting:
                 while scored:  # popped: the caller's reference is the last one
                     yield scored.pop(0)
             table = next(pieces, None)
-            result = pending.scoring.finish()
+            pending.scoring.join()
+            if table is not None:  # its worker starts before this piece's result is filled in
+                following = _begin(table, mapping, jobs, actuals, seen, tally)
+            result = pending.scoring.complete()
             done, pending = pending, None
             seen.rows += len(done.table)
             tally.add(result, done.table.lines, _missing(mapping, done.expected, done.columns))
             scored.append((done.table, result))
+            pending, following = following, None
     finally:
-        if pending is not None:  # an error, or the caller stopped: no worker left behind
-            pending.abort()
+        for unfinished in (pending, following):
+            if unfinished is not None:  # an error, or the caller stopped: no worker left
+                unfinished.abort()
+        reap_workers()
     _check_matched(seen)
     while scored:
         yield scored.pop(0)
@@ -110,7 +119,7 @@ def score_stream(tables: Iterable[Table], mapping: Mapping, jobs: Sequence[Metri
 
 @dataclass
 class _Pending:
-    """A piece being scored: `scoring.finish()` gives its BatchResult."""
+    """A piece being scored: `scoring.join()` then `scoring.complete()` give its BatchResult."""
 
     table: Table
     expected: ColumnValues
@@ -125,7 +134,10 @@ class _Done:
     def __init__(self, result: BatchResult) -> None:
         self.result = result
 
-    def finish(self) -> BatchResult:
+    def join(self) -> None:
+        """Scored already."""
+
+    def complete(self) -> BatchResult:
         return self.result
 
     def abort(self) -> None:
@@ -133,9 +145,10 @@ class _Done:
 
 
 def _begin(table: Table, mapping: Mapping, jobs: Sequence[MetricJob], actuals: list[str],
-           seen: _Matches) -> _Pending:
+           seen: _Matches, tally: Tally) -> _Pending:
     """Resolve the columns of a piece and start scoring it (a forked worker starts now, where
     the piece is worth two processes)."""
+    tally.add_notes(table.notes)
     columns = {spec: _resolve(table, spec, None, seen) for spec in actuals}
     values = {k: v.values for k, v in columns.items()}
     if mapping.expected_any is not None:

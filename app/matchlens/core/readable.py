@@ -39,6 +39,7 @@ insertion; its Myers core aligns the scattered letters too, so it is not used he
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -149,13 +150,18 @@ def chunk_edits(expected: str, actual: str, chunk: Chunk, *, case_sensitive: boo
 # -- the four steps ------------------------------------------------------------------------------
 
 # From this many opcode runs on, the compiled kernel writes the chunks. Below it the Python steps
-# take well under a millisecond, less than loading numba (~0.3 s, once per process) would cost a
-# short `matchlens diff`; above it they cost 10-40% on top of the script (bench_readable.py).
+# take well under a millisecond, less than loading numba (~0.2-0.5 s, once per process, and its
+# compiled code from the disk cache ~0.15 s) would cost a short `matchlens diff`; above it they
+# cost 10-40% on top of the script (bench_readable.py). The very first use after an install
+# compiles the kernel (seconds, once per kind of text: ASCII or not) into that cache.
 KERNEL_MIN_OPS = 64
 
 
 def _kernel():  # noqa: ANN202
-    """`readable_kernel.chunks_by_kernel`, or None without numba (a trimmed install)."""
+    """`readable_kernel.chunks_by_kernel`, or None without numba (a trimmed install) or in a
+    frozen app (it has no compiled-code cache: every process would compile for seconds)."""
+    if getattr(sys, "frozen", False):
+        return None
     try:
         from matchlens.core.readable_kernel import chunks_by_kernel
     except ImportError:

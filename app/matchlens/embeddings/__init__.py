@@ -15,26 +15,36 @@ loaded on first use. `import matchlens.embeddings.metric` registers the metric.
     metric       the registered MetricSpec
 """
 
-from matchlens.embeddings.credentials import (
-    ApiKey,
-    CredentialError,
-    delete_api_key,
-    keyring_available,
-    keyring_backend_name,
-    mask,
-    resolve_api_key,
-    save_api_key,
-)
-from matchlens.embeddings.redact import scrub
+from __future__ import annotations
 
-__all__ = [
-    "ApiKey",
-    "CredentialError",
-    "delete_api_key",
-    "keyring_available",
-    "keyring_backend_name",
-    "mask",
-    "resolve_api_key",
-    "save_api_key",
-    "scrub",
-]
+from typing import Any
+
+# name -> its module: loaded on first use, so registering the metric (`score`'s start-up) does
+# not load the credentials module (~1.5 ms a run)
+_LAZY = {
+    "ApiKey": "credentials",
+    "CredentialError": "credentials",
+    "delete_api_key": "credentials",
+    "keyring_available": "credentials",
+    "keyring_backend_name": "credentials",
+    "mask": "credentials",
+    "resolve_api_key": "credentials",
+    "save_api_key": "credentials",
+    "scrub": "redact",
+}
+
+__all__ = list(_LAZY)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module 'matchlens.embeddings' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f"matchlens.embeddings.{_LAZY[name]}"), name)
+    globals()[name] = value  # the next access is a plain attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
