@@ -62,14 +62,14 @@ def word_table(expected: Sequence[str], actual: Sequence[str], glue: bool = Fals
     """The whitespace words of both columns (str.split()'s), shared within a batch chunk.
     With `glue`, jiwer's words: a lone whitespace character other than " " between two words
     is part of one word."""
-    # jiwer's table first: it is str.split()'s too unless a text holds a lone tab or the like
-    # (rare), so most chunks are split once for every word metric
+    # jiwer's table first: it is str.split()'s too unless a text holds a lone tab or the like,
+    # and then str.split()'s words are those of each distinct glued word, split
     jiwer = shared(("word_table", True), (expected, actual),
                    lambda: _build([*expected, *actual], glue=True))
     if glue or not jiwer.lone.any():
         return jiwer
     return shared(("word_table", False), (expected, actual),
-                  lambda: _build([*expected, *actual], glue=False))
+                  lambda: WordTable(retokenised(jiwer.words, str.split), jiwer.lone))
 
 
 def _build(texts: list[str], glue: bool = False) -> WordTable:
