@@ -47,14 +47,15 @@ def strip_spaces(cps, starts, ends, space):
     out = np.empty_like(cps)
     new_starts = np.empty_like(starts)
     new_ends = np.empty_like(ends)
+    keep = np.ones(max(256, space.shape[0]), dtype=np.int64)  # 1 for a code point kept
+    keep[:space.shape[0]] -= space
     k = 0
     for t in range(starts.shape[0]):
         new_starts[t] = k
         for p in range(starts[t], ends[t]):
             c = cps[p]
-            if not _is_space(c, space):
-                out[k] = c
-                k += 1
+            out[k] = c  # written always, kept by moving on: no branch to mispredict
+            k += keep[c] if c < keep.shape[0] else 1
         new_ends[t] = k
     return out[:k], new_starts, new_ends
 
@@ -80,7 +81,7 @@ def _rehashed(word_hash, n_words, size):
     return slots
 
 
-@numba.njit(cache=_CACHE, nogil=True)
+@numba.njit(cache=_CACHE, nogil=True, inline="always")
 def _intern(cps, a, b, h, slots, word_start, word_len, n_words):
     """The id of the word cps[a:b] (hash h), a new one (= n_words) if it is new; the caller
     grows the tables. Equal ids for equal code points only: candidates are compared."""
