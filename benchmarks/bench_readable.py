@@ -4,7 +4,9 @@
 
 For each pair: "script" is rapidfuzz's minimal edit script (`Levenshtein.opcodes`, what the
 Exact edits view and the distance need anyway), "chunks" is `core.readable.chunks_from_opcodes`
-on that script (merge, word extension, anchors, typos), and "+%" is chunks / script. Pairs: a
+on that script (merge, word extension, anchors, typos), and "+%" is chunks / script; "path"
+says whether that took the compiled kernel (from `KERNEL_MIN_OPS` opcode runs on) or the Python
+steps, and "python +%" is what the Python steps alone cost (the kernel's reference). Pairs: a
 realistic copy with ~1% scattered edits (bench_alignment's), the keystroke benchmark's pair (one
 '#' every 200 characters) and prose with word substitutions/insertions.
 
@@ -36,7 +38,11 @@ from bench_alignment import prose, scatter_edits  # noqa: E402
 from bench_compare_keystroke import make_pair  # noqa: E402
 
 from matchlens.core.edit_script import score_hint  # noqa: E402
-from matchlens.core.readable import chunks_from_opcodes  # noqa: E402
+from matchlens.core.readable import (  # noqa: E402
+    KERNEL_MIN_OPS,
+    chunks_from_opcodes,
+    python_chunks,
+)
 
 WORDS = ["energy", "light", "glucose", "the", "plant", "converts", "stores", "water", "carbon",
          "dioxide", "into", "sugar", "chemical", "leaf", "cell", "and", "of", "a"]
@@ -90,7 +96,8 @@ def main() -> int:
                         help="CPU time per sample (calls are looped to last this long)")
     args = parser.parse_args()
     load_before = os.getloadavg()[0]
-    print(f"{'pair':<22} {'chars':>8} {'script ms':>10} {'chunks ms':>10} {'+%':>6}  target <= 10%")
+    print(f"{'pair':<22} {'chars':>8} {'script ms':>10} {'chunks ms':>10} {'+%':>6}  "
+          f"{'path':<7} {'python +%':>10}   target: +% <= 10")
     for size in (int(s) for s in args.sizes.split(",")):
         rng = random.Random(1)
         text = prose(size, rng)
@@ -99,12 +106,14 @@ def main() -> int:
                  "word edits": word_edits(size)}
         for name, (e, a) in pairs.items():
             ops = Levenshtein.opcodes(e, a, score_hint=score_hint(e, a)).as_list()
-            script, chunks = best_ms(
+            path = "kernel" if len(ops) >= KERNEL_MIN_OPS else "python"
+            script, chunks, steps = best_ms(
                 [lambda e=e, a=a: Levenshtein.opcodes(e, a, score_hint=score_hint(e, a)).as_list(),
-                 lambda e=e, a=a, ops=ops: chunks_from_opcodes(e, a, ops)],
+                 lambda e=e, a=a, ops=ops: chunks_from_opcodes(e, a, ops),
+                 lambda e=e, a=a, ops=ops: python_chunks(e, a, ops)],
                 args.runs, args.sample_ms)
             print(f"{name:<22} {size:>8,} {script:>10.3f} {chunks:>10.3f} "
-                  f"{100 * chunks / script:>5.1f}%")
+                  f"{100 * chunks / script:>5.1f}%  {path:<7} {100 * steps / script:>9.1f}%")
     print(f"(CPU ms per call, min of {args.runs} samples; {os.cpu_count()} cores; load average "
           f"{load_before:.1f} before, {os.getloadavg()[0]:.1f} after)")
     return 0

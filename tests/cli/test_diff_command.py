@@ -130,3 +130,31 @@ def test_colour_on_a_terminal_unless_no_color(pair):
     out = _run_on_terminal(["diff", *pair, "--metrics", "exact_match"], {**env, "NO_COLOR": "1"})
     assert "\x1b[" not in out
     assert "[-such as-]{+like+}" in out
+
+
+_PROBE = """
+import json, sys
+from matchlens.main import main
+code = main(sys.argv[1:])
+print(json.dumps({"code": code, "numba": "numba" in sys.modules}), file=sys.stderr)
+"""
+
+
+def test_a_long_diff_does_not_load_numba(tmp_path):
+    # One pair and exit: the Python steps (milliseconds) beat loading the compiled kernel
+    # (~0.3 s), which a long-lived process (the compare view's lane) uses from KERNEL_MIN_OPS on.
+    from matchlens.core.readable import KERNEL_MIN_OPS, exact_opcodes
+
+    expected = " ".join(f"word{i % 50}" for i in range(3000))
+    actual = expected.replace("word7 ", "word7x ").replace("word3 ", "")
+    assert len(exact_opcodes(expected, actual)) >= KERNEL_MIN_OPS
+    e, a = tmp_path / "e.txt", tmp_path / "a.txt"
+    e.write_text(expected, encoding="utf-8")
+    a.write_text(actual, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-c", _PROBE, "diff", str(e), str(a), "--json",
+                           "--metrics", "exact_match"], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    report = json.loads(done.stderr.strip().splitlines()[-1])
+    assert report == {"code": 0, "numba": False}
+    chunks = json.loads(done.stdout)["chunks"]
+    assert "".join(actual[slice(*c["actual"])] for c in chunks if c["op"] != "delete") == actual

@@ -37,7 +37,7 @@ def both(e: str, a: str, words: bool = False):
     return chunks_by_kernel(e, a, ops, words=words), python_chunks(e, a, ops, words=words)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.one_of(_TEXT, _ASCII), st.one_of(_TEXT, _ASCII), st.booleans())
 def test_kernel_chunks_equal_the_python_steps(e, a, words):
     kernel, python = both(e, a, words)
@@ -101,7 +101,7 @@ def _edited_prose(draw):  # noqa: ANN001, ANN202
     return " ".join(words), separator.join(edited) + draw(st.sampled_from(["", "\n", " ."]))
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(_edited_prose(), st.booleans(), st.booleans())
 def test_kernel_on_edited_prose(pair, words, swap):
     e, a = pair[::-1] if swap else pair
@@ -117,6 +117,8 @@ def test_kernel_on_edited_prose(pair, words, swap):
     # a lone word matching several of the other side: the first one is the anchor
     ("cat and", "cat\nreceive\nof\nand\nand ."),
     ("sat.", "recieve sat. sat. of a of into ."),
+    # a one-letter word kept with the unit after it: a run long enough to anchor ("a I")
+    ("plant or energy energy is a I .", "plant or energy energy is and a I recieve"),
     # two-character runs of the exact script (a swap, a joined word) written as they are
     ("to glucos,e recieve glucose, to of", "to glucose, recieve glucose, to of"),
     ("bakecafécat of thereceive a and energy sat. a .",

@@ -1,4 +1,4 @@
-"""The squad preset applied to a big chunk through its words (word_normalise) gives the texts
+"""The squad preset applied to a big chunk through its words (word_table) gives the texts
 `Pipeline.apply` gives one by one, and the metrics that take it score as their single-pair
 paths do."""
 
@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from matchlens.core.metrics import evaluate, get_metric, normalising
 from matchlens.core.metrics.registry import sharing_work
-from matchlens.core.metrics.word_normalise import normalised_by_word
+from matchlens.core.metrics.word_table import normalised_by_word
 from tests.core.test_normalise import squad_normalize_answer
 from tests.core.test_word_table import ASCII_TEXT, TEXT
 

@@ -39,6 +39,7 @@ insertion; its Myers core aligns the scattered letters too, so it is not used he
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -106,17 +107,18 @@ class ReadableDiff:
 
 
 def readable_diff(expected: str, actual: str, *, case_sensitive: bool = True,
-                  words: bool = False) -> ReadableDiff:
+                  words: bool = False, compiled: bool | None = None) -> ReadableDiff:
     """The readable chunks of a pair and its exact Levenshtein distance.
 
     With `case_sensitive=False` both are computed on case-folded copies (same lengths, so the
     offsets hold for the originals) and case-only differences sit inside equal chunks. With
-    `words=True` every change is whole words (no character-level typos).
+    `words=True` every change is whole words (no character-level typos). `compiled`: see
+    `chunks_from_opcodes`.
     """
     e_cmp, a_cmp = prepare(expected, case_sensitive), prepare(actual, case_sensitive)
     ops = exact_opcodes(e_cmp, a_cmp)
     distance = sum(max(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in ops if tag != "equal")
-    chunks = chunks_from_opcodes(e_cmp, a_cmp, ops, words=words)
+    chunks = chunks_from_opcodes(e_cmp, a_cmp, ops, words=words, compiled=compiled)
     return ReadableDiff(expected, actual, tuple(chunks), distance, case_sensitive)
 
 
@@ -149,13 +151,19 @@ def chunk_edits(expected: str, actual: str, chunk: Chunk, *, case_sensitive: boo
 # -- the four steps ------------------------------------------------------------------------------
 
 # From this many opcode runs on, the compiled kernel writes the chunks. Below it the Python steps
-# take well under a millisecond, less than loading numba (~0.3 s, once per process) would cost a
-# short `matchlens diff`; above it they cost 10-40% on top of the script (bench_readable.py).
+# take well under a millisecond; above it they cost 10-40% on top of the script
+# (bench_readable.py), which a process that diffs pair after pair (the compare view's lane)
+# pays on every keystroke. Loading numba costs that process ~0.2-0.5 s once, and its compiled
+# code from the disk cache ~0.15 s; the very first use after an install compiles the kernel
+# (seconds, once per kind of text: ASCII or not) into that cache.
 KERNEL_MIN_OPS = 64
 
 
 def _kernel():  # noqa: ANN202
-    """`readable_kernel.chunks_by_kernel`, or None without numba (a trimmed install)."""
+    """`readable_kernel.chunks_by_kernel`, or None without numba (a trimmed install) or in a
+    frozen app (it has no compiled-code cache: every process would compile for seconds)."""
+    if getattr(sys, "frozen", False):
+        return None
     try:
         from matchlens.core.readable_kernel import chunks_by_kernel
     except ImportError:
@@ -164,11 +172,13 @@ def _kernel():  # noqa: ANN202
 
 
 def chunks_from_opcodes(e: str, a: str, ops: Sequence[tuple[str, int, int, int, int]], *,
-                        words: bool = False) -> list[Chunk]:
+                        words: bool = False, compiled: bool | None = None) -> list[Chunk]:
     """Readable chunks of `e` and `a` given their exact opcodes (see the module docstring).
 
-    Pairs with many changes take the compiled path (`readable_kernel`, same chunks)."""
-    if len(ops) >= KERNEL_MIN_OPS:
+    Pairs with many changes take the compiled path (`readable_kernel`, same chunks), unless
+    `compiled=False`: a process that diffs one pair and exits (`matchlens diff`) spends less on
+    the Python steps (milliseconds at 100k characters) than on loading numba."""
+    if len(ops) >= KERNEL_MIN_OPS and compiled is not False:
         kernel = _kernel()
         if kernel is not None:
             return kernel(e, a, ops, words=words)

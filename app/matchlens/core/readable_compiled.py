@@ -294,11 +294,22 @@ def cut(codes, bounds, out, ec, ecl, ac, acl, lut, i1, i2, j1, j2, words, typo, 
                 out = emit(codes, bounds, out, kind, lo1, hi1, lo2, hi2)
             return out
     else:
+        # Several units on both sides: anchors (Python) when a run of units as `_longest_run`
+        # grows it (a word, then whole units with words) reaches `min_anchor` characters.
         for x in range(ne):
             for y in range(na):
                 if e_words[x] < e_starts[x + 1] and _same(ec, e_words[x], e_starts[x + 1], ac,
                                                           a_words[y], a_starts[y + 1]):
-                    return emit(codes, bounds, out, PYTHON, i1, i2, j1, j2)  # anchors: Python
+                    chars, xx, yy = e_starts[x + 1] - e_words[x], x + 1, y + 1
+                    while (chars < min_anchor and xx < ne and yy < na
+                           and e_words[xx] < e_starts[xx + 1]
+                           and _same(ec, e_starts[xx], e_starts[xx + 1], ac, a_starts[yy],
+                                     a_starts[yy + 1])):
+                        chars += e_starts[xx + 1] - e_starts[xx]
+                        xx += 1
+                        yy += 1
+                    if chars >= min_anchor:
+                        return emit(codes, bounds, out, PYTHON, i1, i2, j1, j2)
     # No anchor: `_change`.
     if words:
         return emit(codes, bounds, out, 3, i1, i2, j1, j2)
@@ -314,6 +325,70 @@ def cut(codes, bounds, out, ec, ecl, ac, acl, lut, i1, i2, j1, j2, words, typo, 
 
 
 @jit
+def _trailing_space(cls, lut, lo, hi):  # noqa: ANN001, ANN202
+    p = hi
+    while p > lo and _space(cls, lut, p - 1):
+        p -= 1
+    return hi - p
+
+
+@jit
+def _leading_space(cls, lut, lo, hi):  # noqa: ANN001, ANN202
+    p = lo
+    while p < hi and _space(cls, lut, p):
+        p += 1
+    return p - lo
+
+
+@jit
+def edge(codes, bounds, out, ec, ecl, ac, acl, lut, i1, i2, j1, j2, at_start, at_end, words,
+         typo, min_anchor, pair_limit, e_starts, e_words, a_starts, a_words):  # noqa: ANN001, ANN201
+    """`write_change` of a change at the start or end of both texts: its differing leading or
+    trailing whitespace apart (`_edge_whitespace`), the rest cut, and touching pieces joined
+    (`_merge_touching`). PYTHON when the rest holds a piece left to Python."""
+    lead_e = lead_a = trail_e = trail_a = 0
+    if at_end:
+        trail_e, trail_a = _trailing_space(ecl, lut, i1, i2), _trailing_space(acl, lut, j1, j2)
+    if at_start and (i2 - trail_e, j2 - trail_a) != (0, 0):
+        lead_e = _leading_space(ecl, lut, i1, i2 - trail_e)
+        lead_a = _leading_space(acl, lut, j1, j2 - trail_a)
+    start = out
+    # The equality before, which `emit` may lengthen: restored if Python is to cut it all.
+    before = (bounds[1, out - 1], bounds[3, out - 1]) if out else (0, 0)
+    if lead_e or lead_a:
+        out = emit(codes, bounds, out, 3, i1, i1 + lead_e, j1, j1 + lead_a)
+    lo1, hi1, lo2, hi2 = i1 + lead_e, i2 - trail_e, j1 + lead_a, j2 - trail_a
+    if hi1 > lo1 or hi2 > lo2:
+        out = cut(codes, bounds, out, ec, ecl, ac, acl, lut, lo1, hi1, lo2, hi2, words, typo,
+                  min_anchor, pair_limit, e_starts, e_words, a_starts, a_words)
+    if trail_e or trail_a:
+        out = emit(codes, bounds, out, 3, hi1, i2, hi2, j2)
+    if not (lead_e or lead_a or trail_e or trail_a):
+        return out
+    for k in range(start, out):
+        if codes[k] >= PYTHON:  # the pieces to join are not all here: Python does it all
+            if start:
+                bounds[1, start - 1], bounds[3, start - 1] = before
+            return emit(codes, bounds, start, PYTHON, i1, i2, j1, j2)
+    kept = start
+    for k in range(start, out):
+        if kept > start and codes[k] and codes[kept - 1]:
+            x1, x2, y1, y2 = bounds[0, kept - 1], bounds[1, k], bounds[2, kept - 1], bounds[3, k]
+            op = 2 if x1 == x2 else 1 if y1 == y2 else 3
+            blank = (_blank(ecl, acl, lut, bounds[0, k], bounds[1, k], bounds[2, k], bounds[3, k])
+                     or _blank(ecl, acl, lut, bounds[0, kept - 1], bounds[1, kept - 1],
+                               bounds[2, kept - 1], bounds[3, kept - 1]))
+            if op == codes[kept - 1] == codes[k] or not blank:
+                codes[kept - 1], bounds[1, kept - 1], bounds[3, kept - 1] = op, x2, y2
+                continue
+        codes[kept] = codes[k]
+        for row in range(4):
+            bounds[row, kept] = bounds[row, k]
+        kept += 1
+    return kept
+
+
+@jit
 def plan(tag_len, i1s, j1s, ec, ecl, ac, acl, lut, words, typo, min_anchor, pair_limit):  # noqa: ANN001, ANN201
     """`core.readable.python_chunks`: (count, codes, bounds) of the chunks, the rows of bounds
     being i1, i2, j1, j2. The opcodes arrive as their tags' lengths and starts (i1s, j1s): they
@@ -321,7 +396,9 @@ def plan(tag_len, i1s, j1s, ec, ecl, ac, acl, lut, words, typo, min_anchor, pair
     count, m1, m2, n1, n2 = merge(tag_len, i1s, j1s, ec, ecl, acl, lut)
     first, o1, o2, p1, p2 = extend(count, m1, m2, n1, n2, ecl, acl, lut)
     e_end, a_end = ecl.shape[0], acl.shape[0]
-    size = 4 * (count - first) + 1
+    # Per change at most an equality and three pieces, and for the (at most two) changes at the
+    # ends of the texts a whitespace piece more on each side; then the last equality.
+    size = 4 * (count - first) + 5
     codes, bounds = np.empty(size, np.int8), np.empty((4, size), np.int64)
     e_starts, e_words = np.empty(UNIT_CAP + 2, np.int64), np.empty(UNIT_CAP + 2, np.int64)
     a_starts, a_words = np.empty(UNIT_CAP + 2, np.int64), np.empty(UNIT_CAP + 2, np.int64)
@@ -338,12 +415,10 @@ def plan(tag_len, i1s, j1s, ec, ecl, ac, acl, lut, words, typo, min_anchor, pair
             continue
         out = emit(codes, bounds, out, 0, e_pos, i1, a_pos, j1)
         e_pos, a_pos = i2, j2
-        # Whitespace at the ends of the texts is put apart (`_edge_whitespace`): Python.
-        if ((at_end and ((i2 > i1 and _space(ecl, lut, i2 - 1))
-                         or (j2 > j1 and _space(acl, lut, j2 - 1))))
-                or (at_start and ((i2 > i1 and _space(ecl, lut, i1))
-                                  or (j2 > j1 and _space(acl, lut, j1))))):
-            out = emit(codes, bounds, out, PYTHON, i1, i2, j1, j2)
+        if at_start or at_end:
+            out = edge(codes, bounds, out, ec, ecl, ac, acl, lut, i1, i2, j1, j2, at_start,
+                       at_end, words, typo, min_anchor, pair_limit, e_starts, e_words, a_starts,
+                       a_words)
             continue
         out = cut(codes, bounds, out, ec, ecl, ac, acl, lut, i1, i2, j1, j2, words, typo,
                   min_anchor, pair_limit, e_starts, e_words, a_starts, a_words)

@@ -19,23 +19,29 @@ _PAIRS = 64  # up to this many distinct symbols, windows are sifted by their fir
 
 
 @numba.njit(cache=_CACHE, nogil=True)
-def _align(symbols, h0, r0, h_from, h_to, r_from, r_to, order, h_rem, r_rem, out_row):
-    """Blocks of equal symbols between hypothesis positions [h_from, h_to) and reference
-    positions [r_from, r_to), found greedily left to right: after a difference, the nearest
+def _windows(symbols, h0, r0, prefix, h_stop, r_stop, order, h_pos, h_rem, r_pos, r_rem,
+             out_row):
+    """The windows to sort, per side: their start (pos) and how many symbols of an aligned
+    block start there (rem; 0 outside blocks); returns how many per side.
+
+    Blocks: the common prefix, then, between positions prefix and h_stop / r_stop (where the
+    common suffix starts), blocks found greedily left to right: after a difference, the nearest
     pair of positions (within _REACH) from which `order` symbols agree starts a block, as long
-    as they keep agreeing. Their n-grams match one for one: counted here, into out_row. For
-    each position in a block, rem = how many symbols of the block start there (0 elsewhere)."""
-    for p in range(h_from, h_to):
-        h_rem[p] = 0
-    for p in range(r_from, r_to):
-        r_rem[p] = 0
-    i, j = h_from, r_from
-    while i < h_to and j < r_to:
+    as they keep agreeing. Their n-grams match one for one: counted here, into out_row. A
+    window reaching out of its block (rem < order) is one to sort."""
+    nh = nr = 0
+    for p in range(max(0, prefix - order + 1), prefix):
+        h_pos[nh], h_rem[nh] = p, prefix - p
+        r_pos[nr], r_rem[nr] = p, prefix - p
+        nh += 1
+        nr += 1
+    i = j = prefix
+    while i < h_stop and j < r_stop:
         found = False
         for s in range(1, _REACH + 1):
             for a in range(s + 1):
                 b = s - a
-                if i + a + order > h_to or j + b + order > r_to:
+                if i + a + order > h_stop or j + b + order > r_stop:
                     continue
                 same = True
                 for q in range(order):
@@ -48,54 +54,70 @@ def _align(symbols, h0, r0, h_from, h_to, r_from, r_to, order, h_rem, r_rem, out
             if found:
                 break
         if not found:
-            return
+            break
+        for q in range(i, i + a):
+            h_pos[nh], h_rem[nh] = q, 0
+            nh += 1
+        for q in range(j, j + b):
+            r_pos[nr], r_rem[nr] = q, 0
+            nr += 1
         i += a
         j += b
         size = order
-        while i + size < h_to and j + size < r_to and (
+        while i + size < h_stop and j + size < r_stop and (
                 symbols[h0 + i + size] == symbols[r0 + j + size]):
             size += 1
-        for q in range(size):
-            h_rem[i + q] = size - q
-            r_rem[j + q] = size - q
+        for q in range(size - order + 1, size):
+            h_pos[nh], h_rem[nh] = i + q, size - q
+            r_pos[nr], r_rem[nr] = j + q, size - q
+            nh += 1
+            nr += 1
         for n in range(1, order + 1):
-            out_row[n - 1] += max(0, size - n + 1)
+            out_row[n - 1] += size - n + 1
         i += size
         j += size
+    for q in range(i, h_stop):
+        h_pos[nh], h_rem[nh] = q, 0
+        nh += 1
+    for q in range(j, r_stop):
+        r_pos[nr], r_rem[nr] = q, 0
+        nr += 1
+    return nh, nr
 
 
 @numba.njit(cache=_CACHE, nogil=True)
-def _renumber_windows(symbols, t0, first, stop, length, rem, order, local, d):
-    """Renumber (1, 2, ...) the symbols read by the windows that start at [first, stop) and
-    are not wholly inside a block (rem < order)."""
-    covered = first
-    for p in range(first, stop):
-        if rem[p] < order:
-            for q in range(max(p, covered), min(length, p + order)):
-                if local[symbols[t0 + q]] == 0:
-                    local[symbols[t0 + q]] = d
-                    d += 1
-            covered = max(covered, min(length, p + order))
+def _renumber_windows(symbols, t0, pos, n, length, order, local, d):
+    """Renumber (d, d + 1, ...) the symbols the windows read; returns the next number."""
+    covered = 0
+    for x in range(n):
+        p = pos[x]
+        for q in range(max(p, covered), min(length, p + order)):
+            if local[symbols[t0 + q]] == 0:
+                local[symbols[t0 + q]] = d
+                d += 1
+        covered = max(covered, min(length, p + order))
     return d
 
 
 @numba.njit(cache=_CACHE, nogil=True)
-def _forget(symbols, t0, first, stop, length, order, local):
-    for q in range(first, min(length, stop + order - 1)):
-        local[symbols[t0 + q]] = 0
+def _forget(symbols, t0, pos, n, length, order, local):
+    covered = 0
+    for x in range(n):
+        p = pos[x]
+        for q in range(max(p, covered), min(length, p + order)):
+            local[symbols[t0 + q]] = 0
+        covered = max(covered, min(length, p + order))
 
 
 @numba.njit(cache=_CACHE, nogil=True)
-def _window_keys(keys, k, symbols, t0, first, stop, length, rem, side, order, bits, local,
+def _window_keys(keys, k, symbols, t0, pos, rem, n, length, side, order, bits, local,
                  bigrams, low):
-    """Append the key of each window starting at [first, stop) with rem < order: its symbols
-    (0 past the end), the lowest order at which it is not inside a block (at least `low`),
-    its side. With low = 2, only windows whose first two symbols begin a window of the other
-    side (bigrams, see _pair_table) are kept."""
+    """Append each window's key: its symbols (0 past the end), the lowest order at which it
+    is not inside a block (at least `low`), its side. With low = 2, only windows whose first
+    two symbols begin a window of the other side (bigrams, see _pair_table) are kept."""
     other = 1 << (1 - side)
-    for p in range(first, stop):
-        if rem[p] >= order:
-            continue
+    for x in range(n):
+        p = pos[x]
         if low == 2 and (p + 1 >= length or not bigrams[
                 local[symbols[t0 + p]] * _PAIRS + local[symbols[t0 + p + 1]]] & other):
             continue
@@ -104,21 +126,20 @@ def _window_keys(keys, k, symbols, t0, first, stop, length, rem, side, order, bi
             code <<= bits
             if p + j < length:
                 code |= local[symbols[t0 + p + j]]
-        keys[k] = (code << _SIDE_BITS) | (max(rem[p] + 1, low) << 1) | side
+        keys[k] = (code << _SIDE_BITS) | (max(rem[x] + 1, low) << 1) | side
         k += 1
     return k
 
 
 @numba.njit(cache=_CACHE, nogil=True)
-def _pair_table(symbols, t0, first, stop, length, rem, side, order, local, bigrams, unigrams):
-    """Note the first two symbols of each window of one side that reaches out of the blocks
-    (bigrams[a * _PAIRS + b] |= 1 << side), and count the symbols not in any block (the
-    1-grams left to match: unigrams[2 * a + side])."""
-    for p in range(first, stop):
-        if rem[p] >= order:
-            continue
+def _pair_table(symbols, t0, pos, rem, n, length, side, local, bigrams, unigrams):
+    """Note the first two symbols of each window of one side (bigrams[a * _PAIRS + b] |=
+    1 << side), and count the symbols not in any block (the 1-grams left to match:
+    unigrams[2 * a + side])."""
+    for x in range(n):
+        p = pos[x]
         a = local[symbols[t0 + p]]
-        if rem[p] == 0:
+        if rem[x] == 0:
             unigrams[2 * a + side] += 1
         if p + 1 < length:
             bigrams[a * _PAIRS + local[symbols[t0 + p + 1]]] |= 1 << side
@@ -194,7 +215,9 @@ def count(symbols, hyp_start, hyp_end, ref_start, ref_end, order, local, out):
     keys = np.empty(2 * longest, dtype=np.int64)
     sorted_keys = np.empty(2 * longest, dtype=np.int64)
     counts = np.empty(2 * longest + 2, dtype=np.int64)
+    h_pos = np.empty(longest, dtype=np.int64)
     h_rem = np.empty(longest, dtype=np.int64)
+    r_pos = np.empty(longest, dtype=np.int64)
     r_rem = np.empty(longest, dtype=np.int64)
     hyps = np.empty(order + 1, dtype=np.int64)
     refs = np.empty(order + 1, dtype=np.int64)
@@ -202,13 +225,13 @@ def count(symbols, hyp_start, hyp_end, ref_start, ref_end, order, local, out):
     unigrams = np.empty(2 * _PAIRS, dtype=np.int64)
     for i in range(pairs):
         _count_pair(symbols, hyp_start[i], hyp_end[i], ref_start[i], ref_end[i], order, local,
-                    out[i], keys, sorted_keys, counts, h_rem, r_rem, hyps, refs, bigrams,
-                    unigrams)
+                    out[i], keys, sorted_keys, counts, h_pos, h_rem, r_pos, r_rem, hyps, refs,
+                    bigrams, unigrams)
 
 
 @numba.njit(cache=_CACHE, nogil=True)
 def _count_pair(symbols, h0, h1, r0, r1, order, local, out_row, keys, sorted_keys, counts,
-                h_rem, r_rem, hyps, refs, bigrams, unigrams):
+                h_pos, h_rem, r_pos, r_rem, hyps, refs, bigrams, unigrams):
     max_bits = (63 - _SIDE_BITS) // order
     hl, rl = h1 - h0, r1 - r0
     # n-grams inside the common prefix or the common suffix, or inside a block aligned
@@ -224,14 +247,12 @@ def _count_pair(symbols, h0, h1, r0, r1, order, local, out_row, keys, sorted_key
         out_row[n - 1] = max(0, prefix - n + 1) + max(0, suffix - n + 1)
     if prefix == hl == rl:
         return  # identical texts: every n-gram matches
-    first = max(0, prefix - order + 1)
     h_stop, r_stop = hl - suffix, rl - suffix  # window starts end here
-    for p in range(first, prefix):
-        h_rem[p] = r_rem[p] = prefix - p
-    _align(symbols, h0, r0, prefix, h_stop, prefix, r_stop, order, h_rem, r_rem, out_row)
+    nh, nr = _windows(symbols, h0, r0, prefix, h_stop, r_stop, order, h_pos, h_rem, r_pos,
+                      r_rem, out_row)
     # the symbols those windows read, renumbered 1..d-1 (0 is "past the end")
-    d = _renumber_windows(symbols, h0, first, h_stop, hl, h_rem, order, local, 1)
-    d = _renumber_windows(symbols, r0, first, r_stop, rl, r_rem, order, local, d)
+    d = _renumber_windows(symbols, h0, h_pos, nh, hl, order, local, 1)
+    d = _renumber_windows(symbols, r0, r_pos, nr, rl, order, local, d)
     bits = 1
     while (1 << bits) < d:
         bits += 1
@@ -243,19 +264,17 @@ def _count_pair(symbols, h0, h1, r0, r1, order, local, out_row, keys, sorted_key
         if low == 2:
             bigrams[:d * _PAIRS] = 0
             unigrams[:2 * d] = 0
-            _pair_table(symbols, h0, first, h_stop, hl, h_rem, 0, order, local, bigrams,
-                        unigrams)
-            _pair_table(symbols, r0, first, r_stop, rl, r_rem, 1, order, local, bigrams,
-                        unigrams)
+            _pair_table(symbols, h0, h_pos, h_rem, nh, hl, 0, local, bigrams, unigrams)
+            _pair_table(symbols, r0, r_pos, r_rem, nr, rl, 1, local, bigrams, unigrams)
             for a in range(1, d):
                 out_row[0] += min(unigrams[2 * a], unigrams[2 * a + 1])
-        k = _window_keys(keys, 0, symbols, h0, first, h_stop, hl, h_rem, 0, order, bits,
-                         local, bigrams, low)
-        k = _window_keys(keys, k, symbols, r0, first, r_stop, rl, r_rem, 1, order, bits,
-                         local, bigrams, low)
+        k = _window_keys(keys, 0, symbols, h0, h_pos, h_rem, nh, hl, 0, order, bits, local,
+                         bigrams, low)
+        k = _window_keys(keys, k, symbols, r0, r_pos, r_rem, nr, rl, 1, order, bits, local,
+                         bigrams, low)
         _sort_keys(keys, k, _SIDE_BITS + bits * (order - 1), d, counts, sorted_keys)
         _clipped_matches(sorted_keys, k, order, bits, out_row, hyps, refs)
     else:
         out_row[:] = -1
-    _forget(symbols, h0, first, h_stop, hl, order, local)
-    _forget(symbols, r0, first, r_stop, rl, order, local)
+    _forget(symbols, h0, h_pos, nh, hl, order, local)
+    _forget(symbols, r0, r_pos, nr, rl, order, local)

@@ -28,7 +28,7 @@ NORMALISE = "normalise"
 # text (word_table explains why the result is the same): a batch chunk has far fewer distinct
 # words than texts.
 WORD_PRESETS = frozenset({"squad"})
-# From this many rows a chunk's texts are normalised through its words (word_normalise), or
+# From this many rows a chunk's texts are normalised through its words (word_table), or
 # from any size once numba is loaded: importing it (~0.4 s) costs a small run more than the
 # per-text path (~10 us a row, against ~4 through the words).
 MIN_ROWS = 25_000
@@ -70,7 +70,7 @@ def normalised_pair(expected: Sequence[str], actual: Sequence[str], value: str |
     the chunk's words when the chunk is big enough to pay for the compiled loops."""
     preset = by_word(value)
     if preset and (len(expected) >= MIN_ROWS or "numba" in sys.modules):
-        from matchlens.core.metrics.word_normalise import normalised_by_word
+        from matchlens.core.metrics.word_table import normalised_by_word
 
         return shared((NORMALISE, preset, "by word"), (expected, actual),
                       lambda: normalised_by_word(expected, actual, preset))

@@ -99,23 +99,25 @@ def _sentence_bleu(row: list[int], order: int) -> float:
 def cached_unit_scores(metric: Any, stats: np.ndarray,
                        formula: Callable[[list[int]], float]) -> np.ndarray:
     """unit_score(formula(row)) for every row: the formula once per row never seen before by
-    this process (for this metric object); distinct rows found by sorting their bytes."""
+    this process (for this metric object). Every row is looked up by its bytes (cheaper than
+    finding the distinct rows first: most rows of a chunk were seen before)."""
     if not len(stats):
         return np.zeros(0, dtype=np.float64)
     rows = np.ascontiguousarray(stats, dtype=np.int32)  # counts of tokens: far below 2**31
-    keys = rows.view(np.dtype((np.void, rows.itemsize * rows.shape[1]))).ravel()
-    distinct, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    keys = rows.view(np.dtype((np.void, rows.itemsize * rows.shape[1]))).ravel().tolist()
     with _caches_lock:
         cache = _caches.setdefault(metric, {})
-    distinct_keys = distinct.tolist()  # bytes objects
-    values = np.fromiter(map(cache.get, distinct_keys, repeat(np.nan)), dtype=np.float64,
-                         count=len(distinct_keys))
+    values = np.fromiter(map(cache.get, keys, repeat(np.nan)), dtype=np.float64,
+                         count=len(keys))
     new = np.flatnonzero(np.isnan(values))
     if len(cache) + len(new) > _CACHE_LIMIT:
         cache.clear()
-    for at, row in zip(new.tolist(), stats[first[new]].tolist(), strict=True):
-        values[at] = cache[distinct_keys[at]] = unit_score(formula(row))
-    return values[inverse.ravel()]
+    for at, row in zip(new.tolist(), stats[new].tolist(), strict=True):
+        value = cache.get(keys[at])
+        if value is None:  # not a row earlier in this chunk either
+            value = cache[keys[at]] = unit_score(formula(row))
+        values[at] = value
+    return values
 
 
 def chrf_unit_scores(metric: Any, stats: np.ndarray) -> np.ndarray:

@@ -54,7 +54,7 @@ def split_words(chars, text_ends, space, prime, glue):
     characters."""
     n_texts = text_ends.shape[0]
     # a text of c characters holds at most (c + 1) // 2 words
-    ids = np.empty((chars.shape[0] + n_texts) // 2 + 1, dtype=np.int64)
+    ids = np.empty((chars.shape[0] + n_texts) // 2 + 1, dtype=np.int32)  # 4 bytes a word
     word_ends = np.empty(n_texts, dtype=np.int64)
     lone = np.zeros(n_texts, dtype=np.bool_)
     capacity = 1 << 12

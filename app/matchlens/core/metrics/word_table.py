@@ -14,7 +14,8 @@ and a table with `glue` splits as jiwer does).
 The tests check the premises over every code point and the results against the per-text code.
 
 The table is shared by the metrics of one chunk (registry.shared), and so are the token ids of
-each tokenisation.
+each tokenisation. The squad preset of the other text metrics comes from the same tokens
+(`normalised_by_word`).
 """
 
 from __future__ import annotations
@@ -62,14 +63,14 @@ def word_table(expected: Sequence[str], actual: Sequence[str], glue: bool = Fals
     """The whitespace words of both columns (str.split()'s), shared within a batch chunk.
     With `glue`, jiwer's words: a lone whitespace character other than " " between two words
     is part of one word."""
-    # jiwer's table first: it is str.split()'s too unless a text holds a lone tab or the like
-    # (rare), so most chunks are split once for every word metric
+    # jiwer's table first: it is str.split()'s too unless a text holds a lone tab or the like,
+    # and then str.split()'s words are those of each distinct glued word, split
     jiwer = shared(("word_table", True), (expected, actual),
                    lambda: _build([*expected, *actual], glue=True))
     if glue or not jiwer.lone.any():
         return jiwer
     return shared(("word_table", False), (expected, actual),
-                  lambda: _build([*expected, *actual], glue=False))
+                  lambda: WordTable(retokenised(jiwer.words, str.split), jiwer.lone))
 
 
 def _build(texts: list[str], glue: bool = False) -> WordTable:
@@ -157,3 +158,26 @@ def as_sequences(words: Words) -> list[str] | list[list[int]]:
     codes = words.ids + np.where(words.ids >= _SURROGATES, _SURROGATE_COUNT, 0)
     joined = codes.astype("<u4").tobytes().decode("utf-32-le")
     return list(map(joined.__getitem__, bounds))
+
+
+def normalised_by_word(expected: Sequence[str], actual: Sequence[str], preset: str
+                       ) -> tuple[list[str], list[str]]:
+    """Both columns through the preset (one of normalising.WORD_PRESETS), for any metric: the
+    chunk's tokens of the preset (shared: token_f1 scores those very tokens) joined back by
+    single spaces in a compiled loop. squad(text) is " ".join of its tokens, so these are the
+    texts `Pipeline.apply` gives, for less than half the work on a chunk of generated answers
+    (normalising.normalised_pair uses it for big chunks: numba's import)."""
+    from matchlens.core.metrics.word_kernel import join_tokens
+
+    tokens = metric_tokens(expected, actual, preset)
+    vocabulary = tokens.vocabulary
+    every = "".join(vocabulary)
+    # ASCII tokens (isascii() is O(1)): one byte per character, and an ASCII decode (a copy)
+    encoding, dtype = ("ascii", np.uint8) if every.isascii() else ("utf-32-le", np.uint32)
+    pool = np.frombuffer(every.encode(encoding, "surrogatepass"), dtype=dtype)
+    pool_ends = np.cumsum(np.fromiter(map(len, vocabulary), dtype=np.int64,
+                                      count=len(vocabulary)))
+    chars, ends = join_tokens(tokens.ids, tokens.ends, pool, pool_ends)
+    joined = chars.tobytes().decode(encoding, "surrogatepass")
+    texts = list(map(joined.__getitem__, map(slice, _starts(ends).tolist(), ends.tolist())))
+    return texts[:len(expected)], texts[len(expected):]
