@@ -7,6 +7,7 @@ import argparse
 import contextlib
 import os
 import sys
+from collections.abc import Iterator
 from dataclasses import replace
 from itertools import chain
 from pathlib import Path
@@ -238,6 +239,25 @@ def _stdout_as_utf8() -> None:
     encoding = (getattr(sys.stdout, "encoding", None) or "").lower().replace("_", "-")
     if encoding not in ("utf-8", "utf8") and hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(encoding="utf-8")
+
+
+@contextlib.contextmanager
+def stdout_written() -> Iterator[None]:
+    """For `diff` and `calibrate`, whose result is what they print: the block's writes to
+    standard output, flushed at its end. A reader that stopped early (`| head`) is not an
+    error (the rest is discarded); any other failure to write (a full disk) is one sentence,
+    exit 2, as `score` says it. Without this it was "internal error ... a bug in MatchLens"
+    (exit 70, a crash report) when the write failed at once, or the interpreter's
+    "Exception ignored ... OSError" and exit 120 when it failed at the exit-time flush."""
+    try:
+        yield
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _discard_stdout()
+    except OSError as err:
+        _discard_stdout()  # the exit-time flush would fail the same way
+        raise OutputError(f"standard output: cannot be written ({err.strerror or err})"
+                          ) from None
 
 
 def _discard_stdout() -> None:
