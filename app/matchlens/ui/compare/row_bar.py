@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QAction, QPainter, QPaintEvent
+from PySide6.QtGui import Qt as QtGui
 from PySide6.QtWidgets import QLabel, QSizePolicy, QToolBar, QWidget
 
 from matchlens.ui.compare.references_bar import ReferenceStepper
@@ -31,7 +32,10 @@ class ElidedLabel(QLabel):
 
     def setText(self, text: str) -> None:  # noqa: N802 - Qt override
         super().setText(text)
-        self.setToolTip(text)
+        # A tooltip is rich text when Qt guesses so: an id like "<b>x</b>" from the dataset
+        # would show as a bold x. Such a text goes as escaped HTML; any other as it is.
+        self.setToolTip(QtGui.convertFromPlainText(text) if QtGui.mightBeRichText(text)
+                        else text)
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
         # Asks for little: the toolbar then gives this label the room its buttons leave.
