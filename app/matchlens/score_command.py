@@ -236,6 +236,7 @@ def _check_network(jobs: list[MetricJob], config: Config) -> Config:
 def _stdout_as_utf8() -> None:
     """The CSV on standard output is UTF-8, like a file written with -o, whatever the locale
     (a Windows redirect is cp1252; 東京 in a cell would stop the run with a traceback)."""
+    _stdout_open()
     encoding = (getattr(sys.stdout, "encoding", None) or "").lower().replace("_", "-")
     if encoding not in ("utf-8", "utf8") and hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(encoding="utf-8")
@@ -249,6 +250,7 @@ def stdout_written() -> Iterator[None]:
     exit 2, as `score` says it. Without this it was "internal error ... a bug in MatchLens"
     (exit 70, a crash report) when the write failed at once, or the interpreter's
     "Exception ignored ... OSError" and exit 120 when it failed at the exit-time flush."""
+    _stdout_open()
     try:
         yield
         sys.stdout.flush()
@@ -258,6 +260,13 @@ def stdout_written() -> Iterator[None]:
         _discard_stdout()  # the exit-time flush would fail the same way
         raise OutputError(f"standard output: cannot be written ({err.strerror or err})"
                           ) from None
+
+
+def _stdout_open() -> None:
+    """`matchlens diff a b >&-` starts Python with sys.stdout None: say so, not an internal
+    error (AttributeError) at the first write."""
+    if sys.stdout is None:
+        raise OutputError("standard output: cannot be written (it is closed)")
 
 
 def _discard_stdout() -> None:

@@ -67,3 +67,18 @@ def test_a_reader_that_stopped_is_not_an_error(pair, tmp_path, name):
         os.close(write)
     assert done.returncode == 0
     assert done.stderr.decode("utf-8") == ""
+
+
+@pytest.mark.parametrize("name", ["diff", "calibrate", "score"])
+def test_a_closed_standard_output_is_one_sentence_and_exit_2(pair, tmp_path, name):
+    # `matchlens diff a b >&-`: Python starts with sys.stdout None
+    args = _commands(pair).get(name) or ["score", str(SAMPLE_CSV), "--expected", "expected",
+                                          "--actual", "output_a", "--quiet"]
+    env = {**os.environ, "PYTHONPATH": str(REPO / "app"), "PYTHONIOENCODING": "utf-8",
+           "XDG_STATE_HOME": str(tmp_path / "state")}
+    done = subprocess.run([sys.executable, "-m", "matchlens", *args], stderr=subprocess.PIPE,
+                          env=env, timeout=120, preexec_fn=lambda: os.close(1))  # noqa: PLW1509
+    err = done.stderr.decode("utf-8")
+    assert done.returncode == 2, err
+    assert err.splitlines() == ["matchlens: standard output: cannot be written (it is closed)"]
+    assert not (tmp_path / "state").exists()  # no crash report
