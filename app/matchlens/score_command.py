@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import sys
 from dataclasses import replace
 from itertools import chain
@@ -28,6 +27,7 @@ from matchlens.core.scored_table import provenance, sidecar_path, write_sidecar
 from matchlens.core.scored_writer import scored_writer
 from matchlens.core.tally import Tally
 from matchlens.crash import say
+from matchlens.stdout_guard import discard_stdout
 from matchlens.summary import format_summary
 
 EXIT_OK, EXIT_GATE, EXIT_USAGE = 0, 1, 2
@@ -141,11 +141,11 @@ def score_command(args: argparse.Namespace) -> int:
         if args.output is None:
             sys.stdout.flush()  # a pipe closed early fails here, not in the exit-time flush
     except BrokenPipeError:  # the reader of standard output stopped early (`| head`)
-        _discard_stdout()
+        discard_stdout()
         for _ in stream:  # the summary and the gate still count every row
             pass
     except OSError as err:  # only standard output gets here: files raise OutputError
-        _discard_stdout()  # the exit-time flush would fail the same way
+        discard_stdout()  # the exit-time flush would fail the same way
         raise OutputError(f"standard output: cannot write the table "
                           f"({err.strerror or err})") from None
     replaced = getattr(sink, "replaced", 0)
@@ -238,18 +238,6 @@ def _stdout_as_utf8() -> None:
     encoding = (getattr(sys.stdout, "encoding", None) or "").lower().replace("_", "-")
     if encoding not in ("utf-8", "utf8") and hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(encoding="utf-8")
-
-
-def _discard_stdout() -> None:
-    """Not an error: send the rest (and the final flush at exit) to the null device so no
-    BrokenPipeError traceback follows; the summary and the --fail-under gate still run."""
-    try:
-        fd = sys.stdout.fileno()
-    except (AttributeError, OSError, ValueError):
-        return
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, fd)
-    os.close(devnull)
 
 
 def _delimiter(text: str | None) -> str | None:
