@@ -42,7 +42,6 @@ from matchlens.score_command import (
     build_config,
     load_network_metrics,
     make_jobs,
-    stdout_written,
 )
 from matchlens.summary import plural
 
@@ -114,14 +113,13 @@ def calibrate_command(args: argparse.Namespace) -> int:
         reports[variant] = [
             calibrate_scores(job.spec, result.scores[(variant, job.id)], codes[variant],
                              job.threshold)[0] for job in jobs]
+    print(format_reports(reports, codes, source=table.label))
+    for note in table.notes:  # renamed header cells, the sheet or array the rows came from
+        print(f"  note: {note}")
     saved = window_labels(args) if not args.labels else None
-    with stdout_written():  # a full disk: one sentence; `| head`: not an error
-        print(format_reports(reports, codes, source=table.label))
-        for note in table.notes:  # renamed header cells, the sheet or array the rows came from
-            print(f"  note: {note}")
-        if saved is not None:  # found, but only counted when asked: the same command, the same numbers
-            print(f"  note: the window saved labels of {args.data} in {saved}; add --labels "
-                  f"{saved} to count them")
+    if saved is not None:  # found, but only counted when asked: the same command, the same numbers
+        print(f"  note: the window saved labels of {args.data} in {saved}; add --labels "
+              f"{saved} to count them")
     if args.output is not None:
         chosen, said = suggested_config(config, reports)
         save_config(chosen, args.output, metric_ids)

@@ -212,21 +212,17 @@ def run_score(args: argparse.Namespace) -> int:
 def run_calibrate(args: argparse.Namespace) -> int:
     from matchlens.calibrate_command import calibrate_command
     from matchlens.crash import run_guarded
+    from matchlens.stdout_guard import printing_guarded
 
-    return run_guarded(calibrate_command, args)
+    return run_guarded(printing_guarded(calibrate_command), args)
 
 
 def run_diff(args: argparse.Namespace) -> int:
     from matchlens.crash import run_guarded
     from matchlens.diff_command import diff_command
+    from matchlens.stdout_guard import printing_guarded
 
-    def diff_quietly(parsed: argparse.Namespace) -> int:
-        try:
-            return diff_command(parsed)
-        except BrokenPipeError:  # `matchlens diff a b | head`
-            return EXIT_OK
-
-    return run_guarded(diff_quietly, args)
+    return run_guarded(printing_guarded(diff_command), args)  # `matchlens diff a b | head`
 
 
 # What each headless form imports before it reads a row (numpy, every metric, the readers).

@@ -24,7 +24,6 @@ from matchlens.score_command import (
     build_config,
     choose_metrics,
     load_network_metrics,
-    stdout_written,
 )
 
 # The case option of this metric decides the distance, the edits and the chunks, as in the window.
@@ -103,16 +102,15 @@ def diff_command(args: argparse.Namespace) -> int:
                                       threshold=settings.threshold, options=settings.options)
     _stdout_as_utf8()
     out = sys.stdout
-    with stdout_written():  # a full disk: one sentence; `| head`: not an error
-        if args.json:
-            data = diff.as_dict()
-            data["scores"] = {m: {"score": r.score, "label": str(r.label)}
-                              for m, r in results.items()}
-            json.dump(data, out, ensure_ascii=False)
-            out.write("\n")
-        else:
-            colour = use_colour(out)
-            text = inline_diff(diff, colour)
-            out.write(text if text.endswith("\n") or not text else text + "\n")
-            out.write("\n" + "\n".join(score_lines(results, colour)) + "\n")
+    if args.json:
+        data = diff.as_dict()
+        data["scores"] = {m: {"score": r.score, "label": str(r.label)}
+                          for m, r in results.items()}
+        json.dump(data, out, ensure_ascii=False)
+        out.write("\n")
+        return 0
+    colour = use_colour(out)
+    text = inline_diff(diff, colour)
+    out.write(text if text.endswith("\n") or not text else text + "\n")
+    out.write("\n" + "\n".join(score_lines(results, colour)) + "\n")
     return 0

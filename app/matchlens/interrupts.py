@@ -84,16 +84,18 @@ def _watch(read_fd: int) -> None:
 
 def _leave(signum: int) -> None:
     # Looked up, not imported: the main thread may hold the import lock (numba loading); a
-    # module not imported yet has no worker or temporary file to clean up.
-    batch = sys.modules.get("matchlens.core.parallel_batch")
-    if batch is not None:
-        batch.kill_workers()
-    atomic = sys.modules.get("matchlens.core.atomic")
-    if atomic is not None:
-        atomic.discard_all_temporaries()  # keeps the lock: no rename after this
-    readers = sys.modules.get("matchlens.core.datasets.readers")
-    if readers is not None:  # the copy of standard input (`score -`), private to this run
-        readers.discard_copies()
+    # module not imported yet has no worker or temporary file to clean up. A module caught
+    # half imported lacks the function (a signal during start-up): skipped, and no cleanup's
+    # failure may keep this thread from leaving, or the interrupt would be lost.
+    for module, cleanup in (("matchlens.core.parallel_batch", "kill_workers"),
+                            ("matchlens.core.atomic", "discard_all_temporaries"),
+                            ("matchlens.core.datasets.readers", "discard_copies")):
+        # kill_workers: the forked scoring worker; discard_all_temporaries keeps its lock (no
+        # rename after this); discard_copies: the copy of standard input (`score -`)
+        function = getattr(sys.modules.get(module), cleanup, None)
+        if function is not None:
+            with contextlib.suppress(Exception):
+                function()
     # straight to the descriptor: sys.stderr's lock may be held by the main thread
     with contextlib.suppress(OSError):
         os.write(2, (_LINES[signum] + "\n").encode())

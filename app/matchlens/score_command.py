@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import sys
-from collections.abc import Iterator
 from dataclasses import replace
 from itertools import chain
 from pathlib import Path
@@ -29,6 +27,7 @@ from matchlens.core.scored_table import provenance, sidecar_path, write_sidecar
 from matchlens.core.scored_writer import scored_writer
 from matchlens.core.tally import Tally
 from matchlens.crash import say
+from matchlens.stdout_guard import discard_stdout
 from matchlens.summary import format_summary
 
 EXIT_OK, EXIT_GATE, EXIT_USAGE = 0, 1, 2
@@ -142,11 +141,11 @@ def score_command(args: argparse.Namespace) -> int:
         if args.output is None:
             sys.stdout.flush()  # a pipe closed early fails here, not in the exit-time flush
     except BrokenPipeError:  # the reader of standard output stopped early (`| head`)
-        _discard_stdout()
+        discard_stdout()
         for _ in stream:  # the summary and the gate still count every row
             pass
     except OSError as err:  # only standard output gets here: files raise OutputError
-        _discard_stdout()  # the exit-time flush would fail the same way
+        discard_stdout()  # the exit-time flush would fail the same way
         raise OutputError(f"standard output: cannot write the table "
                           f"({err.strerror or err})") from None
     replaced = getattr(sink, "replaced", 0)
@@ -242,43 +241,11 @@ def _stdout_as_utf8() -> None:
         sys.stdout.reconfigure(encoding="utf-8")
 
 
-@contextlib.contextmanager
-def stdout_written() -> Iterator[None]:
-    """For `diff` and `calibrate`, whose result is what they print: the block's writes to
-    standard output, flushed at its end. A reader that stopped early (`| head`) is not an
-    error (the rest is discarded); any other failure to write (a full disk) is one sentence,
-    exit 2, as `score` says it. Without this it was "internal error ... a bug in MatchLens"
-    (exit 70, a crash report) when the write failed at once, or the interpreter's
-    "Exception ignored ... OSError" and exit 120 when it failed at the exit-time flush."""
-    _stdout_open()
-    try:
-        yield
-        sys.stdout.flush()
-    except BrokenPipeError:
-        _discard_stdout()
-    except OSError as err:
-        _discard_stdout()  # the exit-time flush would fail the same way
-        raise OutputError(f"standard output: cannot be written ({err.strerror or err})"
-                          ) from None
-
-
 def _stdout_open() -> None:
-    """`matchlens diff a b >&-` starts Python with sys.stdout None: say so, not an internal
+    """`matchlens score … >&-` starts Python with sys.stdout None: say so, not an internal
     error (AttributeError) at the first write."""
     if sys.stdout is None:
-        raise OutputError("standard output: cannot be written (it is closed)")
-
-
-def _discard_stdout() -> None:
-    """Not an error: send the rest (and the final flush at exit) to the null device so no
-    BrokenPipeError traceback follows; the summary and the --fail-under gate still run."""
-    try:
-        fd = sys.stdout.fileno()
-    except (AttributeError, OSError, ValueError):
-        return
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, fd)
-    os.close(devnull)
+        raise OutputError("standard output: cannot write the table (it is closed)")
 
 
 def _delimiter(text: str | None) -> str | None:

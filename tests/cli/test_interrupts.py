@@ -164,3 +164,29 @@ def test_a_signal_during_a_run_on_standard_input_leaves_no_copy_of_it(tmp_path, 
     assert run.returncode == 128 + signum, errors.read_text()
     assert list(temp.iterdir()) == []  # no matchlens-input-* folder, no copy of the data
     assert not (tmp_path / "out.csv").exists()
+
+
+@pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_signal_while_a_cleanup_module_is_half_imported_still_ends_the_run(signum, code):
+    # A Ctrl+C during start-up can land while core.parallel_batch is being imported: it is in
+    # sys.modules without kill_workers yet. The watcher raised AttributeError, died, and the
+    # interrupt was lost (the run went on to exit 0). The signal must still end the run, with
+    # the one line, whatever state the cleanup modules are in.
+    script = (
+        "import os, signal, sys, time, types\n"
+        "from matchlens import interrupts\n"
+        "sys.modules['matchlens.core.parallel_batch'] = types.ModuleType('half imported')\n"
+        "broken = types.ModuleType('broken')\n"
+        "def fails(): raise OSError('cannot')\n"
+        "broken.discard_all_temporaries = fails\n"
+        "sys.modules['matchlens.core.atomic'] = broken\n"
+        "interrupts.watch()\n"
+        f"os.kill(os.getpid(), {int(signum)})\n"
+        "time.sleep(10)\n"
+        "print('the signal was lost')\n")
+    done = subprocess.run([PYTHON, "-c", script], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(REPO / "app")})
+    assert done.returncode == code, done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stderr.strip().startswith("matchlens: ")
+    assert "the signal was lost" not in done.stdout

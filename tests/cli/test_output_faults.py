@@ -21,6 +21,8 @@ from matchlens.core import atomic, scored_table
 from tests.cli.conftest import (
     PYTHON,
     REPO,
+    SAMPLE_CSV,
+    SAMPLES,
     assert_no_traceback,
     assert_one_line_error,
     read_csv_file,
@@ -240,3 +242,27 @@ def test_an_internal_error_exits_70_with_a_report_and_no_traceback(folder, capsy
     assert not leaked(text, SECRET) and not leaked(run.err, SECRET)
     assert snapshot(folder) == before
     assert_no_traceback(run)
+
+
+# `diff` and `calibrate` print a report: a reader that stops early is not an error, a full
+# disk is one sentence (both were "internal error", exit 70, with a crash report).
+REPORTS = {
+    "diff": f"diff '{SAMPLES / 'pair_expected.txt'}' '{SAMPLES / 'pair_actual.txt'}'",
+    "calibrate": f"calibrate '{SAMPLE_CSV}' --expected expected --actual output_a --label label",
+}
+
+
+@pytest.mark.parametrize("command", sorted(REPORTS))
+def test_a_report_to_a_full_standard_output_is_one_sentence(folder, command):
+    done = _shell(f"'{PYTHON}' -m matchlens {REPORTS[command]} > /dev/full", folder)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.decode().splitlines() == [
+        "matchlens: standard output: cannot write the report (No space left on device)"]
+
+
+@pytest.mark.parametrize("command", sorted(REPORTS))
+def test_a_report_to_a_reader_that_left_is_quiet(folder, command):
+    # `true` exits before matchlens has started: every write meets a closed pipe
+    done = _shell(f"'{PYTHON}' -m matchlens {REPORTS[command]} | true; "
+                  "exit ${PIPESTATUS[0]}", folder)
+    assert done.returncode == 0 and done.stderr == b"", done.stderr

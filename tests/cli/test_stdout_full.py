@@ -1,8 +1,8 @@
-"""`diff` and `calibrate` print to standard output: when it cannot be written (a full disk,
-here /dev/full) the run says so in one sentence and exits 2, as `score` does, rather than
-"internal error ... a bug in MatchLens" (exit 70, a crash report) or the interpreter's
-"Exception ignored ... OSError" at exit (code 120); a reader that stops early (`| head`) is
-not an error."""
+"""`diff` and `calibrate` print to standard output (stdout_guard): when it cannot be written
+(a full disk, here /dev/full; or closed, `>&-`) the run says so in one sentence and exits 2, as
+`score` does, rather than "internal error ... a bug in MatchLens" (exit 70, a crash report) or
+the interpreter's "Exception ignored ... OSError" at exit (code 120), whether Python writes at
+once (PYTHONUNBUFFERED) or at the end; a reader that stops early (`| head`) is not an error."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def test_a_full_standard_output_is_one_sentence_and_exit_2(pair, tmp_path, name,
     err = done.stderr.decode("utf-8")
     assert done.returncode == 2, err
     assert err.splitlines() == [
-        "matchlens: standard output: cannot be written (No space left on device)"]
+        "matchlens: standard output: cannot write the report (No space left on device)"]
     assert not (tmp_path / "state").exists()  # no crash report
 
 
@@ -80,5 +80,6 @@ def test_a_closed_standard_output_is_one_sentence_and_exit_2(pair, tmp_path, nam
                           env=env, timeout=120, preexec_fn=lambda: os.close(1))  # noqa: PLW1509
     err = done.stderr.decode("utf-8")
     assert done.returncode == 2, err
-    assert err.splitlines() == ["matchlens: standard output: cannot be written (it is closed)"]
+    what = "table" if name == "score" else "report"
+    assert err.splitlines() == [f"matchlens: standard output: cannot write the {what} (it is closed)"]
     assert not (tmp_path / "state").exists()  # no crash report
