@@ -10,9 +10,10 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matchlens.core.metrics import bleu_tokens, get_metric, sacrebleu_many
+from matchlens.core.metrics import bleu_tokens, sacrebleu_many
 from matchlens.core.metrics.ngram_matches import count_matches, pack, whitespace_table
-from matchlens.core.metrics.sacrebleu_metrics import _bleu, unit_score
+from matchlens.core.metrics.sacrebleu_metrics import _bleu
+from tests.core.test_overlap_batch import many, sacrebleu_scores
 
 # what the 13a tokenizer and chrF treat specially, ASCII only: digits by dots, commas and
 # dashes, the entities and markers it replaces, newlines, every ASCII whitespace of split()
@@ -20,19 +21,6 @@ ASCII = list("ab AB 1 9 . , - & ; / ( ) < > ' \n\t\r\x0b\x0c\x1c\x1f") + [
     "&amp;", "&quot;", "&lt;", "&gt;", "<skipped>", "-\n", "1,000", "3.5", "e.g.", "x-1"]
 ASCII_TEXT = st.lists(st.sampled_from(ASCII), max_size=14).map("".join)
 WIDE = ASCII + ["é", "ß", "日本", "\x85", "\u3000", "\u2028", "\ue000", "\U0001f600"]
-
-
-def sacrebleu_scores(metric_id: str, expected, actual) -> list[float]:
-    from sacrebleu.metrics import BLEU, CHRF
-
-    metric = BLEU(effective_order=True) if metric_id == "bleu" else CHRF()
-    return [unit_score(metric.sentence_score(a, [e]).score)
-            for e, a in zip(expected, actual, strict=True)]
-
-
-def many(metric_id: str, expected, actual) -> list[float]:
-    spec = get_metric(metric_id)
-    return spec.many(expected, actual, spec.resolve_options({})).scores.tolist()
 
 
 @settings(max_examples=150, deadline=None)
