@@ -9,12 +9,14 @@ import contextlib
 import errno
 import os
 import subprocess
+import tomllib
 
 import pytest
 
 from matchlens.core import scored_table
 from matchlens.core.metrics import get_metric, local_metric_ids
 from tests.cli.conftest import (
+    DEFAULT_METRICS,
     MATCHLENS_SCRIPT,
     assert_one_line_error,
     read_csv_file,
@@ -24,6 +26,22 @@ from tests.cli.conftest import (
     sha256,
     snapshot,
 )
+
+
+def test_output_csv_file_matches_stdout_and_has_a_sidecar_config(cli, sample_csv, tmp_path):
+    args = ["score", sample_csv, "--expected", "expected", "--actual", "output_a"]
+    to_stdout = cli(*args)
+    out = tmp_path / "scored.csv"
+    to_file = cli(*args, "-o", out)
+    assert to_file.code == 0 and to_file.out == ""
+    assert out.read_bytes() == to_stdout.out.encode("utf-8")
+    assert to_file.err == to_stdout.err  # the same summary
+    sidecar = tmp_path / "scored.csv.matchlens.toml"
+    data = tomllib.loads(sidecar.read_text(encoding="utf-8"))
+    assert data["matchlens"]["metrics"] == list(DEFAULT_METRICS)
+    assert data["matchlens"]["actual"] == ["output_a"]
+    assert set(data["metrics"]) == set(DEFAULT_METRICS)
+    assert "api_key" not in sidecar.read_text(encoding="utf-8")
 
 
 def test_sidecar_is_usable_as_config_and_reproduces_the_verdicts(cli, sample_csv, tmp_path):
