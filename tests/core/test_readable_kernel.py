@@ -167,3 +167,15 @@ def test_banded_distance_check_agrees_with_levenshtein(x, y):
     for limit in (1, 2, 3):
         assert _within(ex, 0, len(x), ey, 0, len(y), limit) == (
             Levenshtein.distance(x, y) <= limit), (x, y, limit)
+
+
+def test_the_in_c_word_test_is_is_word_char_for_every_code_point():
+    # write_typo joins the edits of one word by `_word_or_empty` (str.isalnum with "_" as a
+    # letter) instead of calling is_word_char per character: the same answer for every
+    # character, alone and in a run, and True for nothing between two edits
+    from matchlens.core.readable_pieces import _word_or_empty
+    from matchlens.core.word_edges import is_word_char
+
+    chars = [chr(c) for c in range(0x110000) if not 0xD800 <= c < 0xE000]
+    assert [c for c in chars if _word_or_empty(c) != is_word_char(c)] == []
+    assert _word_or_empty("") and _word_or_empty("a_9é") and not _word_or_empty("a b")

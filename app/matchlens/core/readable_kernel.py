@@ -17,9 +17,9 @@ should not pay.
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Sequence
-from functools import partial
+from itertools import repeat
+from operator import itemgetter
 
 import numpy as np
 
@@ -45,7 +45,8 @@ def _flags(char: str) -> int:
 _ASCII_LUT = np.array([_flags(chr(b)) for b in range(128)] + [0] * 128, np.uint8)
 _FLAGS_LUT = np.arange(256, dtype=np.uint8)
 _NAMES = (*OPS, "python", "typo")
-_make_chunk = partial(tuple.__new__, Chunk)  # a Chunk from a 5-tuple, in C
+# an opcode's tag, i1 and j1, read in C (the opcodes tile the texts: the rest follows)
+_TAG, _I1, _J1 = itemgetter(0), itemgetter(1), itemgetter(3)
 
 
 def text_arrays(text: str, wide: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -69,18 +70,19 @@ def chunks_by_kernel(e: str, a: str, ops: Sequence[tuple[str, int, int, int, int
     """`core.readable.chunks_from_opcodes`, its common changes compiled (module docstring)."""
     if not ops:
         return []
-    tags, i1s, _, j1s, _ = zip(*ops, strict=True)
     wide = not (e.isascii() and a.isascii())
     ec, ecl = text_arrays(e, wide)
     ac, acl = text_arrays(a, wide)
+    n = len(ops)
     count, codes, bounds = compiled.plan(
-        np.frombuffer(bytes(map(len, tags)), np.uint8),
-        np.frombuffer(array("q", i1s), np.int64), np.frombuffer(array("q", j1s), np.int64),
+        np.frombuffer(bytes(map(len, map(_TAG, ops))), np.uint8),
+        np.fromiter(map(_I1, ops), np.int64, n), np.fromiter(map(_J1, ops), np.int64, n),
         ec, ecl, ac, acl, _FLAGS_LUT if wide else _ASCII_LUT, words, TYPO_EDITS, MIN_ANCHOR,
         _TYPO_PAIR_LIMIT)
     python = np.flatnonzero(codes[:count] >= compiled.PYTHON).tolist()
     codes, bounds = codes[:count].tolist(), bounds[:, :count].tolist()
-    chunks = list(map(_make_chunk, zip(map(_NAMES.__getitem__, codes), *bounds, strict=True)))
+    chunks = list(map(tuple.__new__, repeat(Chunk),
+                      zip(map(_NAMES.__getitem__, codes), *bounds, strict=True)))
     if not python:
         return chunks
     # The few changes left to Python, written in place; the chunks between them are copied.

@@ -282,8 +282,9 @@ def write_typo(out: list[Chunk], e_seg: str, a_seg: str, i0: int, j0: int) -> No
     for tag, i1, i2, j1, j2 in Levenshtein.opcodes(e_seg, a_seg).as_list():
         if tag == "equal":
             continue
-        if edits and all(is_word_char(c) for c in e_seg[edits[-1][1]:i1]):
-            edits[-1][1], edits[-1][3] = i2, j2  # same word: one chunk
+        # same word (nothing but word characters, `is_word_char`, in between): one chunk
+        if edits and _word_or_empty(e_seg[edits[-1][1]:i1]):
+            edits[-1][1], edits[-1][3] = i2, j2
         else:
             edits.append([i1, i2, j1, j2])
     e_pos = a_pos = 0
@@ -292,6 +293,12 @@ def write_typo(out: list[Chunk], e_seg: str, a_seg: str, i0: int, j0: int) -> No
         out.append(Chunk(op_of(i1, i2, j1, j2), i0 + i1, i0 + i2, j0 + j1, j0 + j2))
         e_pos, a_pos = i2, j2
     write_equal(out, i0 + e_pos, i0 + len(e_seg), j0 + a_pos, j0 + len(a_seg))
+
+
+def _word_or_empty(gap: str) -> bool:
+    """Every character of `gap` is a word character (`is_word_char`: alphanumeric or "_"), in
+    C: str.isalnum() is that test character by character, once "_" counts as a letter."""
+    return not gap or gap.replace("_", "a").isalnum()
 
 
 def op_of(i1: int, i2: int, j1: int, j2: int) -> str:
