@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 import rapidfuzz
 
-from matchlens.core.alignment import align
+from matchlens.core.diff.alignment import align
 from matchlens.core.metrics.levenshtein import distance
 
 TARGET_MS = {10_000: 5.0, 100_000: 250.0, 1_000_000: 15_000.0}

@@ -65,9 +65,9 @@ def main() -> int:
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
+    from matchlens.core.diff.span_table import ALIGN_TASK
     from matchlens.ui import pyside_fixes
     from matchlens.ui.compare.compare_tab import CompareTab
-    from matchlens.ui.compare.jobs import ALIGN_TASK
     from matchlens.ui.config_model import ConfigModel
 
     pyside_fixes.apply()

@@ -37,12 +37,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_alignment import prose, scatter_edits  # noqa: E402
 from bench_compare_keystroke import make_pair  # noqa: E402
 
-from matchlens.core.edit_script import score_hint  # noqa: E402
-from matchlens.core.readable import (  # noqa: E402
+from matchlens.core.diff.readable.chunks import (  # noqa: E402
     KERNEL_MIN_OPS,
     chunks_from_opcodes,
     python_chunks,
 )
+from matchlens.core.text.edit_script import score_hint  # noqa: E402
 
 WORDS = ["energy", "light", "glucose", "the", "plant", "converts", "stores", "water", "carbon",
          "dioxide", "into", "sugar", "chemical", "leaf", "cell", "and", "of", "a"]

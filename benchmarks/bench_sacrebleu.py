@@ -34,11 +34,11 @@ def main() -> None:
     parser.add_argument("--csv", type=Path, help="a table with expected and actual columns")
     args = parser.parse_args()
 
-    from matchlens.core import parallel_batch
-    from matchlens.core.batch import MetricJob, run_to_completion
     from matchlens.core.datasets import read_table, resolve_column
-    from matchlens.core.metrics import ngram_kernel, token_kernel
+    from matchlens.core.metrics.fast import ngram_kernel, token_kernel
     from matchlens.core.metrics.registry import get_metric
+    from matchlens.core.scoring import parallel as parallel_batch
+    from matchlens.core.scoring.batch import MetricJob, run_to_completion
 
     parallel_batch.worth_forking = lambda *a, **k: False  # one process: its CPU time is all
     with tempfile.TemporaryDirectory() as tmp:

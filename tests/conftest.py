@@ -51,7 +51,7 @@ def memory_keyring() -> MemoryKeyring:
 @pytest.fixture(autouse=True)
 def forget_secrets():
     """The masking function remembers keys a run resolved; each test starts with none."""
-    from matchlens.core.redact import forget_all
+    from matchlens.core.text.redact import forget_all
 
     forget_all()
     yield

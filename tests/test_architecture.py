@@ -17,8 +17,8 @@ def test_import_linter_contracts_hold():
 
 def test_core_and_cli_leave_qt_and_openai_unloaded():
     code = (
-        "import sys, matchlens.core.batch, matchlens.core.config, matchlens.cli, "
-        "matchlens.score_command, matchlens.core.metrics.registry as r; r.all_metrics(); "
+        "import sys, matchlens.core.scoring.batch, matchlens.core.config, matchlens.cli.parser, "
+        "matchlens.cli.score, matchlens.core.metrics.registry as r; r.all_metrics(); "
         "bad = [m for m in ('PySide6', 'pyqtgraph', 'superqt', 'openai', 'matchlens.ui') "
         "if m in sys.modules]; print(bad); sys.exit(1 if bad else 0)"
     )

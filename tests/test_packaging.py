@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from matchlens.ui.background import CHILD_MODULES
+from matchlens.workers.background import CHILD_MODULES
 
 SPEC = Path(__file__).resolve().parents[1] / "packaging" / "matchlens.spec"
 

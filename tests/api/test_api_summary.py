@@ -14,11 +14,11 @@ import matchlens
 from matchlens.api.inputs import load
 from matchlens.api.plan import make_plan
 from matchlens.api.scoring import score_loaded, specs
-from matchlens.core.batch import BatchResult, MetricJob
 from matchlens.core.metrics import get_metric
 from matchlens.core.metrics.registry import STATUS_SCORED
-from matchlens.core.tally import Tally, merge_tallies
-from matchlens.summary import summary_dict
+from matchlens.core.output.summary import summary_dict
+from matchlens.core.scoring.batch import BatchResult, MetricJob
+from matchlens.core.scoring.tally import Tally, merge_tallies
 from tests.cli.conftest import SAMPLE_CSV
 
 

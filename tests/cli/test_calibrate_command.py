@@ -7,9 +7,9 @@ import tomllib
 import numpy as np
 import pytest
 
-from matchlens.core.label_location import away_path
-from matchlens.core.label_sidecar import sidecar_path
-from matchlens.core.labels import FAIL, PASS, Labels
+from matchlens.core.labels.location import away_path
+from matchlens.core.labels.sidecar import sidecar_path
+from matchlens.core.labels.store import FAIL, PASS, Labels
 from tests.cli.conftest import assert_one_line_error, read_csv_file
 from tests.read_only import read_only
 

@@ -134,7 +134,7 @@ def test_colour_on_a_terminal_unless_no_color(pair):
 
 _PROBE = """
 import json, sys
-from matchlens.main import main
+from matchlens.cli.main import main
 code = main(sys.argv[1:])
 print(json.dumps({"code": code, "numba": "numba" in sys.modules}), file=sys.stderr)
 """
@@ -143,7 +143,7 @@ print(json.dumps({"code": code, "numba": "numba" in sys.modules}), file=sys.stde
 def test_a_long_diff_does_not_load_numba(tmp_path):
     # One pair and exit: the Python steps (milliseconds) beat loading the compiled kernel
     # (~0.3 s), which a long-lived process (the compare view's lane) uses from KERNEL_MIN_OPS on.
-    from matchlens.core.readable import KERNEL_MIN_OPS, exact_opcodes
+    from matchlens.core.diff.readable.chunks import KERNEL_MIN_OPS, exact_opcodes
 
     expected = " ".join(f"word{i % 50}" for i in range(3000))
     actual = expected.replace("word7 ", "word7x ").replace("word3 ", "")

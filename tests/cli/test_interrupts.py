@@ -1,4 +1,4 @@
-"""Ctrl+C while the scoring kernels run: a real `matchlens score` process (matchlens.interrupts).
+"""Ctrl+C while the scoring kernels run: a real `matchlens score` process (matchlens.cli.interrupts).
 
 No wall-clock assertion (benchmarks/bench_sigint.py measures SIGINT-to-exit); these check the
 contract when the signal lands mid-kernel: exit 130, one line, no traceback, no temporary or
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from matchlens.core import parallel_batch
+from matchlens.core.scoring import parallel as parallel_batch
 from tests.cli.conftest import PYTHON, REPO, snapshot
 
 LINE = "matchlens: interrupted; no output was written"
@@ -110,7 +110,7 @@ def test_ctrl_c_inside_the_chrf_kernel_exits_130_and_leaves_nothing(tmp_path):
 
 
 def test_the_interrupt_watcher_thread_does_not_stop_the_forked_worker():
-    # matchlens.interrupts runs a thread for the whole command; a thread marked fork_safe must
+    # matchlens.cli.interrupts runs a thread for the whole command; a thread marked fork_safe must
     # not turn the two-process scoring off (it would halve the throughput), any other must.
     if not parallel_batch.can_fork():
         pytest.skip("no fork here (not Linux, one core, or another thread already runs)")
@@ -174,12 +174,12 @@ def test_a_signal_while_a_cleanup_module_is_half_imported_still_ends_the_run(sig
     # the one line, whatever state the cleanup modules are in.
     script = (
         "import os, signal, sys, time, types\n"
-        "from matchlens import interrupts\n"
-        "sys.modules['matchlens.core.parallel_batch'] = types.ModuleType('half imported')\n"
+        "from matchlens.cli import interrupts\n"
+        "sys.modules['matchlens.core.scoring.parallel'] = types.ModuleType('half imported')\n"
         "broken = types.ModuleType('broken')\n"
         "def fails(): raise OSError('cannot')\n"
         "broken.discard_all_temporaries = fails\n"
-        "sys.modules['matchlens.core.atomic'] = broken\n"
+        "sys.modules['matchlens.core.output.atomic'] = broken\n"
         "interrupts.watch()\n"
         f"os.kill(os.getpid(), {int(signum)})\n"
         "time.sleep(10)\n"

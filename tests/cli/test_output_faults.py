@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from matchlens.core import atomic, scored_table
+from matchlens.core.output import atomic, scored_table
 from tests.cli.conftest import (
     PYTHON,
     REPO,
@@ -223,7 +223,7 @@ def test_a_full_standard_output_is_one_sentence(folder):
 
 
 def test_an_internal_error_exits_70_with_a_report_and_no_traceback(folder, capsys, monkeypatch):
-    from matchlens import score_command
+    from matchlens.cli import score as score_command
 
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
 

@@ -13,8 +13,8 @@ import tomllib
 
 import pytest
 
-from matchlens.core import scored_table
 from matchlens.core.metrics import get_metric, local_metric_ids
+from matchlens.core.output import scored_table
 from tests.cli.conftest import (
     DEFAULT_METRICS,
     MATCHLENS_SCRIPT,

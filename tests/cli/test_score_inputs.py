@@ -14,9 +14,9 @@ import pyarrow.parquet as pq
 import pytest
 import xlsxwriter
 
-from matchlens import score_command
+from matchlens.cli import score as score_command
 from tests.cli.conftest import PYTHON, assert_one_line_error, parse_csv, run_process
-from tests.core.test_formats import PROMPTFOO_TESTS, promptfoo_output
+from tests.core.datasets.test_formats import PROMPTFOO_TESTS, promptfoo_output
 
 CSV = "expected,actual\nParis,Paris\nRome,Roma\nOslo,oslo\n"
 COLUMNS = ("--expected", "expected", "--actual", "actual")

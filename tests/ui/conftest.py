@@ -54,9 +54,8 @@ def compare_tab(qtbot, config: ConfigModel):
 @pytest.fixture
 def sample_tab(qtbot, config: ConfigModel):
     """A batch tab with the shipped sample dataset loaded and scored."""
-    from tests.ui.batch_support import load, make_tab
-
     from matchlens.core.paths import sample_dataset
+    from tests.ui.batch_support import load, make_tab
 
     tab = make_tab(qtbot, config)
     load(qtbot, tab, sample_dataset())

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from matchlens.ui.background import (
+from matchlens.workers.background import (
     CHILD_FLAG,
     CHILD_MODULES,
     NICENESS,
@@ -17,7 +17,7 @@ from matchlens.ui.background import (
     lower_priority,
     run_child,
 )
-from matchlens.ui.pipe_frames import read_frame
+from matchlens.workers.frames import read_frame
 
 unix = pytest.mark.skipif(not hasattr(os, "setpriority"), reason="Unix priorities")
 
@@ -50,9 +50,9 @@ def test_a_process_that_is_gone_is_no_error():
 
 @pytest.fixture
 def frozen(tmp_path, monkeypatch):
-    """Pretend to be a PyInstaller app: sys.executable is the app, which runs matchlens.main."""
+    """Pretend to be a PyInstaller app: sys.executable is the app, which runs matchlens.cli.main."""
     app = tmp_path / "matchlens-app"
-    app.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m matchlens.main "$@"\n')
+    app.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m matchlens.cli.main "$@"\n')
     app.chmod(0o755)
     monkeypatch.setattr(sys, "frozen", True, raising=False)
     monkeypatch.setattr(sys, "executable", str(app))
@@ -72,10 +72,9 @@ def test_a_frozen_app_starts_its_children_through_itself(frozen, module):
 
 
 def test_a_frozen_app_scores_big_datasets_in_a_child(qtbot, frozen, config, monkeypatch):
-    from tests.ui.batch_support import load, make_tab
-
     from matchlens.core.paths import sample_dataset
     from matchlens.ui.batch import worker
+    from tests.ui.batch_support import load, make_tab
 
     monkeypatch.setattr(worker, "PROCESS_ROWS", 1)  # the sample counts as big
     tab = make_tab(qtbot, config)

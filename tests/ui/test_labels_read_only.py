@@ -10,14 +10,14 @@ import hashlib
 import shutil
 
 from PySide6.QtCore import Qt
-from tests.read_only import read_only
-from tests.ui.batch_support import wait_idle
 
-from matchlens.core.label_location import away_path
-from matchlens.core.label_sidecar import read_sidecar
-from matchlens.core.labels import FAIL, PASS
+from matchlens.core.labels.location import away_path
+from matchlens.core.labels.sidecar import read_sidecar
+from matchlens.core.labels.store import FAIL, PASS
 from matchlens.core.paths import resource_dir, sample_dataset
 from matchlens.ui import app as app_module
+from tests.read_only import read_only
+from tests.ui.batch_support import wait_idle
 
 
 def _start(qtbot):

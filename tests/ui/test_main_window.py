@@ -10,7 +10,6 @@ import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QDropEvent, QImage, QKeySequence
 from PySide6.QtWidgets import QApplication, QLabel, QWidget
-from tests.ui.conftest import wait_done
 
 from matchlens.core.config import load_config
 from matchlens.core.paths import sample_dataset
@@ -18,6 +17,7 @@ from matchlens.ui import app as app_module
 from matchlens.ui import main_window as main_window_module
 from matchlens.ui.config_model import ConfigModel
 from matchlens.ui.main_window import BATCH_PLACEHOLDER, MainWindow
+from tests.ui.conftest import wait_done
 
 
 @pytest.fixture

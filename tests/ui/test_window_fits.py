@@ -26,13 +26,13 @@ from PySide6.QtWidgets import (
     QToolButton,
     QWidget,
 )
-from tests.ui.batch_support import wait_idle
 
-from matchlens.cli import parse_args
+from matchlens.cli.parser import parse_args
 from matchlens.core.paths import sample_dataset
 from matchlens.ui import app as app_module
 from matchlens.ui.config_model import ConfigModel
 from matchlens.ui.main_window import MainWindow
+from tests.ui.batch_support import wait_idle
 
 CONTROLS = (QAbstractButton, QComboBox, QLineEdit, QAbstractSpinBox, QAbstractSlider, QTabBar)
 

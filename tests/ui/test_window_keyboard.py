@@ -12,13 +12,13 @@ from PySide6.QtCore import QByteArray, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QLabel
-from tests.ui.batch_support import load, small_dataset
 
 from matchlens.embeddings.credentials import SERVICE, USERNAME
 from matchlens.embeddings.redact import forget_all
 from matchlens.ui.config_model import ConfigModel
 from matchlens.ui.dialogs.settings import SettingsDialog
 from matchlens.ui.main_window import MainWindow, make_settings
+from tests.ui.batch_support import load, small_dataset
 
 # A key of another service (no "sk-" prefix), pasted where a URL belongs.
 PASTED_KEY = "AIzaSyD3xAmPlEkEy0123456789abcdefGHI"

@@ -25,12 +25,12 @@ from hypothesis.stateful import (
     rule,
 )
 from PySide6.QtCore import Qt
-from tests.ui.batch_support import drag_line, load, small_dataset, wait_idle
-from tests.ui.verdict_check import check_batch_tab
 
 from matchlens.core.metrics.registry import DEFAULT_METRICS, evaluate, get_metric
 from matchlens.ui.config_model import ConfigModel, default_config_path
 from matchlens.ui.main_window import MainWindow
+from tests.ui.batch_support import drag_line, load, small_dataset, wait_idle
+from tests.ui.verdict_check import check_batch_tab
 
 METRICS = [*DEFAULT_METRICS, "json_distance"]  # json_distance: every row invalid, amber cells
 PAIR = ("The quick brown fox.\nParis is the capital of France.\n",

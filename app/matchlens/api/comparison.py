@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from matchlens.api.plan import ConfigLike, settle_metrics
+from matchlens.core.diff.readable.chunks import readable_diff
 from matchlens.core.errors import ConfigError
-from matchlens.core.readable import readable_diff
 from matchlens.core.results import Label, MetricResult, Outcome, judge, threshold_text
 
 # Its case option decides the distance, the edits and the chunks, as in the window and `diff`.

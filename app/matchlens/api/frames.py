@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from matchlens.core.batch import BatchResult
-from matchlens.core.scored_table import check_collisions, score_columns
+from matchlens.core.output.scored_table import check_collisions, score_columns
+from matchlens.core.scoring.batch import BatchResult
 
 
 def added_columns(result: BatchResult) -> dict[str, Any]:

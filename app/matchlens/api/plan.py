@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from matchlens.core.batch import MetricJob
 from matchlens.core.config import Config, config_from_dict, load_config
 from matchlens.core.errors import ConfigError
+from matchlens.core.scoring.batch import MetricJob
 
 ConfigLike = str | os.PathLike | Mapping[str, Any] | Config | None
 
@@ -34,7 +34,7 @@ class ScorePlan:
     def jobs(self) -> list[MetricJob]:
         """The configured metrics; built where they run (a worker registers the network
         metric on first use)."""
-        from matchlens.score_command import load_network_metrics, make_jobs
+        from matchlens.cli.score import load_network_metrics, make_jobs
 
         load_network_metrics()
         return make_jobs(list(self.metric_ids), self.config)
@@ -64,7 +64,7 @@ def settle_metrics(metrics: str | Sequence[str] | None, config: ConfigLike,
                    ) -> tuple[list[str], Config]:
     """The metric ids and the config, as `matchlens score` settles them from its flags (the
     endpoint of a network metric pinned, a bad URL refused before anything is sent)."""
-    from matchlens.score_command import (
+    from matchlens.cli.score import (
         _check_network,
         _check_overrides_metrics,
         choose_metrics,

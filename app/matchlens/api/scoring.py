@@ -40,7 +40,7 @@ def score(data: Any, expected: str | None = None, actual: str | Sequence[str] | 
 
     Raises MatchLensError (ConfigError, DatasetError) with one sentence naming the problem.
     """
-    from matchlens.summary import summary_dict
+    from matchlens.core.output.summary import summary_dict
 
     plan = make_plan(expected, actual if actual is not None else (), metrics=metrics,
                      config=config, overrides=overrides, normalise=normalise,
@@ -58,13 +58,13 @@ def specs(plan: ScorePlan) -> list[str]:
 
 def score_loaded(loaded: Loaded, plan: ScorePlan) -> tuple[Any, Any]:
     """The scored DataFrame and its Tally (a Dask partition is one `loaded`)."""
-    from matchlens.core.batch import BatchResult
-    from matchlens.core.pipeline import Mapping, score_table
+    from matchlens.core.scoring.batch import BatchResult
+    from matchlens.core.scoring.pipeline import Mapping, score_table
 
     jobs = plan.jobs()
     if not len(loaded.table):  # nothing to score (a Dask meta frame): the columns alone
         from matchlens.core.datasets import resolve_column
-        from matchlens.core.tally import Tally
+        from matchlens.core.scoring.tally import Tally
 
         for spec in specs(plan):
             if not spec.startswith("$") or spec in loaded.table.column_index:

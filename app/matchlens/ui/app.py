@@ -20,7 +20,7 @@ from matchlens import __version__
 from matchlens.core.config import load_config
 from matchlens.core.errors import MatchLensError
 from matchlens.core.paths import resource_dir, sample_dataset, sample_pair
-from matchlens.core.textfile import FileReadError, read_text_file
+from matchlens.core.text.textfile import FileReadError, read_text_file
 from matchlens.ui import pyside_fixes
 from matchlens.ui.config_model import ConfigModel
 from matchlens.ui.main_window import MainWindow

@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QComboBox, QWidget
 
 from matchlens.core.errors import MatchLensError
 from matchlens.core.metrics.registry import all_metrics
-from matchlens.core.normalise import PRESETS, SIMPLE_STEPS, to_text
+from matchlens.core.text.normalise import PRESETS, SIMPLE_STEPS, to_text
 from matchlens.ui.config_model import ConfigModel
 
 DIFFERS = "(differs per metric)"

@@ -19,8 +19,8 @@ from matchlens.core.datasets.headers import ambiguous_column
 from matchlens.core.datasets.jsonfiles import describe
 from matchlens.core.datasets.simple_path import parse_simple, quote_digit_keys
 from matchlens.core.datasets.table import MISSING, Table
-from matchlens.core.elide import elide_middle
 from matchlens.core.errors import DatasetError
+from matchlens.core.text.elide import elide_middle
 
 _FENCE = re.compile(r"\s*```[A-Za-z0-9_-]*[ \t]*\r?\n(.*?)\r?\n?```\s*\Z", re.DOTALL)
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")

@@ -15,8 +15,8 @@ from typing import Any
 
 from matchlens.core.datasets.jsonfiles import walk_array
 from matchlens.core.datasets.source import Source, settle
-from matchlens.core.elide import elide_middle
-from matchlens.core.json_locate import locate_steps
+from matchlens.core.jsonpath import locate_steps
+from matchlens.core.text.elide import elide_middle
 
 _NAME_CHARS = 60
 

@@ -77,7 +77,7 @@ def local_file(path: str | os.PathLike) -> Iterator[tuple[Path, str]]:
 
 
 # The folders of the copies being read. A headless run stopped by Ctrl+C or SIGTERM leaves by
-# os._exit from another thread (matchlens.interrupts), so their `with` never ends there: it
+# os._exit from another thread (matchlens.cli.interrupts), so their `with` never ends there: it
 # calls `discard_copies`, or a whole copy of the user's data would stay in the temp folder.
 _copies: set[str] = set()
 

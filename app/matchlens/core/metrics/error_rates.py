@@ -16,7 +16,7 @@ import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from matchlens.core import edit_script
+from matchlens.core.metrics.fast.word_table import as_sequences, metric_tokens, word_table
 from matchlens.core.metrics.normalising import NORMALISE, by_word, normalises_by_word
 from matchlens.core.metrics.registry import (
     STATUS_INVALID,
@@ -25,8 +25,8 @@ from matchlens.core.metrics.registry import (
     metric_threads,
     register,
 )
-from matchlens.core.metrics.word_table import as_sequences, metric_tokens, word_table
 from matchlens.core.results import Direction, Label, Outcome
+from matchlens.core.text import edit_script
 
 _RUNS = re.compile(r"\s\s+")
 EMPTY_REFERENCE = "the rate is undefined for an empty reference"

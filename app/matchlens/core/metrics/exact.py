@@ -8,7 +8,6 @@ from typing import Any
 
 import numpy as np
 
-from matchlens.core.casefold import fold_case
 from matchlens.core.metrics.registry import (
     ManyOutcome,
     MetricSpec,
@@ -18,6 +17,7 @@ from matchlens.core.metrics.registry import (
     stripped_texts,
 )
 from matchlens.core.results import Direction, Outcome
+from matchlens.core.text.casefold import fold_case
 
 CASE = OptionSpec("case_sensitive", bool, True, "Compare upper and lower case as different")
 STRIP = OptionSpec("strip_whitespace", bool, True, "Ignore leading and trailing whitespace")

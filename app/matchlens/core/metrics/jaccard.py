@@ -7,7 +7,6 @@ from typing import Any
 
 import numpy as np
 
-from matchlens.core.casefold import fold_case
 from matchlens.core.metrics.registry import (
     ManyOutcome,
     MetricSpec,
@@ -16,6 +15,7 @@ from matchlens.core.metrics.registry import (
     register,
 )
 from matchlens.core.results import Direction, Outcome
+from matchlens.core.text.casefold import fold_case
 
 
 def word_set(text: str, case_sensitive: bool = True) -> set[str]:

@@ -9,9 +9,6 @@ import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from matchlens.core import edit_script
-from matchlens.core.casefold import fold_case
-from matchlens.core.edit_script import score_hint  # noqa: F401 - where callers find it
 from matchlens.core.metrics.registry import (
     ManyOutcome,
     MetricSpec,
@@ -22,6 +19,9 @@ from matchlens.core.metrics.registry import (
     shared,
 )
 from matchlens.core.results import Direction, Outcome
+from matchlens.core.text import edit_script
+from matchlens.core.text.casefold import fold_case
+from matchlens.core.text.edit_script import score_hint  # noqa: F401 - where callers find it
 
 
 def prepare(text: str, case_sensitive: bool) -> str:

@@ -20,8 +20,8 @@ from matchlens.core.metrics.registry import (
     many_by_pairs,
     shared,
 )
-from matchlens.core.normalise import Normalisation, describe, pipeline
 from matchlens.core.results import Outcome
+from matchlens.core.text.normalise import Normalisation, describe, pipeline
 
 NORMALISE = "normalise"
 # Presets a word metric may apply itself, to each distinct whitespace word instead of to each
@@ -70,7 +70,7 @@ def normalised_pair(expected: Sequence[str], actual: Sequence[str], value: str |
     the chunk's words when the chunk is big enough to pay for the compiled loops."""
     preset = by_word(value)
     if preset and (len(expected) >= MIN_ROWS or "numba" in sys.modules):
-        from matchlens.core.metrics.word_table import normalised_by_word
+        from matchlens.core.metrics.fast.word_table import normalised_by_word
 
         return shared((NORMALISE, preset, "by word"), (expected, actual),
                       lambda: normalised_by_word(expected, actual, preset))

@@ -11,8 +11,8 @@ from typing import Any, TypeVar
 import numpy as np
 
 from matchlens.core.errors import ConfigError
-from matchlens.core.normalise import Normalisation, parse_normalise
 from matchlens.core.results import Direction, Label, MetricResult, Outcome, judge
+from matchlens.core.text.normalise import Normalisation, parse_normalise
 
 ComputeFn = Callable[[str, str, Mapping[str, Any]], Outcome]
 
@@ -234,7 +234,7 @@ def threads_per_process(count: int) -> Iterator[None]:
 
 def folded_texts(texts: Sequence[str]) -> list[str]:
     """Every text through `fold_case` (shared within a batch chunk)."""
-    from matchlens.core.casefold import fold_many
+    from matchlens.core.text.casefold import fold_many
 
     return shared("fold", (texts,), lambda: fold_many(texts))
 

@@ -10,9 +10,9 @@ import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import LCSseq
 
+from matchlens.core.metrics.fast.word_table import as_sequences, metric_tokens
 from matchlens.core.metrics.normalising import NORMALISE, by_word, normalises_by_word
 from matchlens.core.metrics.registry import ManyOutcome, MetricSpec, metric_threads, register
-from matchlens.core.metrics.word_table import as_sequences, metric_tokens
 from matchlens.core.results import Direction, Outcome
 
 # rouge-score's tokenizer lower-cases and keeps runs of [a-z0-9]; this is the same on ASCII text

@@ -127,14 +127,14 @@ def _chrf_outcome(expected: str, actual: str, options: Mapping[str, Any]) -> Out
 
 def _bleu_many(expected: Sequence[str], actual: Sequence[str], options: Mapping[str, Any]
                ) -> ManyOutcome:
-    from matchlens.core.metrics.sacrebleu_many import bleu_many  # it imports this module
+    from matchlens.core.metrics.fast.sacrebleu_many import bleu_many  # it imports this module
 
     return bleu_many(expected, actual, options)
 
 
 def _chrf_many(expected: Sequence[str], actual: Sequence[str], options: Mapping[str, Any]
                ) -> ManyOutcome:
-    from matchlens.core.metrics.sacrebleu_many import chrf_many
+    from matchlens.core.metrics.fast.sacrebleu_many import chrf_many
 
     return chrf_many(expected, actual, options)
 

@@ -8,9 +8,9 @@ from typing import Any
 
 import numpy as np
 
+from matchlens.core.metrics.fast.word_table import metric_tokens
 from matchlens.core.metrics.normalising import NORMALISE, by_word, normalises_by_word
 from matchlens.core.metrics.registry import ManyOutcome, MetricSpec, register
-from matchlens.core.metrics.word_table import metric_tokens
 from matchlens.core.results import Direction, Outcome
 
 
@@ -49,7 +49,7 @@ def _many(expected: Sequence[str], actual: Sequence[str], options: Mapping[str, 
     """token_f1 of many pairs: the chunk's words numbered once (word_table), squad applied to
     each distinct word, the shared tokens of every pair counted by a compiled loop, and the
     F1 in numpy with `_f1`'s operations in its order (exactly rounded: equal to the bit)."""
-    from matchlens.core.metrics.word_kernel import shared_counts
+    from matchlens.core.metrics.fast.word_kernel import shared_counts
 
     if len(expected) != len(actual):
         raise ValueError("expected and actual must have the same length")

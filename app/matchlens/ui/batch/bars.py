@@ -21,15 +21,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from matchlens.core.batch import Progress
 from matchlens.core.metrics.registry import MetricSpec
-from matchlens.ui.batch.table_model import BatchTableModel
-from matchlens.ui.batch.view_order import (
+from matchlens.core.scoring.batch import Progress
+from matchlens.core.scoring.view_order import (
     FILTER_ALL,
     FILTER_ERRORS,
     FILTER_FAIL_PREFIX,
     FILTER_FAILING,
 )
+from matchlens.ui.batch.table_model import BatchTableModel
 
 SEARCH_DELAY_MS = 250
 AUTO_ENCODING = "Auto (UTF-8/BOM)"

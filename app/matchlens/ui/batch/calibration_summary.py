@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from matchlens.core.calibration_report import COLUMN_TIPS, COLUMNS, MetricReport, row_cells
+from matchlens.core.labels.calibration_report import COLUMN_TIPS, COLUMNS, MetricReport, row_cells
 from matchlens.core.results import threshold_text
 
 NO_LABELS_YET = ("No labels yet. In the table press <b>P</b> (pass) or <b>F</b> (fail) on a row "

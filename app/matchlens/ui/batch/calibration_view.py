@@ -10,14 +10,14 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from matchlens.core.calibration import Confusion, Labelled, Sweep
-from matchlens.core.calibration_report import rate_text
+from matchlens.core.labels.calibration import Confusion, Labelled, Sweep
+from matchlens.core.labels.calibration_report import rate_text
 from matchlens.core.metrics.registry import MetricSpec
 from matchlens.core.results import threshold_text
+from matchlens.core.scoring.stats import Final
 from matchlens.ui.batch.colours import variant_colour
 from matchlens.ui.batch.export import Figure, Swatch
 from matchlens.ui.batch.plot_style import decimals, style_plot
-from matchlens.ui.batch.stats import Final
 
 MARKER_SIZE = 11  # px, the current point's circle
 MARKER_PEN = 2

@@ -13,9 +13,9 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QFrame, QVBoxLayout, QWidget
 
-from matchlens.core.elide import elide_middle
 from matchlens.core.metrics.registry import MetricSpec
 from matchlens.core.results import Direction, threshold_text
+from matchlens.core.text.elide import elide_middle
 from matchlens.ui.batch.colours import variant_colour, with_alpha
 from matchlens.ui.batch.export import Figure, Swatch
 from matchlens.ui.batch.plot_style import CountAxis, SteadyLabel, nowrap, snap, style_plot

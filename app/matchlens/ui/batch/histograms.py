@@ -13,12 +13,12 @@ import numpy as np
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QFrame, QGridLayout, QScrollArea, QWidget
 
-from matchlens.core.batch import BatchResult, Chunk
 from matchlens.core.metrics.registry import MetricSpec
+from matchlens.core.scoring.batch import BatchResult, Chunk
+from matchlens.core.scoring.stats import Final, KeyStats
 from matchlens.ui.batch.colours import variant_colour
 from matchlens.ui.batch.histogram_panel import MetricHistogram
 from matchlens.ui.batch.plot_style import nowrap, snap
-from matchlens.ui.batch.stats import Final, KeyStats
 
 REDRAW_MS = 400  # while rows arrive, plots are redrawn at most this often
 

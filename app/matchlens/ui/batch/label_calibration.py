@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QObject, QTimer
 
-from matchlens.core.calibration_report import MetricReport, report
-from matchlens.ui.batch.stats import Final, label_sweeps
+from matchlens.core.labels.calibration_report import MetricReport, report
+from matchlens.core.scoring.stats import Final, label_sweeps
 from matchlens.ui.batch.worker import Task, TaskSlot
 
 SYNC_ROWS = 50_000

@@ -17,7 +17,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from matchlens.core.errors import MatchLensError
-from matchlens.core.labels import FAIL, NONE, PASS, Labels, Snapshot
+from matchlens.core.labels.store import FAIL, NONE, PASS, Labels, Snapshot
 
 WORD = {PASS: "pass", FAIL: "fail", NONE: "no label"}
 

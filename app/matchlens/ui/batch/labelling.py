@@ -18,13 +18,13 @@ from PySide6.QtGui import QAction, QKeySequence, QShortcut, QUndoStack
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QLabel, QWidget
 
 from matchlens.core.errors import MatchLensError
-from matchlens.core.label_sidecar import LABEL_TEXT
-from matchlens.core.labels import FAIL, NONE, PASS, next_unlabelled
+from matchlens.core.labels.sidecar import LABEL_TEXT
+from matchlens.core.labels.store import FAIL, NONE, PASS, next_unlabelled
+from matchlens.core.scoring.view_order import failing_mask
 from matchlens.ui.batch.calibration_summary import CalibrationSummary
 from matchlens.ui.batch.label_calibration import LiveCalibration
 from matchlens.ui.batch.label_session import WORD, LabelSession
 from matchlens.ui.batch.table_model import Column
-from matchlens.ui.batch.view_order import failing_mask
 
 
 class BatchLabelling(QObject):

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QFileDialog
 from matchlens.core.datasets import Table
 from matchlens.core.datasets.readers import OPEN_FILTER, is_dataset_name
 from matchlens.core.metrics.registry import DEFAULT_METRICS, all_metrics
-from matchlens.ui.batch.session import guess_mapping
+from matchlens.core.scoring.mapping import guess_mapping
 from matchlens.ui.batch.worker import Task, read_dataset
 
 

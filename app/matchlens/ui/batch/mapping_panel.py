@@ -20,8 +20,8 @@ from PySide6.QtWidgets import (
 )
 
 from matchlens.core.metrics.registry import all_metrics
-from matchlens.core.normalise import describe
-from matchlens.ui.batch.session import Mapping
+from matchlens.core.scoring.mapping import Mapping
+from matchlens.core.text.normalise import describe
 from matchlens.ui.normalise_box import NormaliseBox
 
 NO_LABEL = "(no label column)"

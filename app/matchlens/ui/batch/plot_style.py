@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetricsF, QPalette, QResizeEvent, QShowEvent, QTextDocument
 from PySide6.QtWidgets import QLabel, QWidget
 
-from matchlens.core.calibration import shown_decimals
+from matchlens.core.labels.calibration import shown_decimals
 from matchlens.core.metrics.registry import MetricSpec
 
 

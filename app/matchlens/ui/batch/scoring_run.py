@@ -11,12 +11,12 @@ import time
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QMessageBox
 
-from matchlens.core.batch import BatchResult, Chunk, MetricJob, Progress
 from matchlens.core.metrics.registry import get_metric
+from matchlens.core.scoring.batch import BatchResult, Chunk, MetricJob, Progress
+from matchlens.core.scoring.mapping import Mapping, Prepared
+from matchlens.core.scoring.stats import Final
+from matchlens.embeddings.preflight import Preflight, preflight
 from matchlens.ui.batch import table_model
-from matchlens.ui.batch.network_check import Preflight, preflight
-from matchlens.ui.batch.session import Mapping, Prepared
-from matchlens.ui.batch.stats import Final
 from matchlens.ui.batch.worker import ChildRun, Started, Task, score_dataset
 
 CHUNK_ROWS = 25_000  # one chunk per metric call: cancel answers within a chunk's metric call

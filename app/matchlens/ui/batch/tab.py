@@ -25,11 +25,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from matchlens.core.batch import BatchResult
 from matchlens.core.datasets import Cancelled, Table
 from matchlens.core.errors import MatchLensError
 from matchlens.core.metrics.registry import get_metric
 from matchlens.core.results import threshold_text
+from matchlens.core.scoring.batch import BatchResult
+from matchlens.core.scoring.mapping import Mapping, Prepared
+from matchlens.core.scoring.stats import Final
+from matchlens.core.scoring.view_order import ROW_FAIL, ROW_PASS, ROW_PROBLEM, failing_mask
 from matchlens.embeddings.redact import scrub
 from matchlens.ui.batch.bars import ProgressRow, TableBar, TopBar
 from matchlens.ui.batch.calibration_view import CalibrationView
@@ -39,12 +42,9 @@ from matchlens.ui.batch.labelling import BatchLabelling
 from matchlens.ui.batch.loading import DatasetLoading, for_the_window
 from matchlens.ui.batch.mapping_panel import MappingPanel
 from matchlens.ui.batch.scoring_run import ScoringRun
-from matchlens.ui.batch.session import Mapping, Prepared
-from matchlens.ui.batch.stats import Final
 from matchlens.ui.batch.table_model import BatchTableModel
 from matchlens.ui.batch.table_view import BatchTableView
 from matchlens.ui.batch.variants_view import VariantsView
-from matchlens.ui.batch.view_order import ROW_FAIL, ROW_PASS, ROW_PROBLEM, failing_mask
 from matchlens.ui.batch.worker import ChildRun, Task, release, stop_tasks
 from matchlens.ui.config_model import ConfigModel
 from matchlens.ui.normalise_box import normalise_every_text_metric, text_metric_normalisations

@@ -15,12 +15,11 @@ from dataclasses import dataclass, replace
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt, Signal
 
-from matchlens.core.batch import BatchResult
 from matchlens.core.metrics.registry import STATUS_NAMES, STATUS_SCORED, MetricSpec
 from matchlens.core.results import passes, threshold_text
-from matchlens.ui.batch.colours import verdict_colours
-from matchlens.ui.batch.session import Prepared
-from matchlens.ui.batch.view_order import (
+from matchlens.core.scoring.batch import BatchResult
+from matchlens.core.scoring.mapping import Prepared
+from matchlens.core.scoring.view_order import (
     ROW_FAIL,
     ROW_NONE,
     ROW_PASS,
@@ -31,6 +30,7 @@ from matchlens.ui.batch.view_order import (
     compute_order,
     text_ranks,
 )
+from matchlens.ui.batch.colours import verdict_colours
 from matchlens.ui.batch.worker import Task
 
 # A worker body yielding (column key, ranks): the scoring child's ranks of this session.

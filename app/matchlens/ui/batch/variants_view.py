@@ -10,10 +10,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from matchlens.core.batch import BatchResult
-from matchlens.core.elide import elide_middle
 from matchlens.core.metrics.registry import MetricSpec
-from matchlens.core.variants import PairedComparison, paired_comparison
+from matchlens.core.scoring.batch import BatchResult
+from matchlens.core.scoring.variants import PairedComparison, paired_comparison
+from matchlens.core.text.elide import elide_middle
 from matchlens.ui.batch.colours import variant_colour, with_alpha
 from matchlens.ui.batch.plot_style import style_plot
 from matchlens.ui.batch.worker import Task, TaskSlot

@@ -28,13 +28,13 @@ import numpy as np
 from PySide6.QtCore import QObject, Signal
 from superqt.utils import create_worker
 
-from matchlens.core.batch import BatchResult, Chunk, MetricJob, Progress, score_pairs
 from matchlens.core.datasets import Table, read_table
 from matchlens.core.errors import MatchLensError
-from matchlens.ui.background import child_command, lower_priority
-from matchlens.ui.batch.session import Mapping, Prepared, prepare
-from matchlens.ui.batch.stats import Final, finalize
-from matchlens.ui.pipe_frames import read_frame, write_frame
+from matchlens.core.scoring.batch import BatchResult, Chunk, MetricJob, Progress, score_pairs
+from matchlens.core.scoring.mapping import Mapping, Prepared, prepare
+from matchlens.core.scoring.stats import Final, finalize
+from matchlens.workers.background import child_command, lower_priority
+from matchlens.workers.frames import read_frame, write_frame
 
 _RELEASE_SLICE = 16_384
 # From this many rows on, scoring runs in a child process (see score_child for why); below it a
@@ -232,7 +232,7 @@ class ChildRun:
         with self._lock:
             if self.killed:
                 raise MatchLensError("scoring was cancelled")
-            self.proc = subprocess.Popen(child_command("matchlens.ui.batch.score_child"),
+            self.proc = subprocess.Popen(child_command("matchlens.workers.score_child"),
                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE)
             lower_priority(self.proc.pid)
             return self.proc
@@ -297,7 +297,7 @@ def score_dataset(table: Table, mapping: Mapping, jobs: list[MetricJob], chunk_s
     result = BatchResult.empty(prepared.rows, list(prepared.actuals), jobs)
     yield Started(prepared, result)
     if prepared.references is not None:  # several references a row: scored in this worker
-        from matchlens.core.references import score_any_chunks
+        from matchlens.core.scoring.references import score_any_chunks
 
         items = score_any_chunks(prepared.references, prepared.actuals, jobs,
                                  chunk_size=chunk_size, cancel=cancel)

@@ -12,8 +12,8 @@ from typing import Any
 from PySide6.QtCore import QByteArray, QEvent, QObject, QTimer, Signal
 from PySide6.QtWidgets import QFileDialog, QWidget
 
-from matchlens.core.textfile import FileReadError, read_text_file
-from matchlens.ui.compare.jobs import ALIGN_TASK, SpanTable
+from matchlens.core.diff.span_table import ALIGN_TASK, SpanTable
+from matchlens.core.text.textfile import FileReadError, read_text_file
 from matchlens.ui.compare.navigation import DifferenceNavigation
 from matchlens.ui.compare.pane import EditorPane
 from matchlens.ui.compare.panels import MetricPanel

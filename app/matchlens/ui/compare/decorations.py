@@ -18,8 +18,7 @@ from PySide6.QtCore import QEvent, QObject, QPoint, QTimer
 from PySide6.QtGui import QColor, QHelpEvent, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QTextEdit, QToolTip
 
-from matchlens.ui.compare.editors import DiffEditor
-from matchlens.ui.compare.jobs import (
+from matchlens.core.diff.span_table import (
     FLAG_CASE,
     FLAG_COUNTED,
     FLAG_SPACE,
@@ -28,6 +27,7 @@ from matchlens.ui.compare.jobs import (
     KIND_SUBSTITUTE,
     SpanTable,
 )
+from matchlens.ui.compare.editors import DiffEditor
 from matchlens.ui.palette import DiffColours, diff_colours
 
 _MAX_SELECTIONS = 20_000  # a pathological screen (every character edited) stays bounded
@@ -121,7 +121,7 @@ class DiffDecorator(QObject):
 
     def tooltip_at(self, point: QPoint) -> str:
         """What hovering the viewport at `point` shows: the piece under it and its edits."""
-        from matchlens.ui.compare.span_info import describe_span, span_at
+        from matchlens.core.diff.span_info import describe_span, span_at
 
         table = self._table
         if table is None or self.texts is None:

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from matchlens.core.json_locate import locate
+from matchlens.core.jsonpath import locate
 from matchlens.ui.palette import diff_colours
 
 

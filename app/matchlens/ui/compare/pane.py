@@ -51,7 +51,7 @@ class EditorPane(QWidget):
     def _astral(self):  # noqa: ANN202 - numpy array
         table = self.decorator.table
         if table is None:
-            from matchlens.ui.compare.jobs import astral_offsets
+            from matchlens.core.diff.span_table import astral_offsets
 
             return astral_offsets(self.editor.text())
         return table.exp_astral if self.side == "expected" else table.act_astral

@@ -32,8 +32,8 @@ from PySide6.QtWidgets import (
 
 from matchlens.core.errors import MatchLensError
 from matchlens.core.metrics.registry import MetricSpec, OptionSpec
-from matchlens.core.normalise import PRESETS, SIMPLE_STEPS, Normalisation, to_text
 from matchlens.core.results import Label, MetricResult, Outcome, judge, threshold_text
+from matchlens.core.text.normalise import PRESETS, SIMPLE_STEPS, Normalisation, to_text
 from matchlens.ui.compare.threshold import ThresholdControl
 from matchlens.ui.config_model import ConfigModel
 from matchlens.ui.palette import badge_style

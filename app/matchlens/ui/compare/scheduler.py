@@ -16,9 +16,9 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QThreadPool, Signal
 
+from matchlens.core.diff.span_table import ALIGN_TASK, timed_task
 from matchlens.core.results import Label, Outcome
-from matchlens.ui.compare.jobs import ALIGN_TASK, timed_task
-from matchlens.ui.compare.lanes import LanePool, Task
+from matchlens.workers.lanes import LanePool, Task
 
 # Up to this many characters (both sides together) the work is done synchronously.
 SYNC_LIMIT = 4_000

@@ -1,0 +1,116 @@
+"""`matchlens diff`: the compare view in a terminal — one readable inline diff, then the scores.
+
+On a terminal deletions are red and struck through, insertions green (the compare view's
+colours); `NO_COLOR` (any non-empty value, see no-color.org) or a pipe gives plain text with
+wdiff's markers, `[-deleted-]{+inserted+}`, which survive a CI log and `grep`. `--json` prints
+the exact `distance` and `edits` and the readable `chunks` (`core.readable`) with the scores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Iterator
+from typing import TextIO
+
+from matchlens.cli.score import (
+    _stdout_as_utf8,
+    build_config,
+    choose_metrics,
+    load_network_metrics,
+)
+from matchlens.core.diff.readable.chunks import ReadableDiff, readable_diff
+from matchlens.core.metrics.registry import evaluate, get_metric
+from matchlens.core.results import Label, MetricResult
+from matchlens.core.text.textfile import read_text_file
+
+# The case option of this metric decides the distance, the edits and the chunks, as in the window.
+DISTANCE_METRIC = "levenshtein_distance"
+_RED_STRUCK, _RED, _GREEN, _DIM = "\x1b[31;9m", "\x1b[31m", "\x1b[32m", "\x1b[2m"
+_RESET = "\x1b[0m"
+_PLAIN_MARKS = ("[-", "-]", "{+", "+}")
+
+
+def use_colour(stream: TextIO) -> bool:
+    """Colour only on a terminal, and never when NO_COLOR is set to anything."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def inline_diff(diff: ReadableDiff, colour: bool) -> str:
+    """Both texts as one: equal text once, deleted then inserted text marked."""
+    return "".join(_pieces(diff, colour))
+
+
+def _pieces(diff: ReadableDiff, colour: bool) -> Iterator[str]:
+    e, a = diff.expected, diff.actual
+    for chunk in diff.chunks:
+        deleted = e[chunk.exp_start:chunk.exp_end]
+        inserted = a[chunk.act_start:chunk.act_end]
+        if chunk.op == "equal":
+            yield deleted
+            continue
+        if deleted:
+            yield _mark(deleted, colour, _RED_STRUCK, _PLAIN_MARKS[:2])
+        if inserted:
+            yield _mark(inserted, colour, _GREEN, _PLAIN_MARKS[2:])
+
+
+def _mark(text: str, colour: bool, style: str, plain: tuple[str, str]) -> str:
+    if not colour:
+        return f"{plain[0]}{text}{plain[1]}"
+    # Re-open the style after each line break: terminals and CI logs reset it per line.
+    return "\n".join(f"{style}{line}{_RESET}" if line else "" for line in text.split("\n"))
+
+
+def score_lines(results: dict[str, MetricResult], colour: bool) -> list[str]:
+    lines = []
+    width = max((len(m) for m in results), default=0) + 2
+    for metric_id, result in results.items():
+        spec = get_metric(metric_id)
+        if result.score is None:
+            score = "–"
+        elif spec.integer:
+            score = f"{result.score:.0f}"
+        else:
+            score = f"{result.score:.2f}"
+        label = f"{result.label!s:<6}"
+        if colour and result.label in (Label.PASS, Label.FAIL):
+            label = f"{_GREEN if result.label is Label.PASS else _RED}{label}{_RESET}"
+        explanation = f"{_DIM}{result.explanation}{_RESET}" if colour else result.explanation
+        lines.append(f"{metric_id:<{width}}{score:>8}  {label}  {explanation}")
+    return lines
+
+
+def diff_command(args: argparse.Namespace) -> int:
+    load_network_metrics()
+    config = build_config(args)
+    metric_ids = choose_metrics(args, config)
+    expected = read_text_file(args.expected_file)
+    actual = read_text_file(args.actual_file)
+    case = bool(config.settings(DISTANCE_METRIC).options.get("case_sensitive", True))
+    # One pair, then exit: the Python steps cost less than loading the compiled kernel would.
+    diff = readable_diff(expected, actual, case_sensitive=case, words=args.words, compiled=False)
+    results = {}
+    for metric_id in metric_ids:
+        settings = config.settings(metric_id)
+        results[metric_id] = evaluate(get_metric(metric_id), expected, actual,
+                                      threshold=settings.threshold, options=settings.options)
+    _stdout_as_utf8()
+    out = sys.stdout
+    if args.json:
+        data = diff.as_dict()
+        data["scores"] = {m: {"score": r.score, "label": str(r.label)}
+                          for m, r in results.items()}
+        json.dump(data, out, ensure_ascii=False)
+        out.write("\n")
+        return 0
+    colour = use_colour(out)
+    text = inline_diff(diff, colour)
+    out.write(text if text.endswith("\n") or not text else text + "\n")
+    out.write("\n" + "\n".join(score_lines(results, colour)) + "\n")
+    return 0

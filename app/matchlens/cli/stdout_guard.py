@@ -1,0 +1,89 @@
+"""Standard output that cannot take what a command prints: one sentence, never a crash.
+
+`matchlens calibrate … | head -2` (the reader stops early) or `… > /dev/full` (a full disk)
+raised BrokenPipeError/OSError from a `print` deep in the report and came out as "internal
+error" (exit 70). Only a failure of standard output itself is meant here, so the stream is
+wrapped for the command's run and its own errors are told apart from any other OSError
+(a file the command reads or writes reports its own sentence). `score` has its own handling:
+it keeps counting rows for the summary and the gate after the reader has gone.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from matchlens.cli.crash import EXIT_USAGE, say
+from matchlens.cli.parser import EXIT_OK
+
+
+class StdoutFailed(Exception):
+    """Writing to standard output failed with `error`."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+class _Guarded:
+    """sys.stdout, with its write errors raised as StdoutFailed."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except OSError as err:
+            raise StdoutFailed(err) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError as err:
+            raise StdoutFailed(err) from None
+
+    def __getattr__(self, name: str) -> Any:  # isatty, encoding, fileno, …
+        return getattr(self._stream, name)
+
+
+def discard_stdout() -> None:
+    """Send the rest of standard output (and the exit-time flush) to the null device, so the
+    interpreter's last flush cannot fail the same way or print a traceback."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
+
+
+def printing_guarded(command: Callable[[Any], int]) -> Callable[[Any], int]:
+    """`command` with standard output guarded: a reader that stopped early is not an error
+    (exit 0, what `| head` expects); any other failure is one sentence and exit 2."""
+
+    def run(args: Any) -> int:
+        if sys.stdout is None:  # `matchlens diff a b >&-`: not an AttributeError (exit 70)
+            say("matchlens: standard output: cannot write the report (it is closed)")
+            return EXIT_USAGE
+        real = sys.stdout
+        sys.stdout = _Guarded(real)
+        try:
+            code = command(args)
+            sys.stdout.flush()  # a failure shows here, not in the interpreter's last flush
+            return code
+        except StdoutFailed as failed:
+            sys.stdout = real
+            discard_stdout()
+            if isinstance(failed.error, BrokenPipeError):
+                return EXIT_OK
+            say(f"matchlens: standard output: cannot write the report "
+                f"({failed.error.strerror or failed.error})")
+            return EXIT_USAGE
+        finally:
+            sys.stdout = real
+
+    return run

@@ -1,0 +1,220 @@
+"""The work the compare tab asks for, as plain functions: no Qt here.
+
+The same `run_task` runs on the GUI thread for small texts and inside a lane process
+(`lane_worker`) for long ones, so both paths give the same numbers by construction.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from matchlens.core.metrics.registry import get_metric
+from matchlens.core.results import Label, Outcome
+
+ALIGN_TASK = "__align__"
+
+# Edit kinds as small integers, so span columns are numpy arrays (cheap to pickle and bisect).
+KIND_INSERT, KIND_DELETE, KIND_SUBSTITUTE = 0, 1, 2
+FLAG_CASE, FLAG_SPACE, FLAG_COUNTED = 1, 2, 4
+
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+@dataclass(frozen=True)
+class SpanTable:
+    """An alignment as columns: row i is span i; offsets are code points of the original texts."""
+
+    kind: np.ndarray  # int8
+    flags: np.ndarray  # int8 bit set of FLAG_*
+    exp: np.ndarray  # int64 (n, 2): start, end on the expected side
+    act: np.ndarray  # int64 (n, 2): start, end on the actual side
+    units: np.ndarray  # int64: edits each span counts (chars, or tokens at word granularity)
+    hunks: np.ndarray  # int64 (m, 6): exp_start, exp_end, act_start, act_end, first, last
+    distance: int
+    granularity: str
+    exp_astral: np.ndarray  # code point offsets of characters outside the BMP (2 UTF-16 units)
+    act_astral: np.ndarray
+    # Line anchors for locked scrolling, built where the texts are (O(hunks) to ship). The
+    # Alignment itself never travels: unpickling a million dataclass instances would hold the
+    # GIL, and so the GUI thread, for seconds.
+    anchors: Any = None
+    # "readable": one row per readable chunk (`core.readable`), `units` its own edit count and
+    # `distance` the exact one; "exact": the minimal edit script, rows summing to `distance`.
+    view: str = "exact"
+    case_sensitive: bool = True
+    lengths: tuple[int, int] = (-1, -1)  # the texts' lengths in code points (stale check)
+    # [start, end) runs of original characters a normalisation removed: drawn as *ignored*
+    exp_ignored: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), dtype=np.int64))
+    act_ignored: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), dtype=np.int64))
+
+    @property
+    def counted(self) -> int:
+        """Edits in the counted spans: what levenshtein_distance reports."""
+        return int(self.units[(self.flags & FLAG_COUNTED) != 0].sum())
+
+    def __len__(self) -> int:
+        return len(self.kind)
+
+
+def astral_offsets(text: str) -> np.ndarray:
+    """Where `text` has characters that Qt stores as two UTF-16 units."""
+    if text.isascii():
+        return np.zeros(0, dtype=np.int64)
+    return np.fromiter((m.start() for m in _ASTRAL.finditer(text)), dtype=np.int64)
+
+
+def span_table(alignment: Any, expected: str, actual: str) -> SpanTable:
+    from matchlens.core.diff.alignment import EditKind
+    from matchlens.core.diff.scroll_sync import line_anchors
+
+    kinds = {EditKind.INSERT: KIND_INSERT, EditKind.DELETE: KIND_DELETE,
+             EditKind.SUBSTITUTE: KIND_SUBSTITUTE}
+    spans = alignment.spans
+    n = len(spans)
+    kind = np.fromiter((kinds[s.kind] for s in spans), dtype=np.int8, count=n)
+    flags = np.fromiter(
+        ((FLAG_CASE if s.case_only else 0) | (FLAG_SPACE if s.whitespace_only else 0)
+         | (FLAG_COUNTED if s.counted else 0) for s in spans), dtype=np.int8, count=n)
+    flat = np.fromiter((v for s in spans for v in (s.exp_start, s.exp_end, s.act_start, s.act_end)),
+                       dtype=np.int64, count=4 * n).reshape(n, 4)
+    units = np.fromiter((s.units for s in spans), dtype=np.int64, count=n)
+    hunks = np.fromiter(
+        (v for h in alignment.hunks
+         for v in (h.exp_start, h.exp_end, h.act_start, h.act_end, h.first_span, h.last_span)),
+        dtype=np.int64, count=6 * len(alignment.hunks)).reshape(len(alignment.hunks), 6)
+    return SpanTable(kind, flags, flat[:, :2].copy(), flat[:, 2:].copy(), units, hunks,
+                     int(alignment.distance), str(alignment.granularity),
+                     astral_offsets(expected), astral_offsets(actual),
+                     line_anchors(expected, actual, alignment), "exact",
+                     bool(alignment.case_sensitive), (len(expected), len(actual)))
+
+
+def readable_table(expected: str, actual: str, case_sensitive: bool, granularity: str
+                   ) -> SpanTable:
+    """The readable chunks as a SpanTable: what the compare view draws by default."""
+    from types import SimpleNamespace
+
+    from rapidfuzz.distance import Levenshtein
+
+    from matchlens.core.diff.alignment import Hunk
+    from matchlens.core.diff.readable.chunks import chunks_from_opcodes, exact_opcodes
+    from matchlens.core.diff.scroll_sync import line_anchors
+    from matchlens.core.metrics.levenshtein import prepare
+    from matchlens.core.text.casefold import fold_case
+
+    e_cmp, a_cmp = prepare(expected, case_sensitive), prepare(actual, case_sensitive)
+    ops = exact_opcodes(e_cmp, a_cmp)
+    distance = sum(max(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in ops if tag != "equal")
+    rows: list[tuple[int, int, int, int, int, int, int]] = []
+    for c in chunks_from_opcodes(e_cmp, a_cmp, ops, words=granularity == "word"):
+        e_seg, a_seg = expected[c.exp_start:c.exp_end], actual[c.act_start:c.act_end]
+        if c.op == "equal":
+            if e_seg != a_seg:  # equal ignoring case: show the case-only marks, uncounted
+                rows.extend((KIND_SUBSTITUTE, FLAG_CASE, c.exp_start + lo, c.exp_start + hi,
+                             c.act_start + lo, c.act_start + hi, hi - lo)
+                            for lo, hi in _differing_runs(e_seg, a_seg))
+            continue
+        kind = {"insert": KIND_INSERT, "delete": KIND_DELETE}.get(c.op, KIND_SUBSTITUTE)
+        flags = FLAG_COUNTED
+        if (e_seg + a_seg).isspace():
+            flags |= FLAG_SPACE
+        elif kind == KIND_SUBSTITUTE and fold_case(e_seg) == fold_case(a_seg):
+            flags |= FLAG_CASE
+        units = Levenshtein.distance(e_cmp[c.exp_start:c.exp_end], a_cmp[c.act_start:c.act_end])
+        rows.append((kind, flags, c.exp_start, c.exp_end, c.act_start, c.act_end, units))
+    n = len(rows)
+    cols = np.array(rows, dtype=np.int64).reshape(n, 7)
+    hunk_rows, hunk_objs = [], []
+    first = 0
+    for i in range(1, n + 1):
+        if i < n and cols[i, 2] == cols[i - 1, 3] and cols[i, 4] == cols[i - 1, 5]:
+            continue  # touching rows (a typo right before an insertion) are one difference
+        head, tail = cols[first], cols[i - 1]
+        counted = bool((cols[first:i, 1] & FLAG_COUNTED).any())
+        hunk_rows.append((head[2], tail[3], head[4], tail[5], first, i - 1))
+        hunk_objs.append(Hunk(int(head[2]), int(tail[3]), int(head[4]), int(tail[5]), first,
+                              i - 1, counted))
+        first = i
+    hunks = np.array(hunk_rows, dtype=np.int64).reshape(len(hunk_rows), 6)
+    anchors = line_anchors(expected, actual, SimpleNamespace(hunks=tuple(hunk_objs)))
+    return SpanTable(cols[:, 0].astype(np.int8), cols[:, 1].astype(np.int8),
+                     cols[:, 2:4].copy(), cols[:, 4:6].copy(), cols[:, 6].copy(), hunks,
+                     distance, granularity, astral_offsets(expected), astral_offsets(actual),
+                     anchors, "readable", case_sensitive, (len(expected), len(actual)))
+
+
+def _differing_runs(x: str, y: str) -> list[tuple[int, int]]:
+    """(start, end) runs where two equal-length strings differ, character by character."""
+    from matchlens.core.diff.alignment import _codes, _true_runs
+
+    return _true_runs(_codes(x) != _codes(y))
+
+
+def normalised_span_table(expected: str, actual: str, options: Mapping[str, Any]) -> SpanTable:
+    """The alignment of the normalised texts, drawn on the originals: each span covers the
+    characters its normalised characters came from, and what the normalisation removed is
+    listed as ignored. Its edits are the ones the normalised metric counts. Locked scrolling
+    gets no line anchors (a normalisation may remove line breaks) and follows proportionally."""
+    from matchlens.core.text.normalise import pipeline
+    from matchlens.core.text.normalised_offsets import OffsetMap
+
+    steps = pipeline(options["normalise"])
+    e_map = OffsetMap(steps.mapped(expected), len(expected))
+    a_map = OffsetMap(steps.mapped(actual), len(actual))
+    e_text, a_text = steps.apply(expected), steps.apply(actual)
+    # the table of the normalised texts, in the view asked for (readable chunks or exact)
+    table = run_task(ALIGN_TASK, e_text, a_text, {**options, "normalise": []})
+    exp = np.stack(e_map.spans(table.exp[:, 0], table.exp[:, 1]), axis=1).reshape(-1, 2)
+    act = np.stack(a_map.spans(table.act[:, 0], table.act[:, 1]), axis=1).reshape(-1, 2)
+    hunks = table.hunks.copy()
+    if len(hunks):
+        hunks[:, 0], hunks[:, 1] = e_map.spans(hunks[:, 0], hunks[:, 1])
+        hunks[:, 2], hunks[:, 3] = a_map.spans(hunks[:, 2], hunks[:, 3])
+    return replace(table, exp=exp, act=act, hunks=hunks, anchors=None,
+                   exp_astral=astral_offsets(expected), act_astral=astral_offsets(actual),
+                   lengths=(len(expected), len(actual)),
+                   exp_ignored=e_map.ignored, act_ignored=a_map.ignored)
+
+
+def run_task(name: str, expected: str, actual: str, options: Mapping[str, Any]) -> Any:
+    """One unit of work: the alignment (a SpanTable) or one metric (an Outcome)."""
+    if name == ALIGN_TASK:
+        from matchlens.core.diff.alignment import align
+
+        if options.get("normalise"):
+            return normalised_span_table(expected, actual, options)
+        if options.get("view", "exact") == "readable":
+            return readable_table(expected, actual, bool(options["case_sensitive"]),
+                                  str(options["granularity"]))
+        alignment = align(expected, actual, case_sensitive=bool(options["case_sensitive"]),
+                          granularity=str(options["granularity"]))
+        return span_table(alignment, expected, actual)
+    spec = get_metric(name)
+    try:
+        return spec.compute(expected, actual, spec.resolve_options(options))
+    except Exception as err:  # a metric bug must show in its panel, not kill the worker
+        return Outcome(None, f"{spec.label} failed: {type(err).__name__}: {err}", Label.ERROR)
+
+
+def timed_task(name: str, expected: str, actual: str, options: Mapping[str, Any]
+               ) -> tuple[Any, float]:
+    start = time.perf_counter()
+    result = run_task(name, expected, actual, options)
+    return result, time.perf_counter() - start
+
+
+def warm_up(names: list[str]) -> None:
+    """First calls pay for regex compilation and lazy imports (~80 ms for BLEU): pay it early."""
+    for name in names:
+        if name == ALIGN_TASK:
+            for view in ("exact", "readable"):
+                run_task(name, "warm up", "warm-up",
+                         {"case_sensitive": True, "granularity": "char", "view": view})
+            continue
+        run_task(name, "warm up the metric", "warm the metric up", {})

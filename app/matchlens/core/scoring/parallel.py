@@ -1,0 +1,408 @@
+"""Scoring a whole batch at once (no cancel): each distinct pair once, shared with a forked
+copy of this process where it pays. `run_to_completion` (core.batch) calls `score_whole`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import mmap
+import os
+import pickle
+import signal
+import sys
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, BinaryIO
+
+import numpy as np
+
+from matchlens.core.datasets.source import gc_paused
+from matchlens.core.metrics.registry import STATUS_MISSING, sharing_work, threads_per_process
+from matchlens.core.scoring.pair_dedup import Pairs, as_list, score_unique, unique_pairs
+
+if TYPE_CHECKING:
+    from matchlens.core.scoring.batch import BatchResult
+
+# --- two processes ---------------------------------------------------------------------------
+# Most of the work per row is Python (word sets, hashing, list building) and holds the GIL, so
+# threads cannot use a second core; a forked child can, and it sees the texts without copying.
+
+# A fork pays once the batch holds this much work, in microseconds of one core: forking, the
+# child's copy-on-write faults and sending its messages back cost a few milliseconds.
+PARALLEL_MIN_WORK = 60_000
+PARALLEL_CHUNK_ROWS = 10_000  # small chunks: the two processes end together (work is taken
+# chunk by chunk), even when this process first reads and writes other pieces of the file
+
+# Rough cost per distinct pair of each metric's batch path, in microseconds of one core on
+# generated texts of ~20 words (benchmarks/bench_metrics.py); only used to decide whether a
+# batch is worth a second process, so the order of magnitude is what matters.
+_COST_US = {"exact_match": 0.3, "contains": 0.3, "levenshtein_distance": 1.0,
+            "levenshtein_similarity": 1.0, "json_distance": 1.0, "cer": 2.0, "jaccard": 3.0,
+            "token_f1": 8.0, "wer": 8.0, "rouge_l": 8.0, "bleu": 10.0, "chrf": 10.0}
+_OTHER_COST_US = 5.0
+_PAIR_COST_US = 0.7  # finding the distinct pairs of a chunk: hashing both texts
+
+
+def estimated_work(rows: int, variants: int, jobs) -> float:
+    """Microseconds of one core to score `rows` rows of `variants` variants with `jobs`."""
+    per_row = _PAIR_COST_US + sum(_COST_US.get(job.id, _OTHER_COST_US) for job in jobs)
+    return rows * variants * per_row
+
+
+def worth_forking(rows: int, variants: int, jobs) -> bool:
+    return estimated_work(rows, variants, jobs) >= PARALLEL_MIN_WORK
+
+
+def can_fork() -> bool:
+    """True where a forked worker is safe and useful: Linux (macOS frameworks break after
+    fork; Windows has none), called from the main thread with no other Python thread running
+    (a lock another thread holds would stay locked in the child), and at least two cores for
+    this process."""
+    if not hasattr(os, "fork") or not sys.platform.startswith("linux"):
+        return False
+    if threading.get_ident() != threading.main_thread().ident:
+        return False
+    # a thread marked fork_safe (matchlens.cli.interrupts' watcher) only waits in a read, no lock held
+    others = [t for t in threading.enumerate()
+              if t is not threading.current_thread() and not getattr(t, "fork_safe", False)]
+    if others:
+        return False
+    try:
+        return len(os.sched_getaffinity(0)) >= 2
+    except OSError:
+        return False
+
+
+_workers: set[int] = set()  # pids of the forked workers running now (or not yet waited for)
+# Workers that sent everything and are exiting: not waited for at once (tearing down a big
+# copy-on-write heap takes ~50 ms), but before the next fork or by `reap_workers`.
+_exiting: set[int] = set()
+# Held from the fork until the child's pid is in _workers: a signal handled meanwhile by
+# another thread (matchlens.cli.interrupts) waits for it, so no worker escapes kill_workers.
+_workers_lock = threading.Lock()
+
+
+def kill_workers() -> None:
+    """SIGKILL every forked worker, not waiting for them: for a process about to `os._exit`
+    (matchlens.cli.interrupts); init reaps them. Waiting took ~0.2 s (a big heap to tear down)."""
+    with _workers_lock:
+        for pid in list(_workers):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+
+
+class _ForkedWorker:
+    """A forked copy of this process running `task(stream)`; the parent reads `stream`.
+
+    `stream` is None when no child could be started. On leaving the block the child is waited
+    for (killed first if the block raised); `ok` then says whether it finished its task.
+    """
+
+    def __init__(self, task: Callable[[BinaryIO], None]) -> None:
+        self.pid: int | None = None
+        self.stream: BinaryIO | None = None
+        self.ok = False
+        self.sent = False  # set by the owner once it has read everything the task sends
+        reap_workers()
+        read_fd, write_fd = os.pipe()
+        _workers_lock.acquire()
+        try:
+            pid = os.fork()
+        except OSError:
+            _workers_lock.release()
+            os.close(read_fd)
+            os.close(write_fd)
+            return
+        if pid != 0:
+            _workers.add(pid)
+            _workers_lock.release()
+        if pid == 0:  # the child: do the task, never return into the caller's code
+            code = 1
+            try:
+                os.close(read_fd)
+                gc.disable()  # a collection would touch (and so copy) every page of the heap
+                with open(write_fd, "wb") as out:
+                    task(out)
+                code = 0
+            except BaseException:  # noqa: S110 - reported to the parent by the exit code
+                pass
+            finally:
+                os._exit(code)
+        os.close(write_fd)
+        self.pid = pid
+        self.stream = open(read_fd, "rb")  # noqa: SIM115 - closed in __exit__
+
+    def __enter__(self) -> _ForkedWorker:
+        return self
+
+    def __exit__(self, exc_type, *_exc) -> None:
+        if self.pid is None:
+            return
+        if exc_type is not None:
+            with contextlib.suppress(OSError):
+                os.kill(self.pid, signal.SIGKILL)
+        self.stream.close()  # type: ignore[union-attr]
+        if exc_type is None and self.sent:  # its task is done; its exit need not be waited for
+            self.ok = True
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid == 0:
+                _exiting.add(self.pid)
+                return
+        else:
+            _, status = os.waitpid(self.pid, 0)
+        _workers.discard(self.pid)
+        self.ok = exc_type is None and os.waitstatus_to_exitcode(status) == 0
+
+
+def reap_workers() -> None:
+    """Wait for the workers that are exiting (see `_exiting`)."""
+    while _exiting:
+        pid = _exiting.pop()
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, 0)
+        _workers.discard(pid)
+
+
+def _shared_full(n: int, dtype, fill) -> np.ndarray:
+    """An array in memory shared with forked children (an anonymous MAP_SHARED mapping)."""
+    dtype = np.dtype(dtype)
+    array = np.frombuffer(mmap.mmap(-1, max(1, n * dtype.itemsize)), dtype=dtype, count=n)
+    array.fill(fill)
+    return array
+
+
+def score_whole(result: BatchResult, expected, actuals, jobs, chunk_size: int) -> None:
+    """Score the whole batch (`begin_whole`, then its `finish`)."""
+    begin_whole(result, expected, actuals, jobs, chunk_size).finish()
+
+
+class WholeBatch:
+    """A batch being scored whole, each distinct (expected, actual) pair once; every row then
+    gets its pair's scores.
+
+    When a sample of rows repeats pairs, the distinct pairs of the whole batch are found first
+    (a dataset that repeats itself costs what its distinct pairs cost); otherwise each chunk is
+    deduplicated on its own. With enough work the chunks are shared with a forked child, which
+    starts on them at once (`begin_whole`): the caller may do other work (read and write other
+    pieces of a file) before `finish`, where this process takes the chunks the child has not
+    taken yet. The chunk numbers wait in a pipe and each process reads the next one (a 4-byte
+    read from a pipe is atomic), so neither waits for the other; scores and status go straight
+    into shared arrays, and the child sends which chunks it did and their messages when it is
+    done. If it dies, the chunks it did not report are scored here.
+    """
+
+    def __init__(self, result: BatchResult, expected, actuals, jobs, chunk_size: int) -> None:
+        self.result = result
+        self.jobs = jobs
+        self.sources = {}
+        for variant, values in actuals.items():
+            if _repeats(expected, values):
+                self.sources[variant] = unique_pairs(expected, values)
+            else:
+                self.sources[variant] = Pairs(as_list(expected), as_list(values), None,
+                                              len(expected))
+        sizes = {variant: len(p.expected) for variant, p in self.sources.items()}
+        self.work = [(variant, start, stop) for variant, size in sizes.items()
+                     for start, stop in _spans(size, chunk_size)]
+        # A network metric stays in one process: two would send the same texts twice, each
+        # before the other's answer reached the shared cache.
+        parallel = worth_forking(sum(sizes.values()), 1, jobs) and \
+            2 <= len(self.work) <= 8192 and not any(job.spec.network for job in jobs) and \
+            can_fork()
+        make = _shared_full if parallel else _full
+        self.keys = result.keys()
+        self.scores = {key: make(sizes[key[0]], np.float64, np.nan) for key in self.keys}
+        self.status = {key: make(sizes[key[0]], np.int8, STATUS_MISSING) for key in self.keys}
+        self.forked = _score_forked(len(self.work), self.score) if parallel else None
+
+    def score(self, i: int, messages: dict) -> None:
+        variant, start, stop = self.work[i]
+        source = self.sources[variant]
+        with gc_paused():
+            pairs = unique_pairs(source.expected[start:stop], source.actual[start:stop])
+            with sharing_work():  # folded texts, edit distances: once for all the metrics
+                for job in self.jobs:
+                    key = (variant, job.id)
+                    self.scores[key][start:stop], self.status[key][start:stop], found = \
+                        score_unique(job, pairs, start)
+                    if found:
+                        messages.setdefault(key, {}).update(found)
+
+    def finish(self) -> BatchResult:
+        """Score what is left (everything, without a child), wait for the child, and fill
+        the result."""
+        self.join()
+        return self.complete()
+
+    def join(self) -> None:
+        """Score what is left here and wait for the child's scores: every score is in. A
+        pipeline may start the next batch's child before `complete`."""
+        self.messages: dict = {}
+        done: set[int] = set()
+        if self.forked is not None:
+            done = self.forked.finish(self.messages)
+            self.forked = None
+        for i in range(len(self.work)):
+            if i not in done:  # everything, in one process; or the chunks a failed child left
+                self.score(i, self.messages)
+
+    def complete(self) -> BatchResult:
+        """After `join`: every row gets its pair's scores."""
+        for key in self.keys:
+            _scatter(self.result, key, self.sources[key[0]].inverse, self.scores[key],
+                     self.status[key], self.messages.get(key, {}))
+        self.result.done = self.result.rows
+        return self.result
+
+    def abort(self) -> None:
+        """Stop: the child is killed and waited for (after an error, or when the caller
+        stops before `finish`)."""
+        if self.forked is not None:
+            self.forked.abort()
+            self.forked = None
+
+
+def begin_whole(result: BatchResult, expected, actuals, jobs, chunk_size: int) -> WholeBatch:
+    """A WholeBatch whose forked child (where the work pays for one) is already scoring."""
+    return WholeBatch(result, expected, actuals, jobs, chunk_size)
+
+
+def _spans(size: int, chunk: int) -> list[tuple[int, int]]:
+    """[start, stop) of the chunks of `size` rows: `chunk` rows each, then smaller ones at the
+    end (half the rows left, down to a quarter of a chunk). The two processes take chunks in
+    turn, so the one that finishes first waits for at most the other's last chunk."""
+    spans = []
+    start, least = 0, max(1, chunk // 4)
+    while start < size:
+        left = size - start
+        step = chunk if left > 2 * chunk else max(least, -(-left // 2))
+        if left - step < least:  # no sliver of a chunk at the very end
+            step = left
+        spans.append((start, start + step))
+        start += step
+    return spans
+
+
+_SAMPLE_ROWS = 10_000
+
+
+def _repeats(expected, actual) -> bool:
+    """True when evenly spread sample rows repeat a pair: then finding the distinct pairs of
+    the whole batch first pays (it takes a hash of every text, 0.5 s a million rows)."""
+    step = max(1, len(expected) // _SAMPLE_ROWS)
+    sample = list(zip(expected[::step], actual[::step], strict=True))
+    return len(set(sample)) < len(sample)
+
+
+def _full(n: int, dtype, fill) -> np.ndarray:
+    return np.full(n, fill, dtype=dtype)
+
+
+class _Forked:
+    """Chunks 0..count-1, shared by this process and a forked child that starts on them at
+    once; `finish` takes the rest here."""
+
+    def __init__(self, count: int, score: Callable[[int, dict], None]) -> None:
+        self._score = score
+        queue_r, queue_w = os.pipe()
+        try:
+            os.write(queue_w, b"".join(i.to_bytes(4, "little") for i in range(count)))
+        finally:
+            os.close(queue_w)
+        self._queue = queue_r
+        parent = os.getpid()
+
+        def child_task(stream: BinaryIO) -> None:
+            done: list[int] = []
+            found: dict = {}
+            # a parent killed (or gone on Ctrl+C) before it could kill us: stop after this chunk
+            while os.getppid() == parent and (i := self._next_chunk()) is not None:
+                score(i, found)
+                done.append(i)
+            pickle.dump((done, found), stream, protocol=pickle.HIGHEST_PROTOCOL)
+
+        # One process per core: the C++ metrics use one thread each. Held until finish or
+        # abort, in the child too (it is forked inside).
+        self._held = contextlib.ExitStack()
+        try:
+            self._held.enter_context(threads_per_process(1))
+            self._held.enter_context(gc_paused())
+            self._child = self._held.enter_context(_ForkedWorker(child_task))
+        except BaseException:
+            self._close()
+            raise
+
+    def _next_chunk(self) -> int | None:
+        data = os.read(self._queue, 4)
+        return int.from_bytes(data, "little") if len(data) == 4 else None
+
+    def finish(self, messages: dict) -> set[int]:
+        """The numbers of the chunks whose scores are in (the child's only if it finished);
+        `messages` gets theirs."""
+        mine: list[int] = []
+        theirs: tuple[list[int], dict] = ([], {})
+        try:
+            while (i := self._next_chunk()) is not None:
+                self._score(i, messages)
+                mine.append(i)
+            if self._child.stream is not None:
+                try:
+                    theirs = pickle.load(self._child.stream)
+                    self._child.sent = True
+                except (EOFError, pickle.UnpicklingError, OSError):
+                    theirs = ([], {})
+        except BaseException:
+            self._close(*sys.exc_info())
+            raise
+        self._close()
+        if not self._child.ok:
+            theirs = ([], {})
+        for key, rows in theirs[1].items():
+            messages.setdefault(key, {}).update(rows)
+        return {*mine, *theirs[0]}
+
+    def abort(self) -> None:
+        """Kill the child (it is waited for) and let go of everything."""
+        try:
+            raise _Aborted
+        except _Aborted:
+            self._close(*sys.exc_info())
+
+    def _close(self, *exc_info) -> None:
+        try:
+            self._held.__exit__(*(exc_info or (None, None, None)))
+        finally:
+            if self._queue is not None:
+                os.close(self._queue)
+                self._queue = None
+
+
+class _Aborted(Exception):
+    """What `_ForkedWorker.__exit__` sees when the caller stops early: kill the child."""
+
+
+def _score_forked(count: int, score: Callable[[int, dict], None]) -> _Forked:
+    """Chunks 0..count-1 scored by this process and a forked child, the child started now."""
+    return _Forked(count, score)
+
+
+def _scatter(result: BatchResult, key, inverse: np.ndarray | None, scores: np.ndarray,
+             status: np.ndarray, messages: dict[int, str]) -> None:
+    """Each row gets the scores of its distinct pair (rows with a missing value keep none)."""
+    if inverse is None:  # row i is pair i
+        result.scores[key][:] = scores
+        result.status[key][:] = status
+        result.messages[key] = dict(sorted(messages.items()))
+        return
+    present = inverse >= 0
+    where = inverse[present]
+    result.scores[key][present] = scores[where]
+    result.status[key][present] = status[where]
+    out: dict[int, str] = {}
+    if messages:
+        with_message = np.zeros(len(scores) + 1, dtype=bool)
+        with_message[list(messages)] = True
+        for row in np.flatnonzero(with_message[inverse]).tolist():  # -1 -> the False at the end
+            out[row] = messages[int(inverse[row])]
+    result.messages[key] = out

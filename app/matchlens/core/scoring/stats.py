@@ -1,0 +1,172 @@
+"""Per-metric numbers the batch tab shows while rows arrive: counts, histograms, pass rates.
+
+No Qt. Chunks are added as they are scored (each costs O(chunk)); once scoring ends a worker
+hands over the sorted scores, so a threshold drag is a binary search (`count_passing`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from matchlens.core.labels.calibration import Labelled, Sweep, count_passing, labelled, sweep
+from matchlens.core.metrics.registry import (
+    STATUS_ERROR,
+    STATUS_INVALID,
+    STATUS_MISSING,
+    STATUS_SCORED,
+    MetricSpec,
+)
+from matchlens.core.results import Direction
+from matchlens.core.scoring.batch import BatchResult
+
+FLOAT_BINS = 50  # bounded scores: 50 bins over the metric's natural range
+MAX_INT_BINS = 60  # integer scores: one bin per value up to this many, then wider bins
+_EDGE_EPS = 1e-9  # a score on a bin edge (0.02 with 0.02-wide bins) goes up, consistently
+
+
+class Histogram:
+    """Counts that grow chunk by chunk, on the metric's natural range.
+
+    Bounded scores: fixed bins over [lo, hi]. Integer scores: one count per value (the upper
+    end is the data's max). Other unbounded scores: the values are kept and binned on demand.
+    """
+
+    def __init__(self, spec: MetricSpec) -> None:
+        self.lo, self.hi = spec.score_range
+        self.integer = spec.integer
+        self.counts = np.zeros(0 if self.integer or self.hi is None else FLOAT_BINS, np.int64)
+        self._values: list[np.ndarray] = []  # only for unbounded non-integer metrics
+
+    def add(self, scores: np.ndarray) -> None:
+        x = scores[~np.isnan(scores)]
+        if x.size == 0:
+            return
+        if self.integer:
+            k = np.maximum(np.rint(x - self.lo), 0).astype(np.int64)
+            more = np.bincount(k)
+            if more.size > self.counts.size:
+                self.counts = np.concatenate([self.counts,
+                                              np.zeros(more.size - self.counts.size, np.int64)])
+            self.counts[: more.size] += more
+        elif self.hi is not None:
+            scale = FLOAT_BINS / (self.hi - self.lo)
+            k = np.clip(np.floor((x - self.lo) * scale + _EDGE_EPS), 0, FLOAT_BINS - 1)
+            self.counts += np.bincount(k.astype(np.int64), minlength=FLOAT_BINS)
+        else:
+            self._values.append(x)
+
+    def bars(self) -> tuple[np.ndarray, np.ndarray]:
+        """(edges, counts) to draw: len(edges) == len(counts) + 1."""
+        if self.integer:
+            counts = self.counts if self.counts.size else np.zeros(1, np.int64)
+            width = max(1, -(-counts.size // MAX_INT_BINS))  # ceil: at most ~60 bars
+            if width > 1:
+                padded = np.concatenate([counts, np.zeros(-counts.size % width, np.int64)])
+                counts = padded.reshape(-1, width).sum(axis=1)
+            edges = self.lo - 0.5 + width * np.arange(counts.size + 1)
+            return edges, counts
+        if self.hi is not None:
+            return np.linspace(self.lo, self.hi, FLOAT_BINS + 1), self.counts
+        x = np.concatenate(self._values) if self._values else np.zeros(0)
+        top = float(x.max()) if x.size else self.lo + 1.0
+        counts, edges = np.histogram(x, bins=FLOAT_BINS, range=(self.lo, max(top, self.lo + 1e-9)))
+        return edges, counts
+
+
+class KeyStats:
+    """One (variant, metric): status counts, running mean, histogram, pass counts."""
+
+    def __init__(self, spec: MetricSpec, scores: np.ndarray) -> None:
+        self.spec = spec
+        self.scores = scores  # the live result array (filled as chunks arrive)
+        self.done = 0
+        self.status_counts = np.zeros(4, np.int64)
+        self.total = 0.0
+        self.histogram = Histogram(spec)
+        self.sorted: np.ndarray | None = None  # ascending scored values, once scoring ends
+
+    def add(self, start: int, stop: int, status: np.ndarray) -> None:
+        chunk = self.scores[start:stop]
+        self.status_counts += np.bincount(status, minlength=4)[:4]
+        self.total += float(np.nansum(chunk))
+        self.histogram.add(chunk)
+        self.done = max(self.done, stop)
+
+    @property
+    def scored(self) -> int:
+        return int(self.status_counts[STATUS_SCORED])
+
+    @property
+    def mean(self) -> float | None:
+        return self.total / self.scored if self.scored else None
+
+    @property
+    def median(self) -> float | None:
+        if self.sorted is None or self.sorted.size == 0:
+            return None
+        return float(np.median(self.sorted))
+
+    def passed(self, threshold: float) -> int:
+        """Rows passing `threshold`; rows without a score never pass."""
+        if self.sorted is not None:
+            return count_passing(self.sorted, threshold, self.spec.direction)
+        part = self.scores[: self.done]
+        with np.errstate(invalid="ignore"):
+            ok = part >= threshold if self.spec.direction is Direction.MAX else part <= threshold
+        return int(np.count_nonzero(ok))
+
+    def summary_text(self, threshold: float | None) -> str:
+        """Pass rate over ALL rows done ("pass 12.5% (10/80)"), then every count, the scored
+        rows named as the mean's denominator: errored rows are never hidden."""
+        c = self.status_counts
+        # both denominators: the pass rate's (all rows, in its parentheses) and the mean's
+        counts = (f"mean over {c[STATUS_SCORED]:,} scored · errored {c[STATUS_ERROR]:,} · "
+                  f"invalid {c[STATUS_INVALID]:,} · missing {c[STATUS_MISSING]:,}")
+        if threshold is None or not self.done:
+            rate = "no threshold" if threshold is None else "–"
+        else:
+            passed = self.passed(threshold)
+            rate = f"pass {passed / self.done:.1%} ({passed:,}/{self.done:,})"
+        return f"{rate} · {counts}"
+
+
+@dataclass
+class Final:
+    """What a worker computes once every row is scored (sorting is O(n log n), off the GUI)."""
+
+    sorted: dict[tuple[str, str], np.ndarray] = field(default_factory=dict)
+    labelled: dict[tuple[str, str], Labelled] = field(default_factory=dict)
+    sweeps: dict[tuple[str, str], Sweep] = field(default_factory=dict)
+
+
+def finalize(result: BatchResult, labels: np.ndarray | None) -> Final:
+    final = Final()
+    for key in list(result.scores):
+        scores = result.scores[key]
+        final.sorted[key] = np.sort(scores[result.status[key] == STATUS_SCORED])
+        if labels is not None:
+            data = labelled(scores, labels)
+            final.labelled[key] = data
+            final.sweeps[key] = sweep(data, result.job(key[1]).spec.direction)
+    return final
+
+
+def label_sweeps(result: BatchResult, codes: dict[str, np.ndarray],
+                 cancel: Callable[[], bool] | None = None
+                 ) -> tuple[dict[tuple[str, str], Labelled], dict[tuple[str, str], Sweep]] | None:
+    """Calibration of every metric of the variants in `codes` (variant -> int8 labels), as
+    `finalize` makes it: redone whenever a person labels a row. None once `cancel()` says a
+    newer label made this one moot (checked between metrics)."""
+    kept: dict[tuple[str, str], Labelled] = {}
+    sweeps: dict[tuple[str, str], Sweep] = {}
+    for variant, labels in codes.items():
+        for job in result.jobs:
+            if cancel is not None and cancel():
+                return None
+            key = (variant, job.id)
+            kept[key] = labelled(result.scores[key], labels)
+            sweeps[key] = sweep(kept[key], job.spec.direction)
+    return kept, sweeps
