@@ -2,7 +2,7 @@
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_startup.py [--runs 7]
 
-Each run is a fresh process running the real entry point (`matchlens.cli.main.main`, no arguments:
+Each run is a fresh process running the real entry point (`matchlens.main.main`, no arguments:
 the compare tab on the sample pair, the batch tab on the sample dataset). The only change is a
 probe wrapped around `QApplication.exec`: it notes when the compare tab's expected editor has
 painted for the first time with the event loop running (the user can type), prints the time
@@ -66,7 +66,7 @@ def exec_with_probe(*args, **kwargs):
     return original_exec()
 
 QApplication.exec = exec_with_probe
-from matchlens.cli.main import main
+from matchlens.main import main
 sys.exit(main())
 """
 

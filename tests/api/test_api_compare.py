@@ -11,8 +11,8 @@ import pytest
 from rapidfuzz.distance import Levenshtein
 
 import matchlens
-from matchlens.cli.main import main
 from matchlens.core.metrics import evaluate, get_metric
+from matchlens.main import main
 
 PAIRS = [
     ("The quick brown fox", "The quick brown dog"),

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from matchlens.cli.main import main
+from matchlens.main import main
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLES = REPO / "resources" / "samples"

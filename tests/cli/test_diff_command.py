@@ -134,7 +134,7 @@ def test_colour_on_a_terminal_unless_no_color(pair):
 
 _PROBE = """
 import json, sys
-from matchlens.cli.main import main
+from matchlens.main import main
 code = main(sys.argv[1:])
 print(json.dumps({"code": code, "numba": "numba" in sys.modules}), file=sys.stderr)
 """

@@ -2,7 +2,7 @@
 
 The contract (cli.md): bad input exits 2 with ONE line naming the file, the row (line) and the
 column where they apply, and no traceback; where scoring can go on it does (exit 0). Every case
-runs twice: in-process through `matchlens.cli.main.main` and as a real `matchlens` process. After
+runs twice: in-process through `matchlens.main.main` and as a real `matchlens` process. After
 each run the files in the folder are byte-for-byte what they were, and a failed run leaves no
 new file behind.
 """

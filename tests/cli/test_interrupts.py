@@ -179,7 +179,7 @@ def test_a_signal_while_a_cleanup_module_is_half_imported_still_ends_the_run(sig
         "broken = types.ModuleType('broken')\n"
         "def fails(): raise OSError('cannot')\n"
         "broken.discard_all_temporaries = fails\n"
-        "sys.modules['matchlens.core.output.atomic'] = broken\n"
+        "sys.modules['matchlens.core.atomic'] = broken\n"
         "interrupts.watch()\n"
         f"os.kill(os.getpid(), {int(signum)})\n"
         "time.sleep(10)\n"

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from matchlens.core.output import atomic, scored_table
+from matchlens.core import atomic
+from matchlens.core.output import scored_table
 from tests.cli.conftest import (
     PYTHON,
     REPO,

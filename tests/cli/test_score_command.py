@@ -1,6 +1,6 @@
 """`matchlens score` against its contract (shared spec cli.md): the real command on real files.
 
-Runs go through `matchlens.cli.main.main([...])` in this process; output files and real processes
+Runs go through `matchlens.main.main([...])` in this process; output files and real processes
 are in test_score_files_and_processes.py.
 """
 

@@ -26,7 +26,7 @@ UNNEEDED = ("tomllib", "tempfile", "secrets", "hmac", "uuid")
 
 PROBE = """
 import json, sys
-from matchlens.cli.main import main
+from matchlens.main import main
 code = main(sys.argv[1:])
 print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
 """
@@ -72,7 +72,7 @@ def test_the_standard_modules_come_when_a_run_needs_them(tmp_path):
 
 OWN_PROBE = """
 import gc, json, os, sys, threading
-import matchlens.cli.main as entry
+import matchlens.main as entry
 sys.argv = ["matchlens", *sys.argv[1:]]
 collections = sum(g["collections"] for g in gc.get_stats())
 leave = entry._finish  # the process ends in there (os._exit): report just before it

@@ -50,9 +50,9 @@ def test_a_process_that_is_gone_is_no_error():
 
 @pytest.fixture
 def frozen(tmp_path, monkeypatch):
-    """Pretend to be a PyInstaller app: sys.executable is the app, which runs matchlens.cli.main."""
+    """Pretend to be a PyInstaller app: sys.executable is the app, which runs matchlens.main."""
     app = tmp_path / "matchlens-app"
-    app.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m matchlens.cli.main "$@"\n')
+    app.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m matchlens.main "$@"\n')
     app.chmod(0o755)
     monkeypatch.setattr(sys, "frozen", True, raising=False)
     monkeypatch.setattr(sys, "executable", str(app))

@@ -10,7 +10,7 @@ removes this run's temporary files (core.atomic), prints the one line and `os._e
 130 or 143. Those calls release the GIL (numba kernels are `nogil`, cpdist too), so the
 watcher runs at once; during Python code it gets the GIL within the switch interval (5 ms).
 
-Only for the process's own command line (`matchlens.cli.main` with argv None): `os._exit` from a
+Only for the process's own command line (`matchlens.main` with argv None): `os._exit` from a
 thread would end a test runner or an embedding program.
 """
 
@@ -88,7 +88,7 @@ def _leave(signum: int) -> None:
     # half imported lacks the function (a signal during start-up): skipped, and no cleanup's
     # failure may keep this thread from leaving, or the interrupt would be lost.
     for module, cleanup in (("matchlens.core.scoring.parallel", "kill_workers"),
-                            ("matchlens.core.output.atomic", "discard_all_temporaries"),
+                            ("matchlens.core.atomic", "discard_all_temporaries"),
                             ("matchlens.core.datasets.readers", "discard_copies")):
         # kill_workers: the forked scoring worker; discard_all_temporaries keeps its lock (no
         # rename after this); discard_copies: the copy of standard input (`score -`)

@@ -240,7 +240,7 @@ def preload(command: str) -> None:
     loaded: the imports allocate enough to set off ~55 collections (~10 ms of a 10k-row
     `score`) that walk modules, classes and functions living as long as the process and free
     nothing; frozen, a big file's later collections skip them too. Only for this process's own
-    command line (matchlens.cli.main): frozen, a test runner's garbage would stay for good. An
+    command line (matchlens.main): frozen, a test runner's garbage would stay for good. An
     import that fails here fails again inside the command, which reports it (run_guarded)."""
     import gc
     import importlib
@@ -266,7 +266,7 @@ def run_headless(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Headless-only entry (`score`, `diff`); the full entry point is matchlens.cli.main."""
+    """Headless-only entry (`score`, `diff`); the full entry point is matchlens.main."""
     args = parse_args(argv)
     if isinstance(args, int):
         return args

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from matchlens.cli.crash import say
 from matchlens.cli.stdout_guard import discard_stdout
+from matchlens.core.atomic import together
 from matchlens.core.config import Config, config_to_dict, load_config
 from matchlens.core.datasets import iter_tables
 from matchlens.core.errors import ConfigError, DatasetError, OutputError
@@ -21,7 +22,6 @@ from matchlens.core.metrics.registry import (
     get_metric,
     local_metric_ids,
 )
-from matchlens.core.output.atomic import together
 from matchlens.core.output.scored_table import provenance, sidecar_path, write_sidecar
 from matchlens.core.output.scored_writer import scored_writer
 from matchlens.core.output.summary import format_summary

@@ -7,9 +7,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from matchlens.core.atomic import atomic_writer
 from matchlens.core.errors import ConfigError
 from matchlens.core.metrics.registry import BASE_URL_FROM, MetricSpec, get_metric, shown
-from matchlens.core.output.atomic import atomic_writer
 
 __all__ = ["BASE_URL_FROM", "Config", "MetricSettings", "config_from_dict", "config_to_dict",
            "load_config", "save_config"]

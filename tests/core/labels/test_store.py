@@ -11,10 +11,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from matchlens.core import atomic
 from matchlens.core.errors import DatasetError, OutputError
 from matchlens.core.labels.sidecar import read_sidecar, sidecar_path
 from matchlens.core.labels.store import FAIL, NONE, PASS, Labels, next_unlabelled
-from matchlens.core.output import atomic
 
 IDS = ["a", "b", "c", "d", "e"]
 
@@ -146,7 +146,7 @@ def test_a_crash_mid_write_leaves_the_previous_sidecar_whole(tmp_path):
     script = textwrap.dedent(f"""
         import os
         from pathlib import Path
-        from matchlens.core.output import atomic
+        from matchlens.core import atomic
         from matchlens.core.labels.store import Labels, FAIL
         atomic.os.replace = lambda src, dst: os._exit(9)
         labels, _ = Labels.open(Path({str(data)!r}), 5, ["actual"])

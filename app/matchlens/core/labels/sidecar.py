@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from matchlens.core.atomic import atomic_writer
 from matchlens.core.datasets import parse_label
 from matchlens.core.errors import DatasetError, OutputError
-from matchlens.core.output.atomic import atomic_writer
 
 SUFFIX = ".labels.csv"
 FIELDS = ("row", "id", "variant", "label", "note", "time")

@@ -19,11 +19,11 @@ import numpy as np
 import tomli_w
 
 from matchlens import __version__
+from matchlens.core.atomic import atomic_writer
 from matchlens.core.datasets import json_numbers
 from matchlens.core.datasets.source import gc_paused
 from matchlens.core.datasets.table import ROW_LIST_KINDS
 from matchlens.core.errors import ConfigError, OutputError
-from matchlens.core.output.atomic import atomic_writer
 from matchlens.core.scoring.batch import BatchResult
 from matchlens.core.text.redact import scrub
 

@@ -21,10 +21,10 @@ from PySide6.QtCore import QBuffer, QIODevice, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QImage, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QApplication, QWidget
 
+from matchlens.core.atomic import atomic_writer
 from matchlens.core.config import Config, config_to_dict
 from matchlens.core.datasets import Table
 from matchlens.core.errors import OutputError
-from matchlens.core.output.atomic import atomic_writer
 from matchlens.core.output.scored_table import provenance, write_scored_table, write_sidecar
 from matchlens.core.scoring.batch import BatchResult
 

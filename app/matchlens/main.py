@@ -1,4 +1,4 @@
-"""The `matchlens` entry point: `score` and `diff` run headless; every other form opens the window."""
+"""The `matchlens` program: `score`, `diff` and `calibrate` run headless (the `cli` package, never Qt); every other form opens the window (`ui.app`). It sits above both, so neither imports the other."""
 
 from __future__ import annotations
 
