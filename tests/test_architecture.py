@@ -107,3 +107,20 @@ def test_no_private_name_is_imported_from_another_module():
                               for a in node.names
                               if a.name.startswith("_") and not a.name.startswith("__")]
     assert crossings == []
+
+
+def test_documented_import_paths_keep_working():
+    # the README's paths from before the redesign, kept for one release
+    from matchlens.core.diff.readable.chunks import readable_diff
+    from matchlens.core.readable import readable_diff as old_readable_diff
+    from matchlens.embeddings import scrub
+
+    assert old_readable_diff is readable_diff
+    assert old_readable_diff("a cat", "a hat").distance == 1
+    assert "abcdefghijklmnop" not in scrub("key sk-abcdefghijklmnop1234", "sk-abcdefghijklmnop1234")
+    done = subprocess.run([sys.executable, "-c",
+                           "import matchlens.dask, matchlens.api.partitions as p; "
+                           "assert matchlens.dask.score is p.score; "
+                           "assert matchlens.dask.summary is p.summary"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
