@@ -80,7 +80,7 @@ class ChildPeak:
         self.timer.start()
 
     def _sample(self) -> None:
-        proc = self.tab._child.proc
+        proc = self.tab.run.child.proc
         if proc is None or proc.poll() is not None:
             return
         try:

@@ -80,7 +80,7 @@ def test_a_frozen_app_scores_big_datasets_in_a_child(qtbot, frozen, config, monk
     tab = make_tab(qtbot, config)
     try:
         load(qtbot, tab, sample_dataset())
-        assert tab._child.proc.args[:2] == [str(frozen), CHILD_FLAG]
+        assert tab.run.child.proc.args[:2] == [str(frozen), CHILD_FLAG]
         assert tab.result.done == tab.result.rows == 200
         assert "Scored 200 rows" in tab.progress.label.text()
     finally:

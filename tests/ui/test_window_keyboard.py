@@ -134,7 +134,7 @@ def test_the_stored_key_is_masked_in_every_sentence_the_window_shows(qtbot, wind
     sentence = f"The server said: invalid key {STORED_KEY[3:]} for this model"  # no sk- left
     window.show_status(sentence)
     window.show_notice(sentence)
-    window.batch_tab._say(sentence)
+    window.batch_tab.say(sentence)
     dialog._say(sentence)
     shown = [window.statusBar().currentMessage(), window.notice.text(),
              window.batch_tab.message.text(), dialog.key_message.text()]

@@ -34,7 +34,7 @@ def install_label_menu(window: QMainWindow) -> QMenu | None:
 
     def compare_row() -> int | None:
         if window.tabs.currentWidget() is window.compare_tab:
-            return window._batch_row
+            return window.rows.row
         return None
 
     def described(row: int) -> None:
@@ -52,5 +52,5 @@ def install_label_menu(window: QMainWindow) -> QMenu | None:
         (text, actions[key].trigger, actions[key].toolTip())
         for key, text in (("pass", "✓ Pass"), ("fail", "✗ Fail"),
                           ("next", "Next unlabelled ▶"))])
-    window._update_row_actions()
+    window.rows.update_actions()
     return menu

@@ -1,4 +1,8 @@
-"""The main window: Compare and Batch tabs, menus, status bar, and what survives a restart."""
+"""The main window: Compare and Batch tabs, menus, status bar, and what survives a restart.
+
+The dataset row open in the compare view, and stepping from it, is `batch_rows.BatchRows`
+(`window.rows`); the Label menu is installed with the Batch tab (`label_menu`).
+"""
 
 from __future__ import annotations
 
@@ -54,7 +58,7 @@ def _make_batch_tab(config: ConfigModel, parent: QWidget) -> QWidget | None:
     return BatchTab(config, parent)
 
 
-class MainWindow(BatchRows, QMainWindow):
+class MainWindow(QMainWindow):
     def __init__(self, config: ConfigModel, settings: QSettings | None = None,
                  restore: bool = True) -> None:
         super().__init__()
@@ -79,7 +83,6 @@ class MainWindow(BatchRows, QMainWindow):
         column.addWidget(self.notice)
         column.addWidget(self.tabs, 1)
         self.setCentralWidget(central)
-        self._batch_row: int | None = None
         self.batch_finished = True  # False from a dataset load until the tab says it is done
         self._build_menus()
         # Labelling from the table or the compare view: installed with the Batch tab, which
@@ -189,7 +192,10 @@ class MainWindow(BatchRows, QMainWindow):
         self._action(nav, "&Next difference", self._next_difference, "F7")
         self._action(nav, "&Previous difference", self._previous_difference, "Shift+F7")
         nav.addSeparator()
-        self._build_row_actions(nav)
+        self.rows = BatchRows(self, nav, self._action)
+        self.action_next_row = self.rows.action_next_row
+        self.action_previous_row = self.rows.action_previous_row
+        self.action_next_failing = self.rows.action_next_failing
 
         tools = bar.addMenu("&Tools")
         self.action_settings = self._action(
@@ -349,7 +355,11 @@ class MainWindow(BatchRows, QMainWindow):
             self.tabs.setCurrentWidget(self.compare_tab)
             self.add_recent(kind, Path(path))
 
-    # -- rows from the batch tab (the rest: batch_rows.BatchRows) ------------------------------
+    # -- rows from the batch tab ---------------------------------------------------------------
+    def open_batch_row(self, row: int) -> None:
+        """Show dataset row `row` of the Batch tab in the compare view."""
+        self.rows.open(row)
+
     def _on_batch_finished(self) -> None:
         self.batch_finished = True
 

@@ -31,7 +31,7 @@ def test_thresholds_round_trip(qtbot, tab, config, tmp_path):
     drag_line(panel, 0.2, 0.333)  # dragged: stored as shown, at 2 decimals (0.33)
     config.set_threshold("levenshtein_distance", 3)
     path = tmp_path / "thresholds.toml"
-    assert tab.export_thresholds(path)
+    assert tab.exports.export_thresholds(path)
     loaded = load_config(path)
     for metric_id in DEFAULT_METRICS:
         assert loaded.settings(metric_id).threshold == config.settings(metric_id).threshold
@@ -45,7 +45,7 @@ def test_scored_table_is_what_the_cli_writes(qtbot, tab, config, tmp_path):
     before = source.read_bytes()
     config.set_threshold("levenshtein_similarity", 0.9)  # changed after scoring
     out = tmp_path / "scored.csv"
-    tab.export_table(out)
+    tab.exports.export_table(out)
     wait_idle(qtbot, tab)
     assert out.exists() and "Wrote" in tab.message.text()
     # The CLI's writer on the core's result with the same thresholds gives the same bytes.
@@ -63,7 +63,7 @@ def test_scored_table_is_what_the_cli_writes(qtbot, tab, config, tmp_path):
     assert data["metrics"]["levenshtein_similarity"]["threshold"] == 0.9
     assert data["matchlens"]["actual"] == ["output_a", "output_b"]
     assert source.read_bytes() == before  # the input is never touched
-    tab.export_table(source)  # refusing to overwrite the input is a sentence
+    tab.exports.export_table(source)  # refusing to overwrite the input is a sentence
     wait_idle(qtbot, tab)
     assert "refusing to overwrite the input" in tab.message.text()
     assert source.read_bytes() == before
@@ -71,18 +71,18 @@ def test_scored_table_is_what_the_cli_writes(qtbot, tab, config, tmp_path):
 
 def test_jsonl_export(qtbot, tab, tmp_path):
     out = tmp_path / "scored.jsonl"
-    tab.export_table(out)
+    tab.exports.export_table(out)
     wait_idle(qtbot, tab)
     lines = out.read_text(encoding="utf-8").splitlines()
     assert len(lines) == 8 and '"exact_match@output_a": 1.0' in lines[0]
 
 
 def test_plot_png(qtbot, tab, tmp_path):
-    names = dict(tab._plot_names())
+    names = dict(tab.exports.plot_names())
     assert "hist:jaccard" in names and "roc" in names and "delta" in names
     for key in ("hist:jaccard", "roc", "delta"):
         path = tmp_path / f"{key.replace(':', '-')}.png"
-        assert tab.export_plot(key, path)
+        assert tab.exports.export_plot(key, path)
         image = QImage(str(path))
         assert not image.isNull() and image.width() == 1200
 
@@ -100,7 +100,7 @@ def _has_colour(image: QImage, colour: QColor, top: int, bottom: int, tolerance:
 def test_exported_plots_read_on_their_own(qtbot, tab, config, tmp_path):
     # A histogram: metric, direction, threshold, and each variant with its mean.
     path = tmp_path / "hist.png"
-    assert tab.export_plot("hist:jaccard", path)
+    assert tab.exports.export_plot("hist:jaccard", path)
     image = QImage(str(path))
     assert image.width() == 1200
     assert image.text("Title") == "Jaccard (words): distribution of scores"
@@ -121,7 +121,7 @@ def test_exported_plots_read_on_their_own(qtbot, tab, config, tmp_path):
 
     # The ROC curve names the metric, the variant, the AUC and the current point.
     path = tmp_path / "roc.png"
-    assert tab.export_plot("roc", path)
+    assert tab.exports.export_plot("roc", path)
     image = QImage(str(path))
     labelled_rows, sw = tab.calibration.current()
     assert image.text("Title") == "ROC curve: Exact match on output_a against the human labels"
@@ -132,7 +132,7 @@ def test_exported_plots_read_on_their_own(qtbot, tab, config, tmp_path):
 
     # The B − A histogram says which difference it shows and what the test concluded.
     path = tmp_path / "delta.png"
-    assert tab.export_plot("delta", path)
+    assert tab.exports.export_plot("delta", path)
     image = QImage(str(path))
     view = tab.variants
     label = view.metric.currentText()

@@ -155,8 +155,8 @@ def test_network_runs_in_small_chunks(qtbot, tab, server, tmp_path, monkeypatch)
     chunks = []
     tab.mapping_panel.score_button.click()
     box = prompt(qtbot, tab)
-    original = tab._on_item
-    monkeypatch.setattr(tab, "_on_item", lambda item: (chunks.append(item), original(item)))
+    original = tab.run.on_item
+    monkeypatch.setattr(tab.run, "on_item", lambda item: (chunks.append(item), original(item)))
     answer(qtbot, tab, box, "send")
     stops = [c.stop for c in chunks if type(c).__name__ == "Chunk"]
     assert stops == [3, 6, 8]

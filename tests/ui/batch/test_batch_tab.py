@@ -85,7 +85,7 @@ def test_sample_scores_match_core(qtbot, tab, monkeypatch, where):
     assert counts[-1] == np.count_nonzero(sim_b >= 0.98)
     assert counts[0] == np.count_nonzero(sim_b < 0.02)
     assert not tab.is_busy()
-    assert (tab._child.proc is not None) == (where == "scoring process")
+    assert (tab.run.child.proc is not None) == (where == "scoring process")
 
 
 def test_dragging_the_threshold_updates_pass_rate_then_config(qtbot, tab, config):
@@ -241,7 +241,7 @@ def test_cancel_stops_within_the_chunk_in_flight(qtbot, tab, tmp_path, monkeypat
         rows.append([f"r{i}", "", e, e[::-1] + str(i), e + str(i), ""])
     path = write_csv(tmp_path / "big.csv", rows)
     tab.load(path)
-    qtbot.waitUntil(lambda: tab._score_task is not None, timeout=30_000)  # scoring has started
+    qtbot.waitUntil(lambda: tab.run.task is not None, timeout=30_000)  # scoring has started
     clicked, after = [], []
 
     def cancel_on_a_chunk(item: object) -> None:
@@ -252,7 +252,7 @@ def test_cancel_stops_within_the_chunk_in_flight(qtbot, tab, tmp_path, monkeypat
                 clicked.append(tab.result.done)
                 tab.progress.cancel_button.click()
 
-    task = tab._score_task
+    task = tab.run.task
     task.sig_yielded.connect(cancel_on_a_chunk)
     qtbot.waitUntil(lambda: bool(clicked), timeout=30_000)
     # The tab is idle as soon as Cancel is clicked; the thread ends after its chunk in flight,
@@ -330,7 +330,7 @@ def test_text_columns_are_ranked_once_the_run_is_done(qtbot, tab, tmp_path, monk
                         ("actual:output_a", tab.prepared.actuals["output_a"])):
         np.testing.assert_array_equal(tab.model._ranks[key], text_ranks(column))
     if where == "scoring process":
-        assert tab._child.proc.wait(timeout=5) == 0  # it ranked, then exited when asked
+        assert tab.run.child.proc.wait(timeout=5) == 0  # it ranked, then exited when asked
     col = [tab.model.column_key(c) for c in range(tab.model.columnCount())]
     with qtbot.waitSignal(tab.model.sig_order_changed, timeout=5000):
         tab.model.sort(col.index("expected"), Qt.SortOrder.AscendingOrder)

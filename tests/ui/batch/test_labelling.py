@@ -223,14 +223,14 @@ def test_labelling_in_the_compare_view_with_the_diff_in_front(qtbot, window):
     assert labels.changes() == labels_before + 2
     window.open_batch_row(0)
     qtbot.keyClick(editor, Qt.Key.Key_F8)
-    assert window._batch_row == 5
+    assert window.rows.row == 5
     assert "not labelled · 198 of 200 labelled" in window.compare_tab.context_label.text()
     qtbot.keyClick(editor, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)
     assert labels.label(5, "output_a") == PASS
     qtbot.keyClick(editor, Qt.Key.Key_F8)
-    assert window._batch_row == 9
+    assert window.rows.row == 9
     qtbot.keyClick(editor, Qt.Key.Key_F8)  # the only unlabelled row: stays
-    assert window._batch_row == 9
+    assert window.rows.row == 9
     assert labels.label(9, "output_a") == NONE
     # The table shows the same labels when the person goes back.
     window.tabs.setCurrentWidget(tab)
@@ -328,7 +328,7 @@ def test_a_file_opened_in_the_compare_view_leaves_the_row(qtbot, window, tmp_pat
     window.add_recent("actual", text)
     window.recent_menu.actions()[0].trigger()  # File > Open recent > Actual: mine.txt
     assert window.compare_tab.texts()[1] == "Canberra is the capital."
-    assert window.compare_tab.row_bar.isHidden() and window._batch_row is None
+    assert window.compare_tab.row_bar.isHidden() and window.rows.row is None
     editor = window.compare_tab.editor("actual")
     editor.setFocus()
     before = labels.changes()
@@ -339,4 +339,4 @@ def test_a_file_opened_in_the_compare_view_leaves_the_row(qtbot, window, tmp_pat
     # F8 there opens the first unlabelled row from the top (the sample: row 6 cleared first).
     window.batch_tab.labelling.session.mark(5, "output_a", labels.label(5, "output_a"))
     qtbot.keyClick(editor, Qt.Key.Key_F8)
-    assert window._batch_row == 5 and not window.compare_tab.row_bar.isHidden()
+    assert window.rows.row == 5 and not window.compare_tab.row_bar.isHidden()

@@ -1,14 +1,16 @@
 """The batch tab's exports: the scored table (with its sidecar, off the GUI thread), the
 thresholds file, and any plot as PNG.
 
-A mixin of BatchTab: it reads the tab's result, table, mapping and plots.
+`BatchExports` owns the export task; it reads the tab's scored session (table, result,
+mapping, thresholds) and plots, and says what it wrote through the tab's `said` / `fail`.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QFileDialog, QWidget
 
 from matchlens.core.errors import MatchLensError
 from matchlens.ui.batch.export import save_plot_png, with_thresholds, write_table
@@ -16,62 +18,82 @@ from matchlens.ui.batch.worker import Task
 from matchlens.ui.config_model import ask_thresholds_path
 
 
-class ExportActions:
-    """Export ▸ table, thresholds and plots from the batch tab."""
+class BatchExports(QObject):
+    """Export ▸ table, thresholds and plots from the batch tab `tab`."""
+
+    sig_done = Signal()  # the table's export task ended
+
+    def __init__(self, tab: QWidget) -> None:
+        super().__init__(tab)
+        self.tab = tab
+        self.task: Task | None = None
+
+    def is_busy(self) -> bool:
+        return self.task is not None
+
+    def _on_done(self) -> None:
+        if self.task is not None and not self.task.running:
+            self.task = None
+        self.sig_done.emit()
 
     def export_table_dialog(self) -> None:
-        if self.result is None or self.table is None:
-            self._say("Score a dataset first.")
+        tab = self.tab
+        if tab.result is None or tab.table is None:
+            tab.say("Score a dataset first.")
             return
         name, _ = QFileDialog.getSaveFileName(
-            self, "Export the scored table", str(self.table.path.with_suffix("")) + ".scored.csv",
+            tab, "Export the scored table", str(tab.table.path.with_suffix("")) + ".scored.csv",
             "CSV (*.csv);;JSON Lines (*.jsonl)")
         if name:
             self.export_table(Path(name))
 
     def export_table(self, path: Path) -> None:
         """Write the scored table (current thresholds) and its sidecar, off the GUI thread."""
-        if self.result is None or self.table is None or self.mapping is None:
+        tab = self.tab
+        if tab.result is None or tab.table is None or tab.mapping is None:
             return
-        result = with_thresholds(self.result, self._thresholds())
-        expected = (f"literal:{self.mapping.expected}" if self.mapping.expected_literal
-                    else self.mapping.expected)
-        partial = self.result.done < self.result.rows
-        task = Task(write_table, path, self.table, result, self.config_model.config(), expected,
+        result = with_thresholds(tab.result, tab.thresholds())
+        expected = (f"literal:{tab.mapping.expected}" if tab.mapping.expected_literal
+                    else tab.mapping.expected)
+        partial = tab.result.done < tab.result.rows
+        rows = tab.result.rows
+        task = Task(write_table, path, tab.table, result, tab.config_model.config(), expected,
                     owner=self)
-        task.sig_returned.connect(lambda sidecar: self._said(
-            f"Wrote {path} ({'partial: ' if partial else ''}{self.result.rows:,} rows) and "
+        task.sig_returned.connect(lambda sidecar: tab.said(
+            f"Wrote {path} ({'partial: ' if partial else ''}{rows:,} rows) and "
             f"{Path(sidecar).name} (the thresholds and options that made it)."))
-        task.sig_errored.connect(lambda err: self._fail(str(err)))
-        task.sig_done.connect(self._on_task_done)
-        self._export_task = task.start()
+        task.sig_errored.connect(lambda err: tab.fail(str(err)))
+        task.sig_done.connect(self._on_done)
+        self.task = task.start()
 
     def export_thresholds_dialog(self) -> None:
-        path = ask_thresholds_path(self)
+        path = ask_thresholds_path(self.tab)
         if path is not None:
             self.export_thresholds(path)
 
     def export_thresholds(self, path: Path) -> bool:
-        saved, sentence = self.config_model.save_thresholds(path)
-        (self._said if saved else self._fail)(sentence)
+        saved, sentence = self.tab.config_model.save_thresholds(path)
+        (self.tab.said if saved else self.tab.fail)(sentence)
         return saved
 
-    def _plot_names(self) -> list[tuple[str, str]]:
+    def plot_names(self) -> list[tuple[str, str]]:
         """(key, menu text) of every plot that can be exported now."""
-        out = [(f"hist:{m}", f"{p.spec.label} histogram") for m, p in self.histograms.panels.items()]
-        if self.calibration.current() is not None:
+        tab = self.tab
+        out = [(f"hist:{m}", f"{p.spec.label} histogram") for m, p in tab.histograms.panels.items()]
+        if tab.calibration.current() is not None:
             out.append(("roc", "ROC curve"))
-        if self.variants.comparison is not None:
+        if tab.variants.comparison is not None:
             out.append(("delta", "B − A difference"))
         return out
 
-    def plot_item(self, key: str):
+    def plot_item(self, key: str):  # noqa: ANN201 - a pyqtgraph PlotItem
+        tab = self.tab
         if key.startswith("hist:"):
-            return self.histograms.panels[key[5:]].plot.getPlotItem()
-        return (self.calibration.plot if key == "roc" else self.variants.plot).getPlotItem()
+            return tab.histograms.panels[key[5:]].plot.getPlotItem()
+        return (tab.calibration.plot if key == "roc" else tab.variants.plot).getPlotItem()
 
     def export_plot_dialog(self, key: str) -> None:
-        name, _ = QFileDialog.getSaveFileName(self, "Save the plot as PNG",
+        name, _ = QFileDialog.getSaveFileName(self.tab, "Save the plot as PNG",
                                               f"{key.replace(':', '-')}.png", "PNG (*.png)")
         if name:
             self.export_plot(key, Path(name))
@@ -80,7 +102,7 @@ class ExportActions:
         try:
             save_plot_png(self.plot_item(key), path)
         except MatchLensError as err:
-            self._fail(str(err))
+            self.tab.fail(str(err))
             return False
-        self._said(f"Saved the plot to {path}.")
+        self.tab.said(f"Saved the plot to {path}.")
         return True

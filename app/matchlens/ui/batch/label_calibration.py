@@ -115,5 +115,5 @@ class LiveCalibration(QObject):
         spec = next(j.spec for j in self.tab.result.jobs if j.id == metric_id)
         from matchlens.core.results import threshold_text
 
-        self.tab._said(f"{spec.label} threshold set to {threshold_text(spec.direction, value)} "
+        self.tab.said(f"{spec.label} threshold set to {threshold_text(spec.direction, value)} "
                        "from your labels (Ctrl+Z undoes it).")

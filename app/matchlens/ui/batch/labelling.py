@@ -251,7 +251,7 @@ class BatchLabelling(QObject):
             mark = {PASS: "✓ pass", FAIL: "✗ fail", NONE: ""}[label]
             return mark + (" ✎" if labels.note(row, variant) else "")
         if role == Qt.ItemDataRole.BackgroundRole:
-            colours = self.tab.model._colours
+            colours = self.tab.model.colours
             return {PASS: colours.passed, FAIL: colours.failed}.get(label)
         if role == Qt.ItemDataRole.ToolTipRole:
             note = labels.note(row, variant)
@@ -261,5 +261,5 @@ class BatchLabelling(QObject):
         return None
 
     def _say(self, sentence: str, error: bool) -> None:
-        self.tab._say(sentence, error=error)
+        self.tab.say(sentence, error=error)
         self.tab.sig_status.emit(sentence)

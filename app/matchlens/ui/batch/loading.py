@@ -1,21 +1,23 @@
-"""The batch tab's reading of a dataset: the Open dialog, a dropped file, a reload in another
-encoding, and the first guess at the column mapping once the file is read (off the GUI thread).
+"""Reading a dataset for the batch tab: one read at a time off the GUI thread, what was asked
+(kept for a reload in another encoding), the columns to score by default, a dropped file's
+name, and the reader's advice said the window's way.
 
-A mixin of BatchTab: it works on the tab's own state (`_read_task`, `_pending`, the top bar).
+`DatasetReader` owns the read task and the request; the tab starts it and shows its table
+(`sig_read`). It never touches the tab's state.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtGui import QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtCore import QObject, Signal
 
+from matchlens.core.config import Config
 from matchlens.core.datasets import Table
-from matchlens.core.datasets.readers import OPEN_FILTER, is_dataset_name
+from matchlens.core.datasets.readers import is_dataset_name
 from matchlens.core.metrics.registry import DEFAULT_METRICS, all_metrics
-from matchlens.core.scoring.mapping import guess_mapping
 from matchlens.ui.batch.worker import Task, read_dataset
 
 
@@ -26,94 +28,96 @@ def for_the_window(sentence: str) -> str:
         "given with --encoding", "chosen under Encoding")
 
 
+@dataclass(frozen=True)
+class ReadRequest:
+    """A file to read, how, and the column names given for it (None: guessed)."""
 
-class DatasetLoading:
-    """Open, drop, read and reload a dataset on the batch tab."""
+    path: Path
+    encoding: str = ""  # "" for auto: UTF-8, or what the BOM says
+    expected: str | None = None
+    actuals: list[str] | None = None
+    label: str | None = None
+    score: bool = True  # score it once read (kept for a reload in another encoding)
 
-    def load(self, path: Path, expected: str | None = None, actuals: list[str] | None = None,
-             label: str | None = None, score: bool = True, encoding: str | None = None) -> None:
-        """Read `path` off the GUI thread (in `encoding`, else UTF-8 or what its BOM says), map
-        its columns (given names win over guesses), and score it unless `score` is False. Ends
-        with sig_finished whatever happens."""
-        path = Path(path)
-        self._path = path
-        self._loading_encoding = encoding or ""
-        self.top.set_encoding(encoding)
-        self._stop_work()
-        # The dataset on screen stays, whole, until the new file is read: a file that fails
-        # to open never leaves the table of one file under the plots of another.
-        self._score_after_read = score
-        self._score_on_load = score  # kept for a reload in another encoding
-        self._pending = (expected, actuals, label)
-        self.top.set_file(path, "reading…")
-        self.progress.start(f"Reading {path.name}…", busy=True)
-        self._say("")
-        task = Task(read_dataset, path, encoding=encoding or None, owner=self)
+
+class DatasetReader(QObject):
+    """Read one dataset at a time; a new read or cancel() drops the one in flight."""
+
+    sig_read = Signal(object, object, bool)  # (Table, its ReadRequest, score it now?)
+    sig_errored = Signal(object)  # the exception
+    sig_done = Signal()  # the read task ended (read, failed or cancelled)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.task: Task | None = None
+        self.request: ReadRequest | None = None  # the file last asked for (also when it failed)
+        self._score_after_read = False
+
+    @property
+    def path(self) -> Path | None:
+        return self.request.path if self.request is not None else None
+
+    def is_reading(self) -> bool:
+        return self.task is not None
+
+    def read(self, request: ReadRequest) -> None:
+        self.cancel()
+        self.request = request
+        self._score_after_read = request.score
+        task = Task(read_dataset, request.path, encoding=request.encoding or None, owner=self)
         task.sig_returned.connect(self._on_table)
-        task.sig_errored.connect(self._on_error)
-        task.sig_done.connect(self._on_task_done)
-        self._read_task = task.start()
-        self.mapping_panel.set_busy(True)
-    def open_dialog(self) -> None:
-        name, _ = QFileDialog.getOpenFileName(self, "Open a dataset", "", OPEN_FILTER)
-        if name:
-            self.load(Path(name))
+        task.sig_errored.connect(self.sig_errored)
+        task.sig_done.connect(self._on_done)
+        self.task = task.start()
 
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 - Qt override
-        if _dropped_dataset(event) is not None:
-            event.acceptProposedAction()
+    def cancel(self) -> bool:
+        """Stop the read in flight; True if there was one."""
+        task, self.task = self.task, None
+        if task is None:
+            return False
+        task.cancel()
+        return True
 
-    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt override
-        name = _dropped_dataset(event)
-        if name is not None:
-            event.acceptProposedAction()
-            self.load(Path(name))
+    def keep_unscored(self) -> None:
+        """Something failed: the file in flight is shown, not scored, once read."""
+        self._score_after_read = False
 
-    def _reload_as(self, encoding: str) -> None:
-        """The user chose another encoding: read the same file again with it (once: an
-        editable combo box reports one Return through several signals)."""
-        shown = self.table is not None and self.table.path == self._path
-        current = self.table.encoding if shown else None  # not that of a file still shown
-        if self._read_task is not None and encoding == self._loading_encoding:
-            return
-        if self._read_task is None and current is not None and encoding == current:
-            return
-        if self._path is not None:
-            expected, actuals, label = self._pending
-            self.load(self._path, expected, actuals, label, score=self._score_on_load,
-                      encoding=encoding)
+    def reload_request(self, encoding: str, shown: Table | None) -> ReadRequest | None:
+        """The request to read the last file again in `encoding`, or None when nothing would
+        change (an editable combo box reports one Return through several signals)."""
+        request = self.request
+        if request is None:
+            return None
+        on_screen = shown is not None and shown.path == request.path
+        current = shown.encoding if on_screen else None  # not that of a file still shown
+        if self.task is not None and encoding == request.encoding:
+            return None
+        if self.task is None and current is not None and encoding == current:
+            return None
+        return ReadRequest(request.path, encoding, request.expected, request.actuals,
+                           request.label, request.score)
 
     def _on_table(self, table: Table) -> None:
-        self._clear_session()
-        self.table = table
-        expected, actuals, label = self._pending
-        self.mapping = guess_mapping(table, self._default_metrics(), expected, actuals, label)
-        self.mapping_panel.set_columns(table.columns, self.mapping)
-        self._show_table_file(table)
-        self.sig_status.emit(f"Loaded {table.path.name}: {len(table):,} rows.")
-        if self._score_after_read:
-            self._score_after_read = False
-            self.score()
-        else:
-            self._show_idle()
-            self.sig_finished.emit()
+        score, self._score_after_read = self._score_after_read, False
+        self.sig_read.emit(table, self.request, score)
 
-    def _show_table_file(self, table: Table) -> None:
-        self.top.set_file(table.path, f"{len(table):,} rows · {table.kind.upper()} · "
-                          f"{table.encoding}")
-
-    def _default_metrics(self) -> tuple[str, ...]:
-        """The CLI's default: the five text metrics, plus local metrics the config gates."""
-        config = self.config_model.config()
-        chosen = list(DEFAULT_METRICS)
-        for spec in all_metrics():
-            if not spec.network and config.thresholds.get(spec.id) is not None \
-                    and spec.id not in chosen:
-                chosen.append(spec.id)
-        return tuple(chosen)
+    def _on_done(self) -> None:
+        if self.task is not None and not self.task.running:
+            self.task = None
+        self.sig_done.emit()
 
 
-def _dropped_dataset(event) -> str | None:
+def default_metrics(config: Config) -> tuple[str, ...]:
+    """The CLI's default: the five text metrics, plus local metrics the config gates."""
+    chosen = list(DEFAULT_METRICS)
+    for spec in all_metrics():
+        if not spec.network and config.thresholds.get(spec.id) is not None \
+                and spec.id not in chosen:
+            chosen.append(spec.id)
+    return tuple(chosen)
+
+
+def dropped_dataset(event) -> str | None:  # noqa: ANN001 - QDragEnterEvent or QDropEvent
     """The local file being dragged when it is in a format the tab reads (the Open dialog's
     formats: CSV, TSV, JSON Lines, JSON, Parquet, spreadsheets, or no extension)."""
     urls = event.mimeData().urls()

@@ -5,9 +5,12 @@ Several actual columns (variants) are shown as one table row per dataset row wit
 selector above the table (the table shows the selected variant's text and scores); the
 histograms overlay every variant, and the Variants tab compares two of them row by row.
 
-Reading a file (loading.py), the scoring run (scoring_run.py) and the exports (export_actions.py)
-are mixins of this class; here are the layout, what the window asks of the tab, the thresholds
-and the run's bookkeeping.
+The tab holds the session on screen (table, prepared values, result, final statistics,
+mapping), the layout, what the window asks of it and the thresholds. Work is done by helpers
+that own their own state: reading a file (`loading.DatasetReader`), the key check and cost
+question before a network metric (`network_consent.NetworkConsent`), the scoring run
+(`scoring_run.ScoringRun`), the exports (`export_actions.BatchExports`) and the labels
+(`labelling.BatchLabelling`). They tell the tab what happened through their `sig_*` signals.
 """
 
 from __future__ import annotations
@@ -16,7 +19,9 @@ from pathlib import Path
 
 import numpy as np
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
+    QFileDialog,
     QLabel,
     QMessageBox,
     QSplitter,
@@ -26,33 +31,40 @@ from PySide6.QtWidgets import (
 )
 
 from matchlens.core.datasets import Cancelled, Table
+from matchlens.core.datasets.readers import OPEN_FILTER
 from matchlens.core.errors import MatchLensError
 from matchlens.core.metrics.registry import get_metric
-from matchlens.core.results import threshold_text
 from matchlens.core.scoring.batch import BatchResult
-from matchlens.core.scoring.mapping import Mapping, Prepared
+from matchlens.core.scoring.mapping import Mapping, Prepared, guess_mapping
 from matchlens.core.scoring.stats import Final
 from matchlens.core.scoring.view_order import ROW_FAIL, ROW_PASS, ROW_PROBLEM, failing_mask
 from matchlens.embeddings.redact import scrub
 from matchlens.ui.batch.bars import ProgressRow, TableBar, TopBar
 from matchlens.ui.batch.calibration_view import CalibrationView
-from matchlens.ui.batch.export_actions import ExportActions
+from matchlens.ui.batch.export_actions import BatchExports
 from matchlens.ui.batch.histograms import HistogramGrid
 from matchlens.ui.batch.labelling import BatchLabelling
-from matchlens.ui.batch.loading import DatasetLoading, for_the_window
+from matchlens.ui.batch.loading import (
+    DatasetReader,
+    ReadRequest,
+    default_metrics,
+    dropped_dataset,
+    for_the_window,
+)
 from matchlens.ui.batch.mapping_panel import MappingPanel
+from matchlens.ui.batch.network_consent import NetworkConsent
 from matchlens.ui.batch.scoring_run import ScoringRun
 from matchlens.ui.batch.table_model import BatchTableModel
 from matchlens.ui.batch.table_view import BatchTableView
+from matchlens.ui.batch.threshold_sync import ThresholdSync
 from matchlens.ui.batch.variants_view import VariantsView
-from matchlens.ui.batch.worker import ChildRun, Task, release, stop_tasks
+from matchlens.ui.batch.worker import Task, release, stop_tasks
 from matchlens.ui.config_model import ConfigModel
-from matchlens.ui.normalise_box import normalise_every_text_metric, text_metric_normalisations
 
 _VERDICT_WORDS = {ROW_PASS: "pass", ROW_FAIL: "fail", ROW_PROBLEM: "no score"}
 
 
-class BatchTab(DatasetLoading, ScoringRun, ExportActions, QWidget):
+class BatchTab(QWidget):
     sig_open_row = Signal(int)  # row index double-clicked in the table
     sig_status = Signal(str)  # a sentence for the status bar
     sig_finished = Signal()  # scoring and plots done (used by --screenshot)
@@ -66,39 +78,40 @@ class BatchTab(DatasetLoading, ScoringRun, ExportActions, QWidget):
         self.result: BatchResult | None = None
         self.final: Final | None = None
         self.mapping: Mapping | None = None
-        self._read_task: Task | None = None
-        self._score_task: Task | None = None
-        self._child = ChildRun()  # the scoring process of the current run (big datasets)
-        self._export_task: Task | None = None
-        self._check_task: Task | None = None  # the key check and cost estimate before a network run
-        self._network_note = ""  # "All 120 texts are cached: nothing will be sent."
-        self._path: Path | None = None  # the file last asked for (also when it failed to load)
-        self._score_on_load = True
-        self._rank_pending = False  # text columns to rank once the run's other work is done
-        self._loading_encoding = ""
-        self._prepared_run: Prepared | None = None  # columns resolved by the network check
-        self._asked_mapping: Mapping | None = None  # the mapping the network check resolved
-        self.network_prompt: QMessageBox | None = None  # the open "no key" / "cost" question
-        self._score_after_read = False
-        self._scoring_requested = False  # Score pressed; the task starts once plots are built
-        self._done_sentence = ""  # set when scores are in, said once the plots are drawn
-        self._pending: tuple = (None, None, None)
-        self._started_at = 0.0
-        self._drag_serial = 0  # one undo step per drag of a histogram line
-        self._dragging: str | None = None
         self._build()
-        config_model.sig_changed.connect(self._on_config_changed)
+        self.reader = DatasetReader(self)
+        self.reader.sig_read.connect(self._on_table)
+        self.consent = NetworkConsent(config_model, self.mapping_panel, self)
+        self.consent.sig_consented.connect(
+            lambda prepared, note: self.score(consented=True, prepared=prepared, note=note))
+        self.consent.sig_asking.connect(self._show_idle)
+        self.consent.sig_declined.connect(self._after_stop)
+        self.run = ScoringRun(self)
+        self.run.sig_started.connect(self._start_session)
+        self.run.sig_final.connect(self._on_final)
+        self.run.sig_finished.connect(self._on_run_finished)
+        self.exports = BatchExports(self)
+        self.exports.sig_done.connect(self._on_task_done)
+        self.top.sig_export_table.connect(self.exports.export_table_dialog)
+        self.top.sig_export_thresholds.connect(self.exports.export_thresholds_dialog)
+        self.top.sig_export_plot.connect(self.exports.export_plot_dialog)
+        self.top.plot_names = self.exports.plot_names
+        for helper in (self.reader, self.consent, self.run):
+            helper.sig_errored.connect(self._on_error)
+            helper.sig_done.connect(self._on_task_done)
+        self.threshold_sync = ThresholdSync(self)
+
+    @property
+    def network_prompt(self) -> QMessageBox | None:
+        """The open "no key" / "cost" question before a network run, if any."""
+        return self.consent.prompt
 
     # -- layout ----------------------------------------------------------------------------------
     def _build(self) -> None:
         layout = QVBoxLayout(self)
         self.top = TopBar(self)
         self.top.open_button.clicked.connect(self.open_dialog)
-        self.top.sig_export_table.connect(self.export_table_dialog)
-        self.top.sig_export_thresholds.connect(self.export_thresholds_dialog)
-        self.top.sig_export_plot.connect(self.export_plot_dialog)
         self.top.sig_encoding.connect(self._reload_as)
-        self.top.plot_names = self._plot_names
         layout.addWidget(self.top)
         self.progress = ProgressRow(self)
         self.progress.cancel_button.clicked.connect(self.cancel)
@@ -112,14 +125,12 @@ class BatchTab(DatasetLoading, ScoringRun, ExportActions, QWidget):
         split = QSplitter(Qt.Orientation.Horizontal, self)
         self.mapping_panel = MappingPanel(split)
         self.mapping_panel.sig_score.connect(self.score)
-        self.mapping_panel.sig_normalise.connect(self._normalise_all)
-        self._show_normalisation()
         right = QSplitter(Qt.Orientation.Vertical, split)
         table_box = QWidget(right)
         box = QVBoxLayout(table_box)
         box.setContentsMargins(0, 0, 0, 0)
         self.model = BatchTableModel(self)
-        self.model.sig_error.connect(self._fail)
+        self.model.sig_error.connect(self.fail)
         self.table_bar = TableBar(self.model, table_box)
         self.table_bar.variant.currentTextChanged.connect(self._on_variant)
         box.addWidget(self.table_bar)
@@ -129,11 +140,7 @@ class BatchTab(DatasetLoading, ScoringRun, ExportActions, QWidget):
         box.addWidget(self.view)
         self.tabs = QTabWidget(right)
         self.histograms = HistogramGrid(self.tabs)
-        self.histograms.sig_moving.connect(self._on_threshold_moving)
-        self.histograms.sig_drawn.connect(self._on_drawn)
-        self.histograms.sig_committed.connect(self._on_threshold_committed)
         self.calibration = CalibrationView(self.tabs)
-        self.calibration.sig_set_threshold.connect(self._on_best_threshold)
         self.variants = VariantsView(self.tabs)
         self.tabs.addTab(self.histograms, "Distributions")
         self.tabs.addTab(self.calibration, "Calibration")
@@ -216,100 +223,185 @@ class BatchTab(DatasetLoading, ScoringRun, ExportActions, QWidget):
         self.table_bar.search.selectAll()
 
     def is_busy(self) -> bool:
-        return any(t is not None for t in (self._read_task, self._score_task, self._export_task,
-                                           self._check_task)) \
-            or self._scoring_requested or bool(self._done_sentence) or self.model.is_busy() \
-            or self._rank_pending or self.labelling.live.is_busy() \
+        return self.reader.is_reading() or self.consent.is_checking() or self.run.is_busy() \
+            or self.exports.is_busy() or self.model.is_busy() or self.labelling.live.is_busy() \
             or self.variants.is_busy() or self.histograms.is_drawing()
+
+    # -- reading a dataset -----------------------------------------------------------------------
+    def load(self, path: Path, expected: str | None = None, actuals: list[str] | None = None,
+             label: str | None = None, score: bool = True, encoding: str | None = None) -> None:
+        """Read `path` off the GUI thread (in `encoding`, else UTF-8 or what its BOM says), map
+        its columns (given names win over guesses), and score it unless `score` is False. Ends
+        with sig_finished whatever happens."""
+        path = Path(path)
+        self.top.set_encoding(encoding)
+        self._stop_work()
+        # The dataset on screen stays, whole, until the new file is read: a file that fails
+        # to open never leaves the table of one file under the plots of another.
+        self.top.set_file(path, "reading…")
+        self.progress.start(f"Reading {path.name}…", busy=True)
+        self.say("")
+        self.reader.read(ReadRequest(path, encoding or "", expected, actuals, label, score))
+        self.mapping_panel.set_busy(True)
+
+    def open_dialog(self) -> None:
+        name, _ = QFileDialog.getOpenFileName(self, "Open a dataset", "", OPEN_FILTER)
+        if name:
+            self.load(Path(name))
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 - Qt override
+        if dropped_dataset(event) is not None:
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt override
+        name = dropped_dataset(event)
+        if name is not None:
+            event.acceptProposedAction()
+            self.load(Path(name))
+
+    def _reload_as(self, encoding: str) -> None:
+        """The user chose another encoding: read the same file again with it."""
+        request = self.reader.reload_request(encoding, self.table)
+        if request is not None:
+            self.load(request.path, request.expected, request.actuals, request.label,
+                      score=request.score, encoding=request.encoding)
+
+    def _on_table(self, table: Table, request: ReadRequest, score: bool) -> None:
+        self._clear_session()
+        self.table = table
+        self.mapping = guess_mapping(table, default_metrics(self.config_model.config()),
+                                     request.expected, request.actuals, request.label)
+        self.mapping_panel.set_columns(table.columns, self.mapping)
+        self._show_table_file(table)
+        self.sig_status.emit(f"Loaded {table.path.name}: {len(table):,} rows.")
+        if score:
+            self.score()
+        else:
+            self._show_idle()
+            self.sig_finished.emit()
+
+    def _show_table_file(self, table: Table) -> None:
+        self.top.set_file(table.path, f"{len(table):,} rows · {table.kind.upper()} · "
+                          f"{table.encoding}")
+
+    # -- scoring ---------------------------------------------------------------------------------
+    def score(self, consented: bool = False, prepared: Prepared | None = None,
+              note: str = "") -> None:
+        """Score the loaded table with the mapping panel's choices (off the GUI thread).
+
+        A network metric first gets a key check and a cost estimate the user agrees to, unless
+        `consented` says that was done; `prepared` is what that check resolved for the mapping,
+        `note` what it found to say with the result.
+        """
+        if self.table is None:
+            self.say("Open a dataset first (Open…, drop a file here, or File ▸ Open dataset).")
+            return
+        mapping = self.mapping_panel.mapping()
+        problems = mapping.problems()
+        if problems:
+            self.fail(" ".join(problems))
+            return
+        self._stop_work()
+        network = {m: dict(self.config_model.settings(m).options) for m in mapping.metrics
+                   if get_metric(m).network}
+        self.say("")
+        self.mapping_panel.set_busy(True)
+        if network and not consented:
+            labels = ", ".join(get_metric(m).label for m in network)
+            self.progress.start(f"Checking the API key and what {labels} would send…", busy=True)
+            self.consent.check(self.table, mapping, network)
+            return
+        self.mapping = mapping
+        self.run.start(self.table, mapping, prepared, note)
+
+    def cancel(self) -> None:
+        """Stop reading or scoring; the rows scored so far stay in the table and plots."""
+        if self.run.requested:
+            self._stop_work()
+            self._after_stop("Scoring cancelled.")
+        if self.reader.cancel():
+            if self.table is not None:  # the previous dataset is still the one shown
+                self._show_table_file(self.table)
+            self._after_stop("Reading cancelled.")
+        if self.consent.cancel():
+            self._after_stop("Scoring cancelled before anything was sent.")
+        sentence = self.run.cancel()
+        if sentence:
+            self._after_stop(sentence)
+
+    def _after_stop(self, sentence: str) -> None:
+        self._show_idle()
+        self.say(sentence)
+        self.sig_status.emit(sentence)
+        self.sig_finished.emit()
+
+    def _start_session(self, prepared: Prepared, result: BatchResult) -> None:
+        self.prepared = prepared
+        self.result = result
+        specs = {job.id: job.spec for job in result.jobs}
+        thresholds = self.thresholds()
+        self.model.set_session(prepared, result, specs, thresholds)
+        self.table_bar.set_session(result.variants, specs)
+        self.histograms.reset(result, thresholds)
+        # Calibration always has labels to show: a person can label rows without a column.
+        self.calibration.reset(specs, result.variants[0], True, thresholds)
+        self.labelling.start(prepared, result.variants)
+        self.variants.reset(result, specs)
+        self.view.fit_columns()
+        if prepared.notes:
+            self.say(" ".join(prepared.notes[:3]))
+
+    def _on_final(self, final: Final) -> None:
+        self.final = final
+        self.histograms.finish(final)
+        self.model.scoring_finished()
+        self.calibration.set_final(final)
+        self.labelling.live.set_final(final)  # the sweeps again, with the labels of now
+        self.variants.set_complete()
+        self._show_idle()
+
+    def _on_run_finished(self, sentence: str) -> None:
+        """The final plots are drawn: now the run is finished (--screenshot waits for this)."""
+        self.sig_status.emit(sentence)
+        self.sig_finished.emit()
 
     def _on_error(self, error: object) -> None:
         if isinstance(error, Cancelled):
             return
         if isinstance(error, MatchLensError):
-            self._fail(for_the_window(str(error)))
+            self.fail(for_the_window(str(error)))
         else:  # a bug, not bad input: still a sentence, never a silent hang
-            self._fail(f"Unexpected error while working on the dataset: "
+            self.fail(f"Unexpected error while working on the dataset: "
                        f"{type(error).__name__}: {error}")
 
-    def _fail(self, sentence: str) -> None:
-        self._score_after_read = False
-        if self._path is not None and (self.table is None or self.table.path != self._path):
+    def fail(self, sentence: str) -> None:
+        """Say what went wrong (in red, and on the status bar); the run, if any, is over."""
+        self.reader.keep_unscored()
+        path = self.reader.path
+        if path is not None and (self.table is None or self.table.path != path):
             if self.table is None:  # "reading…" is no longer true
-                self.top.set_file(self._path, "not loaded (see below)")
+                self.top.set_file(path, "not loaded (see below)")
             else:  # the previous dataset is still the one shown: say so, and name it again
                 self._show_table_file(self.table)
                 sentence = (f"{sentence} {self.table.path.name} is still shown, as it was.")
         self._show_idle()
         self.progress.finish("")
-        self._say(sentence, error=True)
+        self.say(sentence, error=True)
         self.sig_status.emit(sentence)
         self.sig_finished.emit()
 
     def _on_task_done(self) -> None:
-        for name in ("_read_task", "_score_task", "_export_task", "_check_task"):
-            task = getattr(self, name)
-            if task is not None and not task.running:
-                setattr(self, name, None)
-        if self._read_task is None and self._score_task is None and self._check_task is None \
-                and self.network_prompt is None:
+        if not (self.reader.is_reading() or self.run.task is not None
+                or self.consent.is_checking() or self.consent.prompt is not None):
             self.mapping_panel.set_busy(False)
             self.mapping_panel.score_button.setEnabled(self.table is not None)
 
     # -- thresholds ------------------------------------------------------------------------------
-    def _thresholds(self) -> dict[str, float | None]:
+    def thresholds(self) -> dict[str, float | None]:
+        """Each scored metric's threshold now (None: no threshold)."""
         if self.result is None:
             return {}
         return {job.id: self.config_model.settings(job.id).threshold for job in self.result.jobs}
-
-    def _on_threshold_moving(self, metric_id: str, value: float) -> None:
-        """A line is being dragged: the config model follows it live (every view draws from
-        there), all of one drag merged into one undo step."""
-        self._dragging = metric_id
-        self.config_model.set_threshold(metric_id, value,
-                                        merge_key=("drag", metric_id, self._drag_serial))
-
-    def _on_threshold_committed(self, metric_id: str, value: float) -> None:
-        self.config_model.set_threshold(metric_id, value,
-                                        merge_key=("drag", metric_id, self._drag_serial))
-        self._drag_serial += 1
-        self._dragging = None
-        self.model.set_thresholds(self._thresholds())  # the filter and sort follow on release
-
-    def _on_best_threshold(self, metric_id: str, value: float) -> None:
-        spec = get_metric(metric_id)
-        self.config_model.set_threshold(
-            metric_id, value, text=f"Best threshold: {spec.label} "
-                                   f"{threshold_text(spec.direction, value)}")
-
-    def _normalise_all(self, value: str) -> None:
-        """The mapping's Normalise box: one normalisation for every text metric, one undo."""
-        error = normalise_every_text_metric(self.config_model, value)
-        if error:
-            self._say(error, error=True)
-            self._show_normalisation()
-
-    def _show_normalisation(self) -> None:
-        self.mapping_panel.show_normalisation(text_metric_normalisations(self.config_model))
-
-    def _on_config_changed(self, metric_id: str) -> None:
-        self._show_normalisation()
-        if self.result is None:
-            return
-        thresholds = self._thresholds()
-        for job_id, value in thresholds.items():
-            if metric_id in ("", job_id):
-                self.histograms.set_threshold(job_id, value)
-                self.calibration.set_threshold(job_id, value)
-        if self._dragging is not None and metric_id == self._dragging:
-            # While dragging only the visible verdicts repaint; filter and sort wait for the drop.
-            self.model.preview_threshold(metric_id, thresholds.get(metric_id))
-        else:
-            self.model.set_thresholds(thresholds)
-        stale = [job.spec.label for job in self.result.jobs
-                 if self.config_model.settings(job.id).options != dict(job.options)]
-        if stale:
-            self._say(f"The options of {', '.join(stale)} changed since scoring; press Score "
-                      "to apply them.")
 
     def _on_variant(self, variant: str) -> None:
         if variant and self.result is not None and variant in self.result.variants:
@@ -317,15 +409,17 @@ class BatchTab(DatasetLoading, ScoringRun, ExportActions, QWidget):
             self.calibration.set_variant(variant)
 
     # -- helpers ---------------------------------------------------------------------------------
-    def _say(self, text: str, error: bool = False) -> None:
+    def say(self, text: str, error: bool = False) -> None:
+        """The sentence under the bars ("" hides it)."""
         text = scrub(text)  # a key never reaches the screen, whatever a sentence quotes
         self.message.setVisible(bool(text))
         self.message.setText(text)
         self.message.setProperty("error", error)
         self.message.setStyleSheet("font-weight: 600;" if error else "")
 
-    def _said(self, sentence: str) -> None:
-        self._say(sentence)
+    def said(self, sentence: str) -> None:
+        """A sentence under the bars and on the status bar."""
+        self.say(sentence)
         self.sig_status.emit(sentence)
 
     def _show_idle(self) -> None:
@@ -335,17 +429,9 @@ class BatchTab(DatasetLoading, ScoringRun, ExportActions, QWidget):
         self.top.set_exports_enabled(self.result is not None)
 
     def _stop_work(self) -> None:
-        self._rank_pending = False
-        self._child.kill()
-        self._network_note = ""
-        self._done_sentence = ""
-        self._scoring_requested = False
-        self.histograms.cancel_prepare()
-        for name in ("_read_task", "_score_task", "_check_task"):
-            task = getattr(self, name)
-            if task is not None:
-                task.cancel()
-                setattr(self, name, None)
+        self.run.stop()
+        self.reader.cancel()
+        self.consent.cancel()
 
     def _clear_session(self) -> None:
         """Forget the current dataset; its big lists are emptied on a worker, in slices."""
@@ -359,6 +445,7 @@ class BatchTab(DatasetLoading, ScoringRun, ExportActions, QWidget):
         self.model.clear()
         self.labelling.stop()
         self.table = self.prepared = self.result = self.final = self.mapping = None
+        self.run.forget_result()
         self.mapping_panel.set_columns([], None)
         if old:
             Task(release, old, owner=self).start()

@@ -94,7 +94,7 @@ class BatchTableModel(QAbstractTableModel):
         self._rank_task: Task | None = None
         self._waiting = False  # a text sort waits for its column's ranks
         self._task: Task | None = None
-        self._colours = verdict_colours()
+        self.colours = verdict_colours()
         # Columns other modules add (labelling.py: the human's label): cell(row, role) each.
         self._extra: dict[str, tuple[Column, Callable[[int, int], object]]] = {}
 
@@ -111,7 +111,7 @@ class BatchTableModel(QAbstractTableModel):
         self._cancel_ranks()
         self._ranks = {}
         self._columns = self._make_columns()
-        self._colours = verdict_colours()
+        self.colours = verdict_colours()
         self.endResetModel()
         self.sig_order_changed.emit()
 
@@ -394,7 +394,7 @@ class BatchTableModel(QAbstractTableModel):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
             if role == Qt.ItemDataRole.ForegroundRole and self._text(row, key) is None:
-                return self._colours.dim
+                return self.colours.dim
             return None
         if key == "#":
             return str(row + 1)
@@ -430,11 +430,11 @@ class BatchTableModel(QAbstractTableModel):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.BackgroundRole:
             if status != STATUS_SCORED:
-                return self._colours.problem
+                return self.colours.problem
             if threshold is None:
                 return None
-            return self._colours.passed if passes(spec.direction, score, threshold) \
-                else self._colours.failed
+            return self.colours.passed if passes(spec.direction, score, threshold) \
+                else self.colours.failed
         if role == Qt.ItemDataRole.ToolTipRole:
             if status != STATUS_SCORED:
                 message = self._result.messages[(self._variant, metric_id)].get(row)
@@ -467,8 +467,8 @@ class BatchTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return {ROW_PASS: "pass", ROW_FAIL: "fail", ROW_PROBLEM: "no score", ROW_NONE: ""}[code]
         if role == Qt.ItemDataRole.BackgroundRole:
-            return {ROW_PASS: self._colours.passed, ROW_FAIL: self._colours.failed,
-                    ROW_PROBLEM: self._colours.problem}.get(code)
+            return {ROW_PASS: self.colours.passed, ROW_FAIL: self.colours.failed,
+                    ROW_PROBLEM: self.colours.problem}.get(code)
         if role == Qt.ItemDataRole.ToolTipRole and code == ROW_PROBLEM:
             return "A thresholded metric has no score for this row, so the row does not pass"
         return None

@@ -1,7 +1,9 @@
 """The compare tab: two editors, the edit highlight, navigation, and a panel per metric.
 
-Its widgets (tab_layout.py) and the stepping through differences and JSON paths
-(navigation.py) are mixins of CompareTab; here are the texts, the scoring and the state.
+Here are the layout, the texts, the scoring and the state. Its widgets are the toolbar
+(toolbar.py), the dataset row's bar (row_bar.py), the two editor panes and the metric column
+(metric_column.py); the stepping through differences and JSON paths (navigation.py) is still a
+mixin of CompareTab, reading its span table (`_table`, `_hunk`, `_last_side`).
 """
 
 from __future__ import annotations
@@ -9,18 +11,20 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QEvent, QObject, QTimer, Signal
-from PySide6.QtWidgets import QFileDialog, QWidget
+from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtWidgets import QFileDialog, QSplitter, QVBoxLayout, QWidget
 
 from matchlens.core.diff.span_table import ALIGN_TASK, SpanTable
 from matchlens.core.text.textfile import FileReadError, read_text_file
+from matchlens.ui.compare.find_bar import FindBar
+from matchlens.ui.compare.metric_column import MetricColumn
 from matchlens.ui.compare.navigation import DifferenceNavigation
 from matchlens.ui.compare.pane import EditorPane
-from matchlens.ui.compare.panels import MetricPanel
+from matchlens.ui.compare.row_bar import RowBar
 from matchlens.ui.compare.scheduler import SYNC_LIMIT, ScoreScheduler
 from matchlens.ui.compare.semantic import NetworkPanel
 from matchlens.ui.compare.sync import ScrollLock
-from matchlens.ui.compare.tab_layout import CompareLayout
+from matchlens.ui.compare.toolbar import CompareToolbar
 from matchlens.ui.config_model import ConfigModel
 from matchlens.ui.normalise_box import normalise_every_text_metric, text_metric_normalisations
 from matchlens.ui.palette import diff_colours
@@ -51,7 +55,7 @@ def debounce_ms(total_chars: int) -> int:
     return 0 if total_chars <= 300_000 else 120
 
 
-class CompareTab(CompareLayout, DifferenceNavigation, QWidget):
+class CompareTab(DifferenceNavigation, QWidget):
     sig_status = Signal(str)
     sig_finished = Signal()  # every panel and the highlight reflect the current texts
     sig_difference_changed = Signal(str)  # "difference 3 of 12"
@@ -76,7 +80,6 @@ class CompareTab(CompareLayout, DifferenceNavigation, QWidget):
                                       self)
         for pane in self.panes.values():
             pane.decorator.texts = self.texts
-        self.panels: dict[str, MetricPanel] = {}
         self._build_ui()
 
         self._compute_timer = QTimer(self, singleShot=True)
@@ -95,6 +98,60 @@ class CompareTab(CompareLayout, DifferenceNavigation, QWidget):
         self.scheduler.sig_idle.connect(self._on_idle)
         self.config.sig_changed.connect(self._on_config_changed)
         self.normalise_box.show_values(text_metric_normalisations(self.config))
+
+    def _build_ui(self) -> None:
+        bar = self.toolbar = CompareToolbar(self)
+        bar.action_open_expected.triggered.connect(lambda: self.open_file_dialog("expected"))
+        bar.action_open_actual.triggered.connect(lambda: self.open_file_dialog("actual"))
+        bar.action_swap.triggered.connect(self.swap_sides)
+        bar.action_previous.triggered.connect(self.previous_difference)
+        bar.action_next.triggered.connect(self.next_difference)
+        bar.action_lock.toggled.connect(self.scroll_lock.set_locked)
+        bar.action_exact.toggled.connect(lambda on: self.set_view("exact" if on else "readable"))
+        bar.granularity_box.currentIndexChanged.connect(
+            lambda _i: self.set_granularity(bar.granularity_box.currentData()))
+        bar.normalise_box.sig_chosen.connect(self._normalise_all)
+        # The toolbar's parts the navigation, the window's menus and the tests use by name.
+        self.difference_label = bar.difference_label
+        self.action_previous, self.action_next = bar.action_previous, bar.action_next
+        self.action_lock, self.action_exact = bar.action_lock, bar.action_exact
+        self.granularity_box, self.normalise_box = bar.granularity_box, bar.normalise_box
+        # What a dataset row needs (its buttons, references, description) is a second bar,
+        # shown only while a row is open here: one bar for both did not fit 1280 px.
+        self.row_bar = RowBar(self)
+        self.context_label = self.row_bar.context_label
+        self.references = self.row_bar.references
+        self.references.sig_reference.connect(
+            lambda text: self.panes["expected"].set_text(text, "dataset"))
+        self.references_action = self.row_bar.references_action
+
+        self.editor_splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.editor_splitter.addWidget(self.panes["expected"])
+        self.editor_splitter.addWidget(self.panes["actual"])
+        self.editor_splitter.setChildrenCollapsible(False)
+        self.metrics = MetricColumn(self.config, self)
+        self.metrics.sig_detail_activated.connect(self.select_json_path)
+        self.metrics.sig_compute_requested.connect(self.compute_network)
+        self.metrics.sig_auto_changed.connect(self._set_auto_network)
+        self.metrics.sig_settings_requested.connect(self.open_settings)
+        self.metrics.sig_status.connect(self.sig_status)
+        self.panels = self.metrics.panels
+        self.busy_indicator = self.metrics.busy_indicator
+
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter.addWidget(self.editor_splitter)
+        self.splitter.addWidget(self.metrics)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setChildrenCollapsible(False)
+
+        self.find_bar = FindBar(self.editor, lambda: self._last_side, self)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 2, 6, 6)
+        layout.addWidget(self.toolbar)
+        layout.addWidget(self.row_bar)
+        layout.addWidget(self.find_bar)
+        layout.addWidget(self.splitter, 1)
 
     # -- the editors ----------------------------------------------------------------------------
     def editor(self, side: str):  # noqa: ANN201 - DiffEditor
@@ -194,12 +251,12 @@ class CompareTab(CompareLayout, DifferenceNavigation, QWidget):
         if self._auto_network:
             self._network_timer.start()
 
-    def network_panels(self) -> dict[str, NetworkPanel]:
-        return {mid: p for mid, p in self.panels.items() if isinstance(p, NetworkPanel)}
+    def show_panel(self, metric_id: str) -> None:
+        self.metrics.show_panel(metric_id)
 
     def _network_texts_changed(self) -> None:
         """A paid-for score belongs to the texts it was asked for: drop or grey the others."""
-        panels = self.network_panels()
+        panels = self.metrics.network_panels()
         if not panels:
             return
         self.scheduler.forget_network(set(panels))
@@ -365,12 +422,12 @@ class CompareTab(CompareLayout, DifferenceNavigation, QWidget):
             colours = diff_colours(self.palette())
             for pane in self.panes.values():
                 pane.decorator.set_colours(colours)
-            self._update_legend()
+            self.toolbar.update_legend(self.palette())
 
     def shutdown(self) -> None:
         """Stop every timer and worker; call before the tab goes away."""
         self._compute_timer.stop()
         self._network_timer.stop()
         self.scheduler.shutdown()
-        for panel in self.network_panels().values():
+        for panel in self.metrics.network_panels().values():
             panel.shutdown()
