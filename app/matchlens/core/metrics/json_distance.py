@@ -11,13 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from matchlens.core.metrics.registry import (
-    STATUS_INVALID,
-    ManyOutcome,
-    MetricSpec,
-    OptionSpec,
-    register,
-)
+from matchlens.core.metrics.registry import register
+from matchlens.core.metrics.spec import STATUS_INVALID, ManyOutcome, MetricSpec, OptionSpec
 from matchlens.core.results import Direction, Label, Outcome
 
 _MISSING = object()
@@ -302,4 +297,7 @@ register(MetricSpec(
     compute_many=_many,
     score_range=(0.0, None),
     integer=True,
+    display_order=70,
+    batch_cost_us=1.0,
+    shares_edit_script=False,
 ))
