@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from matchlens import __version__
+from matchlens.core.datasets.formats import format_ids
 
 EXIT_OK, EXIT_GATE, EXIT_USAGE = 0, 1, 2
 _COMMANDS = ("compare", "batch", "score", "calibrate", "diff")
@@ -152,8 +153,7 @@ def _reading_options(parser: argparse.ArgumentParser) -> None:
                              "promptfoo's output; default: the only array of objects)")
     parser.add_argument("--sheet", metavar="NAME",
                         help="the sheet of a spreadsheet to read (default: the first)")
-    parser.add_argument("--format", choices=("csv", "tsv", "jsonl", "json", "parquet", "xlsx",
-                                             "xls", "ods"),
+    parser.add_argument("--format", choices=format_ids(),
                         help="the input's format when its name does not say (standard input: "
                              "csv unless this says)")
 

@@ -162,4 +162,7 @@ SPEC = register(MetricSpec(
     compute_many=semantic_similarity_many,
     score_range=(-1.0, 1.0),
     network=True,
+    display_order=130,
+    batch_cost_us=5.0,
+    shares_edit_script=False,
 ))

@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU, CHRF
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
-from matchlens.core.metrics import incremental_ngrams, sacrebleu_metrics
+from matchlens.core.metrics import incremental_ngrams, sacrebleu_sentence
 from matchlens.core.metrics.incremental_ngrams import blocks, common_affixes, tokens_13a
-from matchlens.core.metrics.sacrebleu_metrics import _bleu, _chrf, sentence_score
+from matchlens.core.metrics.sacrebleu_sentence import bleu_metric, chrf_metric, sentence_score
 
 _PIECES = st.sampled_from(list("ab1 .,-\n&;<>'\"([{Aé日") + [
     "<skipped>", "&quot;", "&amp;", "-\n", " A", " 1", " (", " the", " cat", "photosynthesis"])
@@ -21,7 +21,7 @@ _TEXT = st.lists(_PIECES, max_size=80).map("".join)
 def tiny_thresholds(monkeypatch):
     """Incremental from 8 elements and blocks from 4 characters, so short texts exercise it."""
     monkeypatch.setattr(incremental_ngrams, "MIN_INCREMENTAL", 8)
-    monkeypatch.setattr(sacrebleu_metrics, "MIN_INCREMENTAL", 8)
+    monkeypatch.setattr(sacrebleu_sentence, "MIN_INCREMENTAL", 8)
     monkeypatch.setattr(incremental_ngrams, "_BLOCK", 4)
 
 
@@ -79,11 +79,11 @@ def test_incremental_scores_equal_sacrebleu_after_every_edit(tiny_thresholds, re
             hypothesis = _apply(hypothesis, edit)
         if not hypothesis.strip() or not reference.strip():
             continue
-        got = sentence_score(_bleu(), hypothesis, reference)
+        got = sentence_score(bleu_metric(), hypothesis, reference)
         want = bleu.sentence_score(hypothesis, [reference])
         assert (got.score, got.counts, got.totals, got.sys_len, got.ref_len) == \
             (want.score, want.counts, want.totals, want.sys_len, want.ref_len)
-        assert sentence_score(_chrf(), hypothesis, reference).score == \
+        assert sentence_score(chrf_metric(), hypothesis, reference).score == \
             chrf.sentence_score(hypothesis, [reference]).score
 
 

@@ -94,10 +94,10 @@ def test_cached_references_score_exactly_as_sacrebleu(pairs):
     (as keystrokes in the compare tab do) still scores exactly as sacrebleu's own call."""
     from sacrebleu.metrics import BLEU, CHRF
 
-    from matchlens.core.metrics.sacrebleu_metrics import _bleu, _chrf, sentence_score
+    from matchlens.core.metrics.sacrebleu_sentence import bleu_metric, chrf_metric, sentence_score
 
     for hypothesis, reference in pairs + [(h + "x", r) for h, r in pairs]:
-        for ours, theirs in ((_bleu(), BLEU(effective_order=True)), (_chrf(), CHRF())):
+        for ours, theirs in ((bleu_metric(), BLEU(effective_order=True)), (chrf_metric(), CHRF())):
             got = sentence_score(ours, hypothesis, reference)
             want = theirs.sentence_score(hypothesis, [reference])
             assert got.score == want.score

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from matchlens.core.metrics import evaluate, get_metric
 from matchlens.core.metrics.fast import bleu_tokens
 from matchlens.core.metrics.fast.ngram_matches import UNKNOWN, count_matches, pack_texts
-from matchlens.core.metrics.sacrebleu_metrics import _bleu, unit_score
+from matchlens.core.metrics.sacrebleu_sentence import bleu_metric, unit_score
 from matchlens.core.scoring import parallel as parallel_batch
 from matchlens.core.scoring.batch import MetricJob, run_to_completion
 
@@ -56,7 +56,7 @@ def test_batch_scores_are_sacrebleus_sentence_scores(pairs, metric_id):
 @settings(max_examples=300, deadline=None)
 @given(TEXT)
 def test_the_fast_13a_tokenizer_is_sacrebleus(text):
-    metric = _bleu()
+    metric = bleu_metric()
     assert bleu_tokens.bleu_preprocessor(metric)(text) == metric._preprocess_segment(text)
 
 
@@ -64,7 +64,7 @@ def test_the_fast_13a_tokenizer_is_sacrebleus(text):
 @given(st.lists(TEXT, min_size=1, max_size=10))
 def test_texts_tokenised_together_come_out_as_alone(texts):
     """One id per distinct sacrebleu token, text by text, however the texts are joined."""
-    metric = _bleu()
+    metric = bleu_metric()
     words = [metric._preprocess_segment(t).split() for t in texts]
     ids, starts, ends, alphabet = bleu_tokens.token_ids(metric, texts)
     assert (ends - starts).tolist() == [len(w) for w in words]

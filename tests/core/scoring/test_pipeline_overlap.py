@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from matchlens.core.datasets import resolve_column, table_from_columns
-from matchlens.core.metrics import get_metric
+from matchlens.core.metrics import get_metric, local_metric_ids
 from matchlens.core.scoring import parallel as parallel_batch
 from matchlens.core.scoring.batch import MetricJob, run_to_completion
 from matchlens.core.scoring.pipeline import Mapping, score_stream
@@ -137,7 +137,7 @@ def test_a_piece_forks_when_its_work_pays_not_from_a_row_count():
     # a piece of 20,000 rows (the last piece of a file, a small file): with every metric the
     # estimate is 20,000 x (0.7 + 52.6) us = 1.07 s of one core, worth a second process; with
     # exact_match alone 20,000 x (0.7 + 0.3) us = 20 ms, less than PARALLEL_MIN_WORK (60 ms)
-    every = [job(m) for m in parallel_batch._COST_US]
+    every = [job(m) for m in local_metric_ids()]  # their batch_cost_us add up to 52.6
     assert parallel_batch.worth_forking(20_000, 1, every)
     assert not parallel_batch.worth_forking(20_000, 1, [job("exact_match")])
     assert parallel_batch.worth_forking(60_000, 1, [job("exact_match")])  # 60 ms

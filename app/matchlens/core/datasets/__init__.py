@@ -6,8 +6,9 @@ user reads: the file, the physical line and the column where known.
 
 from matchlens.core.datasets.columns import ColumnValues, literal_column, resolve_column
 from matchlens.core.datasets.guess import guess_columns, parse_label
+from matchlens.core.datasets.readers import iter_tables, read_table
 from matchlens.core.datasets.source import Cancelled
-from matchlens.core.datasets.table import Table, iter_tables, read_table, table_from_columns
+from matchlens.core.datasets.table import Table, table_from_columns
 
 __all__ = [
     "Cancelled",

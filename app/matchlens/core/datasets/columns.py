@@ -17,13 +17,12 @@ from typing import Any
 from matchlens.core.datasets import json_numbers
 from matchlens.core.datasets.headers import ambiguous_column
 from matchlens.core.datasets.jsonfiles import describe
-from matchlens.core.datasets.simple_path import parse_simple, quote_digit_keys
 from matchlens.core.datasets.table import MISSING, Table
 from matchlens.core.errors import DatasetError
+from matchlens.core.jsonpath import parse_simple, quote_digit_keys, step_text
 from matchlens.core.text.elide import elide_middle
 
 _FENCE = re.compile(r"\s*```[A-Za-z0-9_-]*[ \t]*\r?\n(.*?)\r?\n?```\s*\Z", re.DOTALL)
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 @dataclass
@@ -218,9 +217,7 @@ def _simple_steps(node: Any) -> tuple[str | int, ...] | None:
 
 
 def _step_text(prefix: str, step: str | int) -> str:
-    if isinstance(step, int):
-        return f"{prefix}[{step}]"
-    return f"{prefix}.{step}" if _IDENTIFIER.match(step) else f"{prefix}[{json.dumps(step)}]"
+    return step_text(prefix, step, ensure_ascii=True)
 
 
 def load_json_text(text: str) -> tuple[Any, str | None]:

@@ -1,4 +1,5 @@
-"""JSON Lines (one object a line) and JSON (an array of objects), with physical line numbers.
+"""JSON Lines (one object a line) and JSON arrays of objects, parsed with physical line numbers
+(the .json reader is textformats.read_json).
 
 A JSON array is walked element by element with the standard decoder's `raw_decode` (C speed), so
 each object's starting line is known; messages also say "object N" for one-line arrays.
@@ -13,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from matchlens.core.datasets import json_numbers
-from matchlens.core.datasets.source import Source, gc_paused, settle
+from matchlens.core.datasets.source import Source, settle
 
 _CANCEL_EVERY = 4096
 _DECODER = json_numbers.DECODER  # 1e400 stays 1e400 (json_numbers.py)
@@ -115,34 +116,7 @@ def iter_jsonl(source: Source, chunk_rows: int) -> Iterator[Parsed]:
             yield columns, rows, lines
 
 
-def read_json(source: Source, display, name: str | None, records: str | None):
-    """A Table from a .json file: an array of objects; an object holding one (`records`
-    says where, or the only candidate is used, or promptfoo's output is recognised); a .json
-    holding JSON Lines is read as JSON Lines (kind "jsonl") since that is what such files are."""
-    from matchlens.core.datasets.records import rows_in_object
-    from matchlens.core.datasets.table import Table
-
-    source.check_cancel()
-    with source.open_text() as handle:
-        text = handle.read()
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    pos = _WS.match(text).end()
-    with gc_paused():
-        if text[pos:pos + 1] != "[" or records not in (None, "$"):
-            if records is None:
-                lines_table = _json_lines_in_disguise(source, text, pos)
-                if lines_table is not None:
-                    columns, rows, lines = lines_table
-                    return Table(display, columns, rows, lines, "jsonl", None, source.encoding,
-                                 name=name)
-            return rows_in_object(source, text, pos, records, display, name)
-        columns, rows, lines = walk_array(source, text, pos)
-        settle(rows)
-    return Table(display, columns, rows, lines, "json", None, source.encoding, name=name)
-
-
-def _json_lines_in_disguise(source: Source, text: str, pos: int) -> Parsed | None:
+def json_lines_in_disguise(source: Source, text: str, pos: int) -> Parsed | None:
     """A .json that holds one object a line is JSON Lines."""
     try:
         value, end = _DECODER.raw_decode(text, pos)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from matchlens.core.datasets.formats import Request, data_format
 from matchlens.core.datasets.headers import unique_header
 from matchlens.core.datasets.source import Cancelled, gc_paused, settle
 from matchlens.core.datasets.table import Table
@@ -63,3 +64,13 @@ def read_parquet(real: Path, display: Path, name: str,
     settle(rows)
     return Table(display, first.columns, rows, list(range(1, len(rows) + 1)), "parquet", None,
                  "parquet", notes=first.notes, name=first.name, unit="row")
+
+
+def _parquet_pieces(request: Request, chunk_rows: int) -> Iterator[Table]:
+    return iter_parquet(request.real, request.display, request.name, chunk_rows)
+
+
+@data_format(id="parquet", label="Parquet", order=50, suffixes=(".parquet", ".pq"),
+             magic=(b"PAR1",), pieces=_parquet_pieces)
+def read_parquet_file(request: Request) -> Table:
+    return read_parquet(request.real, request.display, request.name, request.cancel)

@@ -1,5 +1,6 @@
-"""Which reader a file needs (by extension, `--format`, or its first bytes), and standard
-input, pipes and FIFOs made readable by every reader.
+"""`read_table` and `iter_tables`: which reader of the format registry a file needs (by
+`--format`, its extension, or its first bytes), and standard input, pipes and FIFOs made
+readable by every reader. Importing this registers every format (`formats`).
 
 The text readers open a file more than once (a sample to choose the encoding, the read, a
 rescan naming the line of a bad byte) and Parquet and spreadsheets need to seek: a pipe would
@@ -17,33 +18,26 @@ import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from matchlens.core.datasets.delimited import (
-    check_delimiter,
-    iter_delimited,
-    read_delimited,
-    sniff_delimiter,
+from matchlens.core.datasets import parquet, spreadsheet  # noqa: F401 - register their formats
+from matchlens.core.datasets.formats import (
+    FORMATS,
+    Format,
+    Request,
+    by_magic,
+    by_suffix,
+    is_dataset_name,  # noqa: F401 - the window's import path
+    open_filter,
 )
-from matchlens.core.datasets.jsonfiles import iter_jsonl, read_json, read_jsonl
-from matchlens.core.datasets.source import Source, open_source, why_unreachable
+from matchlens.core.datasets.source import why_unreachable
 from matchlens.core.datasets.table import Table
+from matchlens.core.datasets.textformats import in_pieces, read_text, text_pieces
 from matchlens.core.errors import DatasetError
 
-FORMATS = ("csv", "tsv", "jsonl", "json", "parquet", "xlsx", "xls", "ods")
-SPREADSHEETS = ("xlsx", "xls", "ods")
-KIND_BY_SUFFIX = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".jsonl": "jsonl",
-                  ".ndjson": "jsonl", ".json": "json", ".parquet": "parquet",
-                  ".pq": "parquet", ".xlsx": "xlsx", ".xlsm": "xlsx", ".xls": "xls",
-                  ".ods": "ods"}
 # The Open dialog's filter and what the drop target takes (the window offers what it reads).
-OPEN_FILTER = ("Datasets (" + " ".join(f"*{suffix}" for suffix in KIND_BY_SUFFIX)
-               + ");;All files (*)")
+OPEN_FILTER = open_filter()
 STDIN = "-"
 
 
-def is_dataset_name(name: str) -> bool:
-    """True for a name whose extension is a format read here (or none: sniffed)."""
-    suffix = Path(name).suffix.lower()
-    return suffix in KIND_BY_SUFFIX or suffix in ("", ".txt")
 _COPY_BYTES = 1 << 20
 
 
@@ -117,136 +111,68 @@ def _is_terminal(handle) -> bool:
         return False
 
 
-def choose_kind(real: Path, name: str, fmt: str | None, delimiter: str | None) -> str | None:
+def choose_format(real: Path, name: str, fmt: str | None) -> Format | None:
     """The format: `--format`, else the extension, else standard input's default (CSV), else
     the first bytes (None: decide from the decoded text)."""
     if fmt is not None:
         if fmt not in FORMATS:
             raise DatasetError(f"unknown --format {fmt!r} (one of {', '.join(FORMATS)})",
                                file=name)
-        return fmt
-    kind = KIND_BY_SUFFIX.get(Path(name).suffix.lower())
-    if kind is not None:
-        return kind
+        return FORMATS[fmt]
+    found = by_suffix(name)
+    if found is not None:
+        return found
     if name == "<stdin>":
-        return "csv"
-    return _sniff_binary(real)
-
-
-def _sniff_binary(real: Path) -> str | None:
+        return FORMATS["csv"]
     try:
         with open(real, "rb") as handle:
             head = handle.read(8)
     except OSError:
         return None  # open_source says why, in its words
-    if head.startswith(b"PAR1"):
-        return "parquet"
-    if head.startswith(b"PK\x03\x04"):
-        return "xlsx"  # a ZIP: xlsx or ods; calamine tells them apart itself
-    if head.startswith(b"\xd0\xcf\x11\xe0"):
-        return "xls"
-    return None
+    return by_magic(head)
 
 
-def read_whole(path, *, encoding, delimiter, records, sheet, fmt,
+def read_table(path: str | os.PathLike, *, encoding: str | None = None,
+               delimiter: str | None = None, records: str | None = None,
+               sheet: str | None = None, format: str | None = None,  # noqa: A002 - the CLI's name
                cancel: Callable[[], bool] | None = None) -> Table:
+    """Read a whole data file: .csv, .tsv, .jsonl, .json, .parquet, .xlsx/.xls/.ods (other
+    extensions: sniffed from the content); `-` is standard input (CSV unless `format` says).
+
+    Raises DatasetError (one sentence naming the file, line and column) for any bad input, and
+    Cancelled when `cancel()` returns True (it is polled every few thousand rows).
+    """
     with local_file(path) as (real, name):
-        kind = choose_kind(real, name, fmt, delimiter)
-        _check_options(kind, name, records, sheet)
-        display = Path(os.fspath(path))
-        if kind == "parquet":
-            from matchlens.core.datasets.parquet import read_parquet
-
-            return read_parquet(real, display, name, cancel)
-        if kind in SPREADSHEETS:
-            from matchlens.core.datasets.spreadsheet import read_sheet
-
-            return read_sheet(real, display, name, kind, sheet, cancel)
-        source = _open_text(real, name, encoding, cancel, delimiter)
-        kind = _text_kind(source, kind, delimiter)
-        if kind in ("csv", "tsv", "sniffed"):
-            used = _delimiter(source, kind, delimiter)
-            header, rows, lines = read_delimited(source, used)
-            return _delimited_table(display, name, source, kind, used, header, rows, lines)
-        if kind == "jsonl" and not source.head.lstrip().startswith("["):
-            columns, rows, lines = read_jsonl(source)
-            return Table(display, columns, rows, lines, "jsonl", None, source.encoding,
-                         name=_name(display, name))
-        # a .json, or a .jsonl that holds an array (its lines could never be objects)
-        return read_json(source, display, _name(display, name), records)
+        fmt = choose_format(real, name, format)
+        _check_options(fmt, name, records, sheet)
+        request = Request(real, Path(os.fspath(path)), name, encoding, delimiter, records,
+                          sheet, cancel)
+        return read_text(request, None) if fmt is None else fmt.read(request)
 
 
-def read_pieces(path, *, chunk_rows, encoding, delimiter, records, sheet,
-                fmt) -> Iterator[Table]:
+def iter_tables(path: str | os.PathLike, *, chunk_rows: int = 50_000,
+                encoding: str | None = None, delimiter: str | None = None,
+                records: str | None = None, sheet: str | None = None,
+                format: str | None = None) -> Iterator[Table]:  # noqa: A002
+    """The same file as `read_table`, as tables of about `chunk_rows` rows each (same columns,
+    absolute line numbers): CSV, TSV, JSON Lines and Parquet are never held whole; a .json
+    document and a spreadsheet are read whole and then handed out in pieces."""
     with local_file(path) as (real, name):
-        kind = choose_kind(real, name, fmt, delimiter)
-        _check_options(kind, name, records, sheet)
-        display = Path(os.fspath(path))
-        if kind == "parquet":
-            from matchlens.core.datasets.parquet import iter_parquet
-
-            yield from iter_parquet(real, display, name, chunk_rows)
-            return
-        if kind not in SPREADSHEETS:
-            source = _open_text(real, name, encoding, None, delimiter)
-            kind = _text_kind(source, kind, delimiter)
-            if kind in ("csv", "tsv", "sniffed"):
-                used = _delimiter(source, kind, delimiter)
-                for header, rows, lines in iter_delimited(source, used, chunk_rows):
-                    yield _delimited_table(display, name, source, kind, used, header, rows,
-                                           lines)
-                return
-            if kind == "jsonl" and not source.head.lstrip().startswith("["):
-                for columns, rows, lines in iter_jsonl(source, chunk_rows):
-                    yield Table(display, columns, rows, lines, "jsonl", None, source.encoding,
-                                name=_name(display, name))
-                return
-        whole = read_whole(real, encoding=encoding, delimiter=delimiter, records=records,
-                           sheet=sheet, fmt=kind)
-        whole.path, whole.name = display, _name(display, name)
-        for start in range(0, len(whole), chunk_rows):
-            yield whole.piece(start, start + chunk_rows)
+        fmt = choose_format(real, name, format)
+        _check_options(fmt, name, records, sheet)
+        request = Request(real, Path(os.fspath(path)), name, encoding, delimiter, records, sheet)
+        if fmt is None:
+            yield from text_pieces(request, chunk_rows, None)
+        elif fmt.pieces is not None:
+            yield from fmt.pieces(request, chunk_rows)
+        else:
+            yield from in_pieces(fmt.read(request), chunk_rows)
 
 
-def _name(display: Path, name: str) -> str | None:
-    return None if name == str(display) else name
-
-
-def _check_options(kind: str | None, name: str, records: str | None, sheet: str | None) -> None:
-    if records is not None and kind not in ("json", None):
+def _check_options(fmt: Format | None, name: str, records: str | None, sheet: str | None) -> None:
+    if records is not None and not (fmt is None or fmt.records):
         raise DatasetError("--records picks the rows inside a .json file; this input is "
-                           f"{kind.upper()}", file=name)
-    if sheet is not None and kind not in SPREADSHEETS:
+                           f"{fmt.id.upper()}", file=name)
+    if sheet is not None and not (fmt is not None and fmt.sheets):
         raise DatasetError("--sheet picks a sheet of a spreadsheet (.xlsx, .xls, .ods); this "
-                           f"input is {(kind or 'text').upper()}", file=name)
-
-
-def _open_text(real: Path, name: str, encoding, cancel, delimiter) -> Source:
-    source = open_source(real, encoding, cancel, display=name)
-    if delimiter is not None:
-        check_delimiter(source, delimiter)
-    return source
-
-
-def _text_kind(source: Source, kind: str | None, delimiter: str | None) -> str:
-    if kind is not None:
-        return kind
-    if delimiter is None:
-        first = source.head.lstrip()[:1]
-        if first == "[":
-            return "json"
-        if first == "{":
-            return "jsonl"
-    return "sniffed"  # delimited text: CSV or TSV by the delimiter found
-
-
-def _delimiter(source: Source, kind: str, delimiter: str | None) -> str:
-    return delimiter or sniff_delimiter(source.head, "\t" if kind == "tsv" else ",")
-
-
-def _delimited_table(display, name, source, kind, used, header, rows, lines) -> Table:
-    if kind not in ("csv", "tsv"):
-        kind = "tsv" if used == "\t" else "csv"
-    return Table(display, header.names, rows, lines, kind, used, source.encoding,
-                 notes=[f"{name}: {header.note}"] if header.note else [], repeated=header.repeated,
-                 header_line=header.line, name=_name(display, name))
+                           f"input is {(fmt.id if fmt else 'text').upper()}", file=name)

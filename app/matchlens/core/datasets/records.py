@@ -13,9 +13,8 @@ import re
 from typing import Any
 
 from matchlens.core.datasets.jsonfiles import describe, walk_array
-from matchlens.core.datasets.simple_path import parse_simple, path_text
 from matchlens.core.datasets.source import Source, settle
-from matchlens.core.jsonpath import locate_steps
+from matchlens.core.jsonpath import locate_steps, parse_simple, path_text
 
 _DECODER = json.JSONDecoder()
 _WS = re.compile(r"[ \t\n\r]*")

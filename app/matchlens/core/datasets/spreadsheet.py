@@ -10,11 +10,12 @@ the sheet's own (`unit` "row"), so a message points at the row Excel shows.
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 from typing import Any
 
+from matchlens.core.datasets.formats import Request, data_format
 from matchlens.core.datasets.headers import unique_header
 from matchlens.core.datasets.source import Cancelled, gc_paused, settle
 from matchlens.core.datasets.table import Table
@@ -78,6 +79,13 @@ def read_sheet(real: Path, display: Path, name: str, kind: str, sheet: str | Non
                  name=None if name == str(display) else name, unit="row")
 
 
+@cache
+def _date_types() -> tuple[type, ...]:
+    import datetime as dt  # only once a sheet is read: every run registers this module
+
+    return dt.datetime, dt.date, dt.time
+
+
 def _text(cell: Any) -> str:
     """What the cell shows, as text."""
     if cell is None:
@@ -90,6 +98,22 @@ def _text(cell: Any) -> str:
         if cell.is_integer() and abs(cell) < 1e15:
             return str(int(cell))
         return repr(cell)
-    if isinstance(cell, dt.datetime | dt.date | dt.time):
+    if isinstance(cell, _date_types()):
         return cell.isoformat()
     return str(cell)
+
+
+def _sheet_reader(kind: str) -> Callable[[Request], Table]:
+    def read(request: Request) -> Table:
+        return read_sheet(request.real, request.display, request.name, kind, request.sheet,
+                          request.cancel)
+    return read
+
+
+# A ZIP is xlsx or ods: calamine tells them apart itself.
+data_format(id="xlsx", label="Excel", order=60, suffixes=(".xlsx", ".xlsm"),
+            magic=(b"PK\x03\x04",), sheets=True)(_sheet_reader("xlsx"))
+data_format(id="xls", label="Excel 97-2003", order=70, suffixes=(".xls",),
+            magic=(b"\xd0\xcf\x11\xe0",), sheets=True)(_sheet_reader("xls"))
+data_format(id="ods", label="OpenDocument spreadsheet", order=80, suffixes=(".ods",),
+            sheets=True)(_sheet_reader("ods"))

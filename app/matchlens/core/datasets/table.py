@@ -1,10 +1,9 @@
-"""`Table` and `read_table`: one call from a path to rows, columns and line numbers; and
-`iter_tables`, the same file in pieces of rows for `matchlens score`'s streaming."""
+"""`Table`: a loaded data file (or a piece of one), its rows, columns and line numbers; and
+`table_from_columns`, one over columns held in memory. `readers` makes them from files."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -105,32 +104,3 @@ def table_from_columns(columns: Mapping[str, Sequence[Any]], name: str = "<data>
         rows.append(row)
     return Table(Path(name), names, rows, list(range(1, n + 1)), "records", None, "utf-8",
                  name=name, unit="row")
-
-
-def read_table(path: str | os.PathLike, *, encoding: str | None = None,
-               delimiter: str | None = None, records: str | None = None,
-               sheet: str | None = None, format: str | None = None,  # noqa: A002 - the CLI's name
-               cancel: Callable[[], bool] | None = None) -> Table:
-    """Read a whole data file: .csv, .tsv, .jsonl, .json, .parquet, .xlsx/.xls/.ods (other
-    extensions: sniffed from the content); `-` is standard input (CSV unless `format` says).
-
-    Raises DatasetError (one sentence naming the file, line and column) for any bad input, and
-    Cancelled when `cancel()` returns True (it is polled every few thousand rows).
-    """
-    from matchlens.core.datasets.readers import read_whole
-
-    return read_whole(path, encoding=encoding, delimiter=delimiter, records=records,
-                      sheet=sheet, fmt=format, cancel=cancel)
-
-
-def iter_tables(path: str | os.PathLike, *, chunk_rows: int = 50_000,
-                encoding: str | None = None, delimiter: str | None = None,
-                records: str | None = None, sheet: str | None = None,
-                format: str | None = None) -> Iterator[Table]:  # noqa: A002
-    """The same file as `read_table`, as tables of about `chunk_rows` rows each (same columns,
-    absolute line numbers): CSV, TSV, JSON Lines and Parquet are never held whole; a .json
-    document and a spreadsheet are read whole and then handed out in pieces."""
-    from matchlens.core.datasets.readers import read_pieces
-
-    yield from read_pieces(path, chunk_rows=chunk_rows, encoding=encoding, delimiter=delimiter,
-                           records=records, sheet=sheet, fmt=format)

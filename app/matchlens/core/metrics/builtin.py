@@ -1,4 +1,5 @@
-"""Registers the built-in metrics in the order the window shows them."""
+"""The built-in metric modules: importing one registers its metrics (the package imports this).
+A new metric is its module, with its `register(MetricSpec(...))`, and its line here."""
 
 from matchlens.core.metrics import (  # noqa: F401
     error_rates,

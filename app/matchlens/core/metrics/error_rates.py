@@ -18,13 +18,9 @@ from rapidfuzz.distance import Levenshtein
 
 from matchlens.core.metrics.fast.word_table import as_sequences, metric_tokens, word_table
 from matchlens.core.metrics.normalising import NORMALISE, by_word, normalises_by_word
-from matchlens.core.metrics.registry import (
-    STATUS_INVALID,
-    ManyOutcome,
-    MetricSpec,
-    metric_threads,
-    register,
-)
+from matchlens.core.metrics.registry import register
+from matchlens.core.metrics.shared_work import metric_threads
+from matchlens.core.metrics.spec import STATUS_INVALID, ManyOutcome, MetricSpec
 from matchlens.core.results import Direction, Label, Outcome
 from matchlens.core.text import edit_script
 
@@ -139,9 +135,9 @@ def _lengths(units: Sequence[Sequence]) -> np.ndarray:
     return np.fromiter(map(len, units), dtype=np.int64, count=len(units))
 
 
-for _id, _label, _unit, _compute, _many in (
-        ("wer", "Word error rate", "word", _wer, _wer_many),
-        ("cer", "Character error rate", "character", _cer, _cer_many)):
+for _id, _label, _unit, _compute, _many, _order, _cost, _script in (
+        ("wer", "Word error rate", "word", _wer, _wer_many, 110, 8.0, False),
+        ("cer", "Character error rate", "character", _cer, _cer_many, 120, 2.0, True)):
     register(MetricSpec(
         id=_id,
         text=True,
@@ -155,4 +151,7 @@ for _id, _label, _unit, _compute, _many in (
         compute=_compute,
         compute_many=_many,
         score_range=(0.0, None),
+        display_order=_order,
+        batch_cost_us=_cost,
+        shares_edit_script=_script,
     ))

@@ -8,14 +8,9 @@ from typing import Any
 
 import numpy as np
 
-from matchlens.core.metrics.registry import (
-    ManyOutcome,
-    MetricSpec,
-    OptionSpec,
-    folded_texts,
-    register,
-    stripped_texts,
-)
+from matchlens.core.metrics.registry import register
+from matchlens.core.metrics.shared_work import folded_texts, stripped_texts
+from matchlens.core.metrics.spec import ManyOutcome, MetricSpec, OptionSpec
 from matchlens.core.results import Direction, Outcome
 from matchlens.core.text.casefold import fold_case
 
@@ -104,6 +99,9 @@ register(MetricSpec(
     definition="1 if the two texts are equal (after stripping surrounding whitespace), else 0.",
     compute=exact_match,
     compute_many=exact_match_many,
+    display_order=10,
+    batch_cost_us=0.3,
+    shares_edit_script=False,
 ))
 
 register(MetricSpec(
@@ -116,4 +114,7 @@ register(MetricSpec(
     definition="1 if the stripped expected text occurs anywhere in the actual text, else 0.",
     compute=contains,
     compute_many=contains_many,
+    display_order=20,
+    batch_cost_us=0.3,
+    shares_edit_script=False,
 ))

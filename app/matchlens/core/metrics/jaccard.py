@@ -7,13 +7,9 @@ from typing import Any
 
 import numpy as np
 
-from matchlens.core.metrics.registry import (
-    ManyOutcome,
-    MetricSpec,
-    OptionSpec,
-    folded_texts,
-    register,
-)
+from matchlens.core.metrics.registry import register
+from matchlens.core.metrics.shared_work import folded_texts
+from matchlens.core.metrics.spec import ManyOutcome, MetricSpec, OptionSpec
 from matchlens.core.results import Direction, Outcome
 from matchlens.core.text.casefold import fold_case
 
@@ -70,4 +66,7 @@ register(MetricSpec(
                "1 when both texts are empty.",
     compute=_outcome,
     compute_many=_many,
+    display_order=50,
+    batch_cost_us=3.0,
+    shares_edit_script=False,
 ))

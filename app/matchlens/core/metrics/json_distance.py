@@ -11,19 +11,12 @@ from typing import Any
 
 import numpy as np
 
-from matchlens.core.metrics.registry import (
-    STATUS_INVALID,
-    ManyOutcome,
-    MetricSpec,
-    OptionSpec,
-    register,
-)
+from matchlens.core.jsonpath import step_text, strip_fences
+from matchlens.core.metrics.registry import register
+from matchlens.core.metrics.spec import STATUS_INVALID, ManyOutcome, MetricSpec, OptionSpec
 from matchlens.core.results import Direction, Label, Outcome
 
 _MISSING = object()
-_FENCE = re.compile(r"^\s*```[ \t]*(?:json|JSON)?[ \t]*\r?\n(.*?)\r?\n?```\s*$", re.DOTALL)
-# fullmatch, not ^…$: "$" also matches before a trailing newline, which made "A\n" a dot key
-_PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # What json's scanner accepts as the first character of a value, and the whitespace it skips
 # before it (json.decoder.WHITESPACE): a text starting otherwise fails with "Expecting value"
 # there, which `parse_side` says without running the decoder (most non-JSON outputs).
@@ -48,12 +41,6 @@ class InvalidJson(ValueError):
         self.side = side
         super().__init__(
             f"{side} is not valid JSON: {error.msg} at line {error.lineno} column {error.colno}")
-
-
-def strip_fences(text: str) -> str:
-    """Accept output wrapped in a ```json fenced block."""
-    match = _FENCE.match(text)
-    return match.group(1) if match else text
 
 
 def parse_side(text: str, side: str, fences: bool) -> Any:
@@ -94,11 +81,7 @@ _DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
 
 
 def child_path(path: str, key: str | int) -> str:
-    if isinstance(key, int):
-        return f"{path}[{key}]"
-    if _PLAIN_KEY.fullmatch(key):
-        return f"{path}.{key}"
-    return f"{path}[{json.dumps(key, ensure_ascii=False)}]"
+    return step_text(path, key)
 
 
 def _kind(value: Any) -> str:
@@ -302,4 +285,7 @@ register(MetricSpec(
     compute_many=_many,
     score_range=(0.0, None),
     integer=True,
+    display_order=70,
+    batch_cost_us=1.0,
+    shares_edit_script=False,
 ))

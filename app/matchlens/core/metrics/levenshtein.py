@@ -9,15 +9,9 @@ import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from matchlens.core.metrics.registry import (
-    ManyOutcome,
-    MetricSpec,
-    OptionSpec,
-    folded_texts,
-    metric_threads,
-    register,
-    shared,
-)
+from matchlens.core.metrics.registry import register
+from matchlens.core.metrics.shared_work import folded_texts, metric_threads, shared
+from matchlens.core.metrics.spec import ManyOutcome, MetricSpec, OptionSpec
 from matchlens.core.results import Direction, Outcome
 from matchlens.core.text import edit_script
 from matchlens.core.text.casefold import fold_case
@@ -151,6 +145,9 @@ register(MetricSpec(
     compute_many=_many_distance,
     score_range=(0.0, None),
     integer=True,
+    display_order=30,
+    batch_cost_us=1.0,
+    shares_edit_script=True,
 ))
 
 register(MetricSpec(
@@ -164,4 +161,7 @@ register(MetricSpec(
                "Ignores case by default.",
     compute=_similarity_outcome,
     compute_many=_many_similarity,
+    display_order=40,
+    batch_cost_us=1.0,
+    shares_edit_script=True,
 ))

@@ -11,14 +11,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from matchlens.core.metrics.registry import (
+from matchlens.core.metrics.shared_work import shared
+from matchlens.core.metrics.spec import (
     ComputeFn,
     ManyFn,
     ManyOutcome,
     MetricSpec,
     OptionSpec,
     many_by_pairs,
-    shared,
 )
 from matchlens.core.results import Outcome
 from matchlens.core.text.normalise import Normalisation, describe, pipeline

@@ -12,7 +12,9 @@ from rapidfuzz.distance import LCSseq
 
 from matchlens.core.metrics.fast.word_table import as_sequences, metric_tokens
 from matchlens.core.metrics.normalising import NORMALISE, by_word, normalises_by_word
-from matchlens.core.metrics.registry import ManyOutcome, MetricSpec, metric_threads, register
+from matchlens.core.metrics.registry import register
+from matchlens.core.metrics.shared_work import metric_threads
+from matchlens.core.metrics.spec import ManyOutcome, MetricSpec
 from matchlens.core.results import Direction, Outcome
 
 # rouge-score's tokenizer lower-cases and keeps runs of [a-z0-9]; this is the same on ASCII text
@@ -97,4 +99,7 @@ register(MetricSpec(
     definition="F-measure of the longest common subsequence of (lower-cased) words, 0–1.",
     compute=_outcome,
     compute_many=_many,
+    display_order=100,
+    batch_cost_us=8.0,
+    shares_edit_script=False,
 ))

@@ -10,7 +10,8 @@ import numpy as np
 
 from matchlens.core.metrics.fast.word_table import metric_tokens
 from matchlens.core.metrics.normalising import NORMALISE, by_word, normalises_by_word
-from matchlens.core.metrics.registry import ManyOutcome, MetricSpec, register
+from matchlens.core.metrics.registry import register
+from matchlens.core.metrics.spec import ManyOutcome, MetricSpec
 from matchlens.core.results import Direction, Outcome
 
 
@@ -82,4 +83,7 @@ register(MetricSpec(
                "(squad by default) whitespace tokens; 1 when both texts have no tokens.",
     compute=_outcome,
     compute_many=_many,
+    display_order=60,
+    batch_cost_us=8.0,
+    shares_edit_script=False,
 ))

@@ -34,19 +34,15 @@ PARALLEL_MIN_WORK = 60_000
 PARALLEL_CHUNK_ROWS = 10_000  # small chunks: the two processes end together (work is taken
 # chunk by chunk), even when this process first reads and writes other pieces of the file
 
-# Rough cost per distinct pair of each metric's batch path, in microseconds of one core on
-# generated texts of ~20 words (benchmarks/bench_metrics.py); only used to decide whether a
-# batch is worth a second process, so the order of magnitude is what matters.
-_COST_US = {"exact_match": 0.3, "contains": 0.3, "levenshtein_distance": 1.0,
-            "levenshtein_similarity": 1.0, "json_distance": 1.0, "cer": 2.0, "jaccard": 3.0,
-            "token_f1": 8.0, "wer": 8.0, "rouge_l": 8.0, "bleu": 10.0, "chrf": 10.0}
+# Each metric's cost per distinct pair is its MetricSpec.batch_cost_us; this for one without.
 _OTHER_COST_US = 5.0
 _PAIR_COST_US = 0.7  # finding the distinct pairs of a chunk: hashing both texts
 
 
 def estimated_work(rows: int, variants: int, jobs) -> float:
     """Microseconds of one core to score `rows` rows of `variants` variants with `jobs`."""
-    per_row = _PAIR_COST_US + sum(_COST_US.get(job.id, _OTHER_COST_US) for job in jobs)
+    per_row = _PAIR_COST_US + sum(_OTHER_COST_US if job.spec.batch_cost_us is None
+                                  else job.spec.batch_cost_us for job in jobs)
     return rows * variants * per_row
 
 

@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 
 from matchlens.core.datasets import ColumnValues, Table, literal_column, resolve_column
-from matchlens.core.datasets.simple_path import parse_simple
 from matchlens.core.errors import DatasetError
+from matchlens.core.jsonpath import parse_simple
 from matchlens.core.scoring.batch import BatchResult, MetricJob, begin_to_completion
 from matchlens.core.scoring.parallel import reap_workers
 from matchlens.core.scoring.references import references_from_column, score_any

@@ -17,6 +17,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QThreadPool, Signal
 
 from matchlens.core.diff.span_table import ALIGN_TASK, timed_task
+from matchlens.core.metrics.registry import edit_script_metric_ids
 from matchlens.core.results import Label, Outcome
 from matchlens.workers.lanes import LanePool, Task
 
@@ -24,8 +25,7 @@ from matchlens.workers.lanes import LanePool, Task
 SYNC_LIMIT = 4_000
 # These tasks all need the character edit script of the texts: they run on one lane, in a row,
 # so it is computed once there (core.edit_script keeps it) instead of once per task.
-SHARED_SCRIPT_TASKS = frozenset({ALIGN_TASK, "levenshtein_distance", "levenshtein_similarity",
-                                 "cer"})
+SHARED_SCRIPT_TASKS = frozenset({ALIGN_TASK, *edit_script_metric_ids()})
 
 
 class _Bridge(QObject):

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from matchlens.core.metrics.fast import bleu_tokens, sacrebleu_many
 from matchlens.core.metrics.fast.ngram_matches import count_matches, pack, whitespace_table
-from matchlens.core.metrics.sacrebleu_metrics import _bleu
+from matchlens.core.metrics.sacrebleu_sentence import bleu_metric
 from tests.core.metrics.test_overlap_batch import many, sacrebleu_scores
 
 # what the 13a tokenizer and chrF treat specially, ASCII only: digits by dots, commas and
@@ -65,7 +65,7 @@ def test_many_words_and_more_words_than_characters_per_four_grow_the_tables():
     # more words than a quarter of the characters (the first guess of the id array's size)
     words = [chr(0x4E00 + i) for i in range(3000)]
     texts = [" ".join(words[i:i + 50]) for i in range(0, 3000, 25)] + ["a b c d e f"] * 40
-    metric = _bleu()
+    metric = bleu_metric()
     ids, starts, ends, alphabet = bleu_tokens.token_ids(metric, texts)
     want = [metric._preprocess_segment(t).split() for t in texts]
     assert [ids[s:e].tolist() for s, e in zip(starts, ends, strict=True)] == [

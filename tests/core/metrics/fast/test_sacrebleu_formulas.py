@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from matchlens.core.metrics import get_metric
 from matchlens.core.metrics.fast import sacrebleu_formulas as formulas
-from matchlens.core.metrics.sacrebleu_metrics import _bleu, _chrf, unit_score
+from matchlens.core.metrics.sacrebleu_sentence import bleu_metric, chrf_metric, unit_score
 
 
 @st.composite
@@ -27,7 +27,7 @@ def chrf_rows(draw):
 @settings(max_examples=300, deadline=None)
 @given(st.lists(chrf_rows(), min_size=1, max_size=20))
 def test_chrf_columns_are_sacrebleus_formula_to_the_bit(rows):
-    metric = _chrf()
+    metric = chrf_metric()
     want = [unit_score(metric._compute_f_score(row)) for row in rows]
     got = formulas._chrf_columns(np.array(rows, dtype=np.int64), metric.order, metric.beta)
     assert got.tolist() == want
@@ -39,14 +39,14 @@ def test_chrf_columns_on_rows_that_round_differently_by_operation_order():
     # take the formula's 0.0 and eps branches
     rows = [[3, 7, 1] * 6, [7, 3, 1, 3, 7, 2, 1, 1, 1, 0, 5, 0, 9, 9, 9, 2, 3, 1], [0] * 18,
             [0, 5, 0] * 6, [5, 5, 5] + [0, 0, 0] * 5]
-    metric = _chrf()
+    metric = chrf_metric()
     got = formulas._chrf_columns(np.array(rows, dtype=np.int64), metric.order, metric.beta)
     assert got.tolist() == [unit_score(metric._compute_f_score(r)) for r in rows]
 
 
 def test_a_sacrebleu_whose_chrf_formula_disagrees_is_followed(monkeypatch):
     # the rows checked against sacrebleu's formula decide: another formula is followed
-    metric = _chrf()
+    metric = chrf_metric()
     monkeypatch.setattr(metric, "_compute_f_score", lambda row: 50.0)
     formulas._caches.pop(metric, None)
     stats = np.array([[3, 7, 1] * 6, [5, 5, 5] * 6], dtype=np.int64)
@@ -55,7 +55,7 @@ def test_a_sacrebleu_whose_chrf_formula_disagrees_is_followed(monkeypatch):
 
 
 def test_bleus_formula_runs_once_per_row_the_process_has_not_seen(monkeypatch):
-    metric = _bleu()
+    metric = bleu_metric()
     calls = []
     real = metric._compute_score_from_stats
     monkeypatch.setattr(metric, "_compute_score_from_stats", lambda s: calls.append(1) or real(s))
@@ -74,7 +74,7 @@ def test_bleus_formula_runs_once_per_row_the_process_has_not_seen(monkeypatch):
 
 
 def test_the_bleu_cache_starts_again_when_full(monkeypatch):
-    metric = _bleu()
+    metric = bleu_metric()
     formulas._caches.pop(metric, None)
     monkeypatch.setattr(formulas, "_CACHE_LIMIT", 3)
     stats = np.array([[n, n, n, max(0, n - 1), 0, 0, n, max(0, n - 1), 0, 0]
@@ -99,13 +99,13 @@ def bleu_rows(draw):
 @settings(max_examples=300, deadline=None)
 @given(st.lists(bleu_rows(), min_size=1, max_size=20))
 def test_the_sentence_bleu_copy_is_sacrebleus_formula_to_the_bit(rows):
-    metric = _bleu()
+    metric = bleu_metric()
     assert [formulas._sentence_bleu(list(row), 4) for row in rows] == [
         metric._compute_score_from_stats(list(row)).score for row in rows]
 
 
 def test_a_sacrebleu_whose_bleu_formula_disagrees_is_followed(monkeypatch):
-    metric = _bleu()
+    metric = bleu_metric()
     formulas._caches.pop(metric, None)
 
     class Score:

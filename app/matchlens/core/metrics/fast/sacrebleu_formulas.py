@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from matchlens.core.metrics.sacrebleu_metrics import unit_score
+from matchlens.core.metrics.sacrebleu_sentence import unit_score
 
 # Distinct BLEU statistics rows remembered per metric object: a bounded dict (a row's key is
 # 40 bytes; 300k of them ~ 60 MB at most, then the dict starts again).

@@ -22,13 +22,19 @@ import numpy as np
 from matchlens.core.metrics.fast.bleu_tokens import token_ids
 from matchlens.core.metrics.fast.ngram_matches import UNKNOWN, count_matches, pack, whitespace_table
 from matchlens.core.metrics.fast.sacrebleu_formulas import bleu_unit_scores, chrf_unit_scores
-from matchlens.core.metrics.registry import ManyOutcome, shared
-from matchlens.core.metrics.sacrebleu_metrics import _bleu, _chrf, sentence_score, unit_score
+from matchlens.core.metrics.sacrebleu_sentence import (
+    bleu_metric,
+    chrf_metric,
+    sentence_score,
+    unit_score,
+)
+from matchlens.core.metrics.shared_work import shared
+from matchlens.core.metrics.spec import ManyOutcome
 
 
 def bleu_many(expected: Sequence[str], actual: Sequence[str], options: Mapping[str, Any]
               ) -> ManyOutcome:
-    metric = _bleu()
+    metric = bleu_metric()
     texts, hyp, ref, packed = _texts(expected, actual)
     tokens = token_ids(metric, texts, packed)
     if tokens is None:
@@ -47,7 +53,7 @@ def bleu_many(expected: Sequence[str], actual: Sequence[str], options: Mapping[s
 
 def chrf_many(expected: Sequence[str], actual: Sequence[str], options: Mapping[str, Any]
               ) -> ManyOutcome:
-    metric = _chrf()
+    metric = chrf_metric()
     if metric.word_order or metric.lowercase or metric.whitespace:
         return _by_sentence(metric, expected, actual)  # not the configuration counted here
     _, hyp, ref, packed = _texts(expected, actual)

@@ -26,7 +26,7 @@ from functools import cache
 
 import numpy as np
 
-from matchlens.core.metrics.registry import shared
+from matchlens.core.metrics.shared_work import shared
 
 # str.isspace() holds for no code point above U+3000 (a test checks every one).
 _SPACE_LIMIT = 0x3001
