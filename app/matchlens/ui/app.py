@@ -41,6 +41,8 @@ def make_application() -> QApplication:
     app.setApplicationName("MatchLens")
     app.setOrganizationName("MatchLens")
     app.setApplicationVersion(__version__)
+    # The launcher's name (matchlens.desktop): docks and task bars match the window to it.
+    app.setDesktopFileName("matchlens")
     icon = resource_dir() / "icons" / "matchlens.svg"
     if icon.exists():
         app.setWindowIcon(QIcon(str(icon)))
@@ -222,6 +224,10 @@ def run_app(args: argparse.Namespace) -> int:
         # window is being built.
         early = prefetch("sacrebleu.metrics")
     app = make_application()
+    if os.environ.get("MATCHLENS_STARTUP_PROBE"):  # benchmarks/bench_frozen_startup.py
+        from matchlens.ui import startup_probe
+
+        startup_probe.install(app)
     window, errors, wait_for_batch = build_window(args, screenshot is not None)
     if screenshot is not None:
         if errors:

@@ -14,14 +14,12 @@ ends of the texts), TYPO one that `readable_pieces.write_typo` draws by characte
 
 from __future__ import annotations
 
-import sys
-
 import numba
 import numpy as np
 
-# Compiled code is cached beside the source; a frozen (PyInstaller) app ships no sources for
-# numba to key its cache on (it refuses to decorate), so there it compiles once per process.
-_CACHE = not getattr(sys, "frozen", False)
+# Compiled code is cached on disk: beside the source, or in a frozen (PyInstaller) app under
+# the user's cache folder (packaging/frozen/ names numba the cache locator for it).
+_CACHE = True
 PYTHON, TYPO = 4, 5
 WORD, SPACE = 1, 2  # bits of lut[cls[p]]
 EQUAL_LEN = len("equal")  # the opcode tags arrive as their lengths: "equal" is the only 5

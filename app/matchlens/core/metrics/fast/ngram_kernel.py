@@ -4,14 +4,12 @@ run."""
 
 from __future__ import annotations
 
-import sys
-
 import numba
 import numpy as np
 
-# Compiled code is cached beside the source; a frozen (PyInstaller) app ships no sources for
-# numba to key its cache on (it refuses to decorate), so there it compiles once per process.
-_CACHE = not getattr(sys, "frozen", False)
+# Compiled code is cached on disk: beside the source, or in a frozen (PyInstaller) app under
+# the user's cache folder (packaging/frozen/ names numba the cache locator for it).
+_CACHE = True
 _SIDE_BITS = 4  # the low bits of a key: 3 for the lowest order a window counts at, 1 for the side
 _REACH = 8  # how far past a difference (in symbols, both sides together) a block is looked for
 _SMALL = 24  # a bucket of at most this many keys is sorted by insertion

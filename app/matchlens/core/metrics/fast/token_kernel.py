@@ -9,12 +9,10 @@ on (built from str.isspace by the caller), so the words are split()'s words.
 
 from __future__ import annotations
 
-import sys
-
 import numba
 import numpy as np
 
-_CACHE = not getattr(sys, "frozen", False)  # see ngram_kernel
+_CACHE = True  # see ngram_kernel
 SPACE, SYMBOL, FLAGGED = 1, 2, 4  # what a code point is to words(): bits of `kinds`
 _SEED = np.uint64(0x9E3779B97F4A7C15)  # FNV-1a over code points, from a non-zero start
 _PRIME = np.uint64(0x100000001B3)

@@ -5,14 +5,12 @@ Imported only when a batch scores a word metric: numba costs ~0.4 s to import.""
 
 from __future__ import annotations
 
-import sys
-
 import numba
 import numpy as np
 
-# Compiled code is cached beside the source; a frozen (PyInstaller) app ships no sources for
-# numba to key its cache on (it refuses to decorate), so there it compiles once per process.
-_CACHE = not getattr(sys, "frozen", False)
+# Compiled code is cached on disk: beside the source, or in a frozen (PyInstaller) app under
+# the user's cache folder (packaging/frozen/ names numba the cache locator for it).
+_CACHE = True
 _FNV_OFFSET = np.uint64(14695981039346656037)
 FNV_PRIME = np.uint64(1099511628211)
 _EMPTY = -1
