@@ -19,8 +19,7 @@ from __future__ import annotations
 
 import operator
 import re
-from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import accumulate, groupby
@@ -28,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from matchlens.core.diff.navigation import locate
 from matchlens.core.metrics.levenshtein import prepare
 from matchlens.core.text import edit_script
 from matchlens.core.text.casefold import fold_case
@@ -424,13 +424,13 @@ def apply_spans(expected: str, actual: str, spans: Iterable[EditSpan], *,
 
 def next_hunk(hunks: Sequence[Hunk], position: int, side: str = "expected") -> int | None:
     """Index of the first hunk that starts after `position` on `side`, or None."""
-    key = operator.attrgetter("exp_start" if _side(side) == "expected" else "act_start")
-    index = bisect_right(hunks, position, key=key)
-    return index if index < len(hunks) else None
+    return locate(hunks, position, key=_start_key(side)).next
 
 
 def previous_hunk(hunks: Sequence[Hunk], position: int, side: str = "expected") -> int | None:
     """Index of the last hunk that starts before `position` on `side`, or None."""
-    key = operator.attrgetter("exp_start" if _side(side) == "expected" else "act_start")
-    index = bisect_left(hunks, position, key=key) - 1
-    return index if index >= 0 else None
+    return locate(hunks, position, key=_start_key(side)).previous
+
+
+def _start_key(side: str) -> Callable[[Hunk], int]:
+    return operator.attrgetter("exp_start" if _side(side) == "expected" else "act_start")
