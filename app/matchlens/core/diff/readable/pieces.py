@@ -35,10 +35,12 @@ _UNIT_PARTS = re.compile(r"(\W*)(\w*)")
 
 
 class Chunk(NamedTuple):
-    """One readable piece; offsets are code points into the original texts. (A NamedTuple: a
-    100k-character pair makes thousands, and a tuple is built in C.)"""
+    """One piece of a diff, offsets in code points into the original texts: a readable chunk,
+    or one unit edit of an exact script (`chunks.exact_edits`: one character replaced, deleted
+    or inserted), the one edit type of `core.diff.readable`. (A NamedTuple: a 100k-character
+    pair makes thousands, and a tuple is built in C.)"""
 
-    op: str  # "equal" | "delete" | "insert" | "replace"
+    op: str  # "equal" | "delete" | "insert" | "replace" (a unit edit is never "equal")
     exp_start: int
     exp_end: int
     act_start: int
