@@ -337,7 +337,7 @@ class _Builder:
                      for i, j in zip(range(i1, i2), range(j1, j2), strict=True)]
             runs = [(lo, hi) for differs, lo, hi in _runs_of(flags) if differs]
         else:
-            runs = _true_runs(_codes(e_seg) != _codes(a_seg))
+            runs = differing_runs(e_seg, a_seg)
         for lo, hi in runs:
             self._emit(EditKind.SUBSTITUTE, i1 + lo, i1 + hi, j1 + lo, j1 + hi, hi - lo,
                        cls=_CASE, counted=False)
@@ -373,6 +373,11 @@ def _char_class_runs(e_seg: str, a_seg: str, e_fold: str, a_fold: str
     cuts = (np.flatnonzero(classes[1:] != classes[:-1]) + 1).tolist()
     starts, ends = [0, *cuts], [*cuts, len(e_seg)]
     return [(int(classes[lo]), lo, hi) for lo, hi in zip(starts, ends, strict=True)]
+
+
+def differing_runs(x: str, y: str) -> list[tuple[int, int]]:
+    """(start, end) runs where two equal-length strings differ, character by character."""
+    return _true_runs(_codes(x) != _codes(y))
 
 
 def _true_runs(mask: np.ndarray) -> list[tuple[int, int]]:

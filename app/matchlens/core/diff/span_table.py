@@ -101,7 +101,7 @@ def readable_table(expected: str, actual: str, case_sensitive: bool, granularity
 
     from rapidfuzz.distance import Levenshtein
 
-    from matchlens.core.diff.alignment import Hunk
+    from matchlens.core.diff.alignment import Hunk, differing_runs
     from matchlens.core.diff.readable.chunks import chunks_from_opcodes, exact_opcodes
     from matchlens.core.diff.scroll_sync import line_anchors
     from matchlens.core.metrics.levenshtein import prepare
@@ -117,7 +117,7 @@ def readable_table(expected: str, actual: str, case_sensitive: bool, granularity
             if e_seg != a_seg:  # equal ignoring case: show the case-only marks, uncounted
                 rows.extend((KIND_SUBSTITUTE, FLAG_CASE, c.exp_start + lo, c.exp_start + hi,
                              c.act_start + lo, c.act_start + hi, hi - lo)
-                            for lo, hi in _differing_runs(e_seg, a_seg))
+                            for lo, hi in differing_runs(e_seg, a_seg))
             continue
         kind = {"insert": KIND_INSERT, "delete": KIND_DELETE}.get(c.op, KIND_SUBSTITUTE)
         flags = FLAG_COUNTED
@@ -146,13 +146,6 @@ def readable_table(expected: str, actual: str, case_sensitive: bool, granularity
                      cols[:, 2:4].copy(), cols[:, 4:6].copy(), cols[:, 6].copy(), hunks,
                      distance, granularity, astral_offsets(expected), astral_offsets(actual),
                      anchors, "readable", case_sensitive, (len(expected), len(actual)))
-
-
-def _differing_runs(x: str, y: str) -> list[tuple[int, int]]:
-    """(start, end) runs where two equal-length strings differ, character by character."""
-    from matchlens.core.diff.alignment import _codes, _true_runs
-
-    return _true_runs(_codes(x) != _codes(y))
 
 
 def table_for(expected: str, actual: str, options: Mapping[str, Any]) -> SpanTable:
