@@ -14,20 +14,26 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from matchlens.core.metrics.registry import get_metric
 from matchlens.core.results import Label, MetricResult, Outcome, judge
 
 if TYPE_CHECKING:
-    from matchlens.core.config import Config
     from matchlens.core.diff.readable.chunks import ReadableDiff
 
 # Its case option decides the distance, the edits and the chunks (and the window's highlight).
 DISTANCE_METRIC = "levenshtein_distance"
 
 
-def distance_case_sensitive(config: Config) -> bool:
+class Settings(Protocol):
+    """What is read from a `core.config.Config` (diff sits beside config, not above it):
+    `settings(metric_id)` with the metric's `.threshold` and resolved `.options`."""
+
+    def settings(self, metric_id: str) -> Any: ...
+
+
+def distance_case_sensitive(config: Settings) -> bool:
     """Whether the diff tells case apart: `DISTANCE_METRIC`'s `case_sensitive` option."""
     return bool(config.settings(DISTANCE_METRIC).options.get("case_sensitive", True))
 
@@ -51,7 +57,7 @@ class PairComparison:
     thresholds: dict[str, float | None]
 
 
-def compare_pair(expected: str, actual: str, config: Config, metric_ids: Iterable[str], *,
+def compare_pair(expected: str, actual: str, config: Settings, metric_ids: Iterable[str], *,
                  words: bool = False, compiled: bool | None = None) -> PairComparison:
     """The readable diff (case as `DISTANCE_METRIC` says) and every metric judged against
     its configured threshold. `words` and `compiled` as in `readable_diff`."""
