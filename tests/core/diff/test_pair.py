@@ -9,9 +9,8 @@ from rapidfuzz.distance import Levenshtein
 
 from matchlens.core.config import Config
 from matchlens.core.diff import pair as pair_module
-from matchlens.core.diff.pair import DISTANCE_METRIC, compare_pair, metric_outcome
+from matchlens.core.diff.pair import DISTANCE_METRIC, compare_pair, metric_outcome, run_task
 from matchlens.core.diff.span_table import ALIGN_TASK
-from matchlens.core.diff.tasks import run_task
 from matchlens.core.metrics.registry import evaluate, get_metric
 from matchlens.core.results import Label
 

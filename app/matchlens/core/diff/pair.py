@@ -1,7 +1,9 @@
 """One pair compared: the readable diff and every metric's verdict, the one way to do it.
 
-The compare view (one metric at a time, through `core.diff.tasks`), `matchlens diff` and
-`matchlens.compare` all come here, so they agree by construction on two things:
+`matchlens diff` and `matchlens.compare` call `compare_pair`; the compare view asks for one
+task at a time by name (`run_task`: the highlight's SpanTable, or one metric's outcome), on the
+GUI thread for small texts and in a lane process (`workers.lane_worker`) for long ones, so both
+paths give the same numbers by construction. All three agree on two things:
 
 * which metric's case option decides the highlight, the distance, the edits and the chunks
   (`DISTANCE_METRIC`: the number of highlighted edits is always the distance its panel shows);
@@ -12,10 +14,12 @@ The compare view (one metric at a time, through `core.diff.tasks`), `matchlens d
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from matchlens.core.diff.span_table import ALIGN_TASK, table_for
 from matchlens.core.metrics.registry import get_metric
 from matchlens.core.results import Label, MetricResult, Outcome, judge
 
@@ -73,3 +77,29 @@ def compare_pair(expected: str, actual: str, config: Settings, metric_ids: Itera
         results[metric_id] = judge(outcome, get_metric(metric_id).direction, settings.threshold)
         thresholds[metric_id] = settings.threshold
     return PairComparison(diff, results, thresholds)
+
+
+def run_task(name: str, expected: str, actual: str, options: Mapping[str, Any]) -> Any:
+    """One unit of the compare view's work: the alignment (a SpanTable) or one metric (an
+    Outcome, which the window judges against its current threshold)."""
+    if name == ALIGN_TASK:
+        return table_for(expected, actual, options)
+    return metric_outcome(name, expected, actual, options)
+
+
+def timed_task(name: str, expected: str, actual: str, options: Mapping[str, Any]
+               ) -> tuple[Any, float]:
+    start = time.perf_counter()
+    result = run_task(name, expected, actual, options)
+    return result, time.perf_counter() - start
+
+
+def warm_up(names: list[str]) -> None:
+    """First calls pay for regex compilation and lazy imports (~80 ms for BLEU): pay it early."""
+    for name in names:
+        if name == ALIGN_TASK:
+            for view in ("exact", "readable"):
+                run_task(name, "warm up", "warm-up",
+                         {"case_sensitive": True, "granularity": "char", "view": view})
+            continue
+        run_task(name, "warm up the metric", "warm the metric up", {})

@@ -2,7 +2,7 @@
 
 `table_for` builds the table a view asks for: the exact edit script (`alignment`), the
 readable chunks (`readable`), or either on normalised texts drawn on the originals. Columns,
-not objects, because a table crosses from a lane process to the window (`core.diff.tasks`):
+not objects, because a table crosses from a lane process to the window (`core.diff.pair`):
 cheap to pickle, and to bisect when the caret moves. No Qt here.
 """
 
@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-# The compare view's task whose result is a SpanTable (`core.diff.tasks.run_task`).
+# The compare view's task whose result is a SpanTable (`core.diff.pair.run_task`).
 ALIGN_TASK = "__align__"
 
 # Edit kinds as small integers, so span columns are numpy arrays (cheap to pickle and bisect).

@@ -16,8 +16,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QThreadPool, Signal
 
+from matchlens.core.diff.pair import timed_task
 from matchlens.core.diff.span_table import ALIGN_TASK
-from matchlens.core.diff.tasks import timed_task
 from matchlens.core.results import Label, Outcome
 from matchlens.workers.lanes import LanePool, Task
 
