@@ -8,7 +8,8 @@ import time
 
 import pytest
 
-from matchlens.core.diff.span_table import ALIGN_TASK, run_task
+from matchlens.core.diff.pair import run_task
+from matchlens.core.diff.span_table import ALIGN_TASK
 from matchlens.workers import lanes as lanes_module
 from matchlens.workers.lanes import LanePool, Task
 

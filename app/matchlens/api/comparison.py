@@ -1,10 +1,10 @@
 """`matchlens.compare`: one pair of texts as the compare view sees it, as plain data.
 
-The same computation as `matchlens diff --json` (`core.readable`): `.chunks` are the readable
-pieces the compare view draws, `.edits` the exact Levenshtein edit script (one entry per unit
-edit, so `len(edits) == distance`), `.scores` one entry per metric; offsets are code-point
-offsets into the original texts. In Jupyter the result draws itself (`_repr_html_`): the
-highlighted diff and the score table.
+The same computation as `matchlens diff --json` and the window (`core.diff.pair.compare_pair`):
+`.chunks` are the readable pieces the compare view draws, `.edits` the exact Levenshtein edit
+script (one entry per unit edit, so `len(edits) == distance`), `.scores` one entry per metric;
+offsets are code-point offsets into the original texts. In Jupyter the result draws itself
+(`_repr_html_`, `api.html`): the highlighted diff and the score table.
 """
 
 from __future__ import annotations
@@ -13,13 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from matchlens.api.html import comparison_html
 from matchlens.api.plan import ConfigLike, settle_metrics
-from matchlens.core.diff.readable.chunks import readable_diff
+from matchlens.core.diff.pair import compare_pair
 from matchlens.core.errors import ConfigError
-from matchlens.core.results import Label, MetricResult, Outcome, judge, threshold_text
-
-# Its case option decides the distance, the edits and the chunks, as in the window and `diff`.
-DISTANCE_METRIC = "levenshtein_distance"
 
 
 @dataclass(frozen=True)
@@ -38,9 +35,8 @@ class Comparison:
                            for k, v in self.scores.items()}}
 
     def _repr_html_(self) -> str:
-        from matchlens.api.html import comparison_html
-
-        return comparison_html(self)
+        return comparison_html(self.expected, self.actual, self.distance, self.chunks,
+                               self.scores)
 
     def __str__(self) -> str:
         lines = [f"{self.distance} edit{'' if self.distance == 1 else 's'}, "
@@ -64,31 +60,12 @@ def compare(expected: str, actual: str, *, metrics: str | Sequence[str] | None =
         if not isinstance(text, str):
             raise ConfigError(f"{name} must be a text (str), not {type(text).__name__}")
     metric_ids, settled = settle_metrics(metrics, config, overrides, normalise)
-    case = bool(settled.settings(DISTANCE_METRIC).options.get("case_sensitive", True))
-    diff = readable_diff(expected, actual, case_sensitive=case, words=words).as_dict()
-    scores = {}
-    for metric_id in metric_ids:
-        settings = settled.settings(metric_id)
-        result = _judged(metric_id, expected, actual, settings.options, settings.threshold)
-        scores[metric_id] = {
-            "score": result.score, "passed": result.passed, "label": str(result.label),
-            "threshold": settings.threshold, "explanation": result.explanation,
-        }
+    compared = compare_pair(expected, actual, settled, metric_ids, words=words)
+    diff = compared.diff.as_dict()
+    scores = {
+        metric_id: {"score": result.score, "passed": result.passed, "label": str(result.label),
+                    "threshold": compared.thresholds[metric_id],
+                    "explanation": result.explanation}
+        for metric_id, result in compared.results.items()
+    }
     return Comparison(expected, actual, diff["distance"], diff["chunks"], diff["edits"], scores)
-
-
-def _judged(metric_id: str, expected: str, actual: str, options, threshold) -> MetricResult:
-    from matchlens.core.metrics import get_metric
-
-    spec = get_metric(metric_id)
-    try:
-        outcome = spec.compute(expected, actual, options)
-    except Exception as err:  # as the compare view: a metric bug is that metric's error
-        outcome = Outcome(None, f"{spec.label} failed: {type(err).__name__}: {err}", Label.ERROR)
-    return judge(outcome, spec.direction, threshold)
-
-
-def threshold_label(metric_id: str, threshold: float | None) -> str:
-    from matchlens.core.metrics import get_metric
-
-    return threshold_text(get_metric(metric_id).direction, threshold)

@@ -8,11 +8,12 @@ tints from the palette for the same reason).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from html import escape
-from typing import TYPE_CHECKING
+from typing import Any
 
-if TYPE_CHECKING:
-    from matchlens.api.comparison import Comparison
+from matchlens.core.metrics.registry import get_metric
+from matchlens.core.results import threshold_text
 
 _DELETE = ("background: rgba(220, 40, 40, 0.22); text-decoration: line-through; "
            "text-decoration-color: rgba(200, 30, 30, 0.9);")
@@ -23,11 +24,12 @@ _VERDICT = {"pass": "✓ pass", "fail": "✗ fail", "scored": "scored", "invalid
             "error": "error"}
 
 
-def diff_html(comparison: Comparison) -> str:
+def diff_html(expected: str, actual: str, chunks: Sequence[Mapping[str, Any]]) -> str:
+    """The texts as one: equal text once, deleted then inserted text marked."""
     parts = []
-    for chunk in comparison.chunks:
-        e = comparison.expected[slice(*chunk["expected"])]
-        a = comparison.actual[slice(*chunk["actual"])]
+    for chunk in chunks:
+        e = expected[slice(*chunk["expected"])]
+        a = actual[slice(*chunk["actual"])]
         if chunk["op"] == "equal":
             parts.append(escape(e))
             continue
@@ -38,11 +40,14 @@ def diff_html(comparison: Comparison) -> str:
     return "".join(parts)
 
 
-def scores_html(comparison: Comparison) -> str:
-    from matchlens.api.comparison import threshold_label
+def threshold_label(metric_id: str, threshold: float | None) -> str:
+    return threshold_text(get_metric(metric_id).direction, threshold)
 
+
+def scores_html(scores: Mapping[str, Mapping[str, Any]]) -> str:
+    """One row per metric: its score, threshold and verdict, the explanation on hover."""
     rows = []
-    for metric_id, s in comparison.scores.items():
+    for metric_id, s in scores.items():
         score = "–" if s["score"] is None else f"{s['score']:.4g}"
         rows.append(
             f'<tr title="{escape(s["explanation"])}"><td style="text-align:left">'
@@ -56,11 +61,14 @@ def scores_html(comparison: Comparison) -> str:
     return f"<table>{head}{''.join(rows)}</table>"
 
 
-def comparison_html(comparison: Comparison) -> str:
-    edits = comparison.distance
+def comparison_html(expected: str, actual: str, distance: int,
+                    chunks: Sequence[Mapping[str, Any]],
+                    scores: Mapping[str, Mapping[str, Any]]) -> str:
+    """A Comparison's fields as one block: the caption, the inline diff and the score table."""
+    edits = distance
     caption = (f"{edits} edit{'' if edits == 1 else 's'} (Levenshtein); "
                '<del style="' + _DELETE + '">expected only</del> '
                '<ins style="' + _INSERT + '">actual only</ins>')
     return (f'<div class="matchlens-compare"><div style="font-size: 85%; opacity: 0.8">'
-            f'{caption}</div><div style="{_TEXT}">{diff_html(comparison)}</div>'
-            f"{scores_html(comparison)}</div>")
+            f'{caption}</div><div style="{_TEXT}">{diff_html(expected, actual, chunks)}</div>'
+            f"{scores_html(scores)}</div>")

@@ -23,18 +23,11 @@ from typing import Any
 
 from matchlens import __version__
 from matchlens.core.errors import MatchLensError
+from matchlens.core.text.elide import elide
 
 EXIT_USAGE = 2
 EXIT_CRASH = 70
 MAX_LINE = 1000  # characters of one stderr line; a longer one keeps its start and end
-
-
-def elide(text: str, limit: int = MAX_LINE) -> str:
-    """`text` cut in the middle when longer than `limit`, saying how much was left out."""
-    if len(text) <= limit:
-        return text
-    keep = limit // 2 - 20
-    return f"{text[:keep]}… ({len(text) - 2 * keep:,} characters left out) …{text[-keep:]}"
 
 
 def _masked(text: str) -> str:
@@ -47,7 +40,8 @@ def _masked(text: str) -> str:
 
 def say(text: str) -> None:
     """One line on standard error (elided, masked); silent when stderr is gone."""
-    line = elide(_masked(" ".join(str(text).splitlines())))
+    line = elide(_masked(" ".join(str(text).splitlines())), MAX_LINE, whitespace="keep",
+                 count=True)
     stream = sys.stderr
     if stream is None:
         return
@@ -80,7 +74,7 @@ def write_report(exc: BaseException, argv: list[str] | None = None) -> Path | No
     lines = [
         f"MatchLens {__version__} crashed at {time.strftime('%Y-%m-%d %H:%M:%S %z')}",
         f"Python {platform.python_version()} on {platform.platform()}",
-        "command: " + " ".join(elide(repr(a), 200) for a in argv),
+        "command: " + " ".join(elide(repr(a), 200, whitespace="keep", count=True) for a in argv),
         "",
         text,
     ]

@@ -1,9 +1,11 @@
 """`matchlens diff`: the compare view in a terminal — one readable inline diff, then the scores.
 
-On a terminal deletions are red and struck through, insertions green (the compare view's
-colours); `NO_COLOR` (any non-empty value, see no-color.org) or a pipe gives plain text with
-wdiff's markers, `[-deleted-]{+inserted+}`, which survive a CI log and `grep`. `--json` prints
-the exact `distance` and `edits` and the readable `chunks` (`core.readable`) with the scores.
+The pair is compared by `core.diff.pair.compare_pair` (as in the window and `matchlens.compare`);
+this module only renders it. On a terminal deletions are red and struck through, insertions green
+(the compare view's colours); `NO_COLOR` (any non-empty value, see no-color.org) or a pipe gives
+plain text with wdiff's markers, `[-deleted-]{+inserted+}`, which survive a CI log and `grep`.
+`--json` prints the exact `distance` and `edits` and the readable `chunks` (`core.diff.readable`)
+with the scores.
 """
 
 from __future__ import annotations
@@ -15,19 +17,14 @@ import sys
 from collections.abc import Iterator
 from typing import TextIO
 
-from matchlens.cli.score import (
-    _stdout_as_utf8,
-    build_config,
-    choose_metrics,
-    load_network_metrics,
-)
-from matchlens.core.diff.readable.chunks import ReadableDiff, readable_diff
-from matchlens.core.metrics.registry import evaluate, get_metric
+from matchlens.cli.score import build_config, choose_metrics, load_network_metrics
+from matchlens.cli.stdout_guard import stdout_as_utf8
+from matchlens.core.diff.pair import compare_pair
+from matchlens.core.diff.readable.chunks import ReadableDiff
+from matchlens.core.metrics.registry import get_metric
 from matchlens.core.results import Label, MetricResult
 from matchlens.core.text.textfile import read_text_file
 
-# The case option of this metric decides the distance, the edits and the chunks, as in the window.
-DISTANCE_METRIC = "levenshtein_distance"
 _RED_STRUCK, _RED, _GREEN, _DIM = "\x1b[31;9m", "\x1b[31m", "\x1b[32m", "\x1b[2m"
 _RESET = "\x1b[0m"
 _PLAIN_MARKS = ("[-", "-]", "{+", "+}")
@@ -92,15 +89,11 @@ def diff_command(args: argparse.Namespace) -> int:
     metric_ids = choose_metrics(args, config)
     expected = read_text_file(args.expected_file)
     actual = read_text_file(args.actual_file)
-    case = bool(config.settings(DISTANCE_METRIC).options.get("case_sensitive", True))
     # One pair, then exit: the Python steps cost less than loading the compiled kernel would.
-    diff = readable_diff(expected, actual, case_sensitive=case, words=args.words, compiled=False)
-    results = {}
-    for metric_id in metric_ids:
-        settings = config.settings(metric_id)
-        results[metric_id] = evaluate(get_metric(metric_id), expected, actual,
-                                      threshold=settings.threshold, options=settings.options)
-    _stdout_as_utf8()
+    compared = compare_pair(expected, actual, config, metric_ids, words=args.words,
+                            compiled=False)
+    diff, results = compared.diff, compared.results
+    stdout_as_utf8()
     out = sys.stdout
     if args.json:
         data = diff.as_dict()

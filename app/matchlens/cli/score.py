@@ -11,7 +11,7 @@ from itertools import chain
 from pathlib import Path
 
 from matchlens.cli.crash import say
-from matchlens.cli.stdout_guard import discard_stdout
+from matchlens.cli.stdout_guard import discard_stdout, stdout_as_utf8
 from matchlens.core.atomic import together
 from matchlens.core.config import Config, config_to_dict, load_config
 from matchlens.core.datasets import iter_tables
@@ -119,7 +119,7 @@ def score_command(args: argparse.Namespace) -> int:
     mapping = _mapping(args, first)
     tally = Tally(first.label, list(dict.fromkeys(mapping.actuals)), jobs, unit=first.unit)
     if args.output is None:
-        _stdout_as_utf8()
+        stdout_as_utf8()
     stream = score_stream(chain([first], pieces), mapping, jobs, tally)
     sink = None
     try:
@@ -230,22 +230,6 @@ def _check_network(jobs: list[MetricJob], config: Config) -> Config:
         raise ConfigError(f"semantic_similarity: {refusal}")
     # Recorded without user:password@ or a query (where credentials hide).
     return replace(config, base_url=endpoint.stored_url, model=endpoint.model)
-
-
-def _stdout_as_utf8() -> None:
-    """The CSV on standard output is UTF-8, like a file written with -o, whatever the locale
-    (a Windows redirect is cp1252; 東京 in a cell would stop the run with a traceback)."""
-    _stdout_open()
-    encoding = (getattr(sys.stdout, "encoding", None) or "").lower().replace("_", "-")
-    if encoding not in ("utf-8", "utf8") and hasattr(sys.stdout, "reconfigure"):
-        sys.stdout.reconfigure(encoding="utf-8")
-
-
-def _stdout_open() -> None:
-    """`matchlens score … >&-` starts Python with sys.stdout None: say so, not an internal
-    error (AttributeError) at the first write."""
-    if sys.stdout is None:
-        raise OutputError("standard output: cannot write the table (it is closed)")
 
 
 def _delimiter(text: str | None) -> str | None:

@@ -6,6 +6,7 @@ error" (exit 70). Only a failure of standard output itself is meant here, so the
 wrapped for the command's run and its own errors are told apart from any other OSError
 (a file the command reads or writes reports its own sentence). `score` has its own handling:
 it keeps counting rows for the summary and the gate after the reader has gone.
+`stdout_as_utf8` makes standard output UTF-8 for `score` and `diff` alike.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 
 from matchlens.cli.crash import EXIT_USAGE, say
 from matchlens.cli.parser import EXIT_OK
+from matchlens.core.errors import OutputError
 
 
 class StdoutFailed(Exception):
@@ -47,6 +49,18 @@ class _Guarded:
 
     def __getattr__(self, name: str) -> Any:  # isatty, encoding, fileno, …
         return getattr(self._stream, name)
+
+
+def stdout_as_utf8() -> None:
+    """What a command prints on standard output is UTF-8, like a file written with -o, whatever
+    the locale (a Windows redirect is cp1252; 東京 in a cell would stop the run with a
+    traceback). A closed standard output is an OutputError (one sentence), not an internal
+    error at the first write."""
+    if sys.stdout is None:  # `matchlens score … >&-` starts Python with sys.stdout None
+        raise OutputError("standard output: cannot write the table (it is closed)")
+    encoding = (getattr(sys.stdout, "encoding", None) or "").lower().replace("_", "-")
+    if encoding not in ("utf-8", "utf8") and hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(encoding="utf-8")
 
 
 def discard_stdout() -> None:

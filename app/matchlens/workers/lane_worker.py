@@ -17,7 +17,8 @@ def main() -> int:
     inp, out = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # a stray print must never corrupt the frame stream
     lower_priority()  # background work: the window wins a contended core
-    from matchlens.core.diff.span_table import ALIGN_TASK, timed_task, warm_up
+    from matchlens.core.diff.pair import timed_task, warm_up
+    from matchlens.core.diff.span_table import ALIGN_TASK
     from matchlens.core.metrics.registry import local_metric_ids
 
     warm_up([ALIGN_TASK, *local_metric_ids()])

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from matchlens.core.diff.span_table import timed_task
+from matchlens.core.diff.pair import timed_task
 from matchlens.workers.background import child_command, lower_priority
 from matchlens.workers.frames import read_frame, write_frame
 

@@ -26,7 +26,7 @@ from matchlens.core.scoring.view_order import (
     row_codes,
 )
 from matchlens.ui.batch import table_model
-from matchlens.ui.batch.table_model import BatchTableModel, elide
+from matchlens.ui.batch.table_model import BatchTableModel
 
 NAN = float("nan")
 
@@ -135,13 +135,6 @@ def test_cells():
     assert model.index(1, column(model, "verdict")).data() == "fail"
     assert model.index(5, column(model, "verdict")).data() == "no score"
     assert model.index(0, column(model, "#")).data() == "1"
-
-
-def test_elide():
-    assert elide("a\nb\tc") == "a⏎b⇥c"
-    assert elide("x" * 81) == "x" * 80 + "…"
-    assert elide("x" * 80) == "x" * 80
-    assert elide(None) == ""
 
 
 def test_big_tables_order_in_a_worker(qtbot, monkeypatch):

@@ -20,7 +20,7 @@ from matchlens.core.datasets.jsonfiles import describe
 from matchlens.core.datasets.table import MISSING, Table
 from matchlens.core.errors import DatasetError
 from matchlens.core.jsonpath import parse_simple, quote_digit_keys, step_text
-from matchlens.core.text.elide import elide_middle
+from matchlens.core.text.elide import elide
 
 _FENCE = re.compile(r"\s*```[A-Za-z0-9_-]*[ \t]*\r?\n(.*?)\r?\n?```\s*\Z", re.DOTALL)
 
@@ -64,7 +64,7 @@ def unknown_column(table: Table, name: str, spec: str | None = None) -> DatasetE
         lowered[m] for m in difflib.get_close_matches(name.lower(), list(lowered), n=1)]
     hint = f"; did you mean {close[0]!r}?" if close else ""
     # names as long as a JSON object (promptfoo's CSV) are cut in the middle in the list
-    shown = ", ".join(repr(elide_middle(c, 48)) for c in table.columns[:40])
+    shown = ", ".join(repr(elide(c, 48)) for c in table.columns[:40])
     more = f" and {len(table.columns) - 40} more" if len(table.columns) > 40 else ""
     used = f" for {spec}" if spec else ""
     return DatasetError(f"there is no column {name!r}{used}{hint} (columns: {shown}{more})",

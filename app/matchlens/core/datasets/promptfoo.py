@@ -16,7 +16,7 @@ from typing import Any
 from matchlens.core.datasets.jsonfiles import walk_array
 from matchlens.core.datasets.source import Source, settle
 from matchlens.core.jsonpath import locate_steps
-from matchlens.core.text.elide import elide_middle
+from matchlens.core.text.elide import elide
 
 _NAME_CHARS = 60
 
@@ -129,7 +129,7 @@ def _variant_names(results: list[dict], prompts: Any) -> dict[tuple[Any, str], s
             names[(index, provider)] = provider
         else:
             names[(index, provider)] = "output"
-    return {key: elide_middle(name, _NAME_CHARS) for key, name in names.items()}
+    return {key: elide(name, _NAME_CHARS) for key, name in names.items()}
 
 
 def _one_line(text: str) -> str:

@@ -19,8 +19,7 @@ from __future__ import annotations
 
 import operator
 import re
-from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import accumulate, groupby
@@ -28,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from matchlens.core.diff.navigation import locate
 from matchlens.core.metrics.levenshtein import prepare
 from matchlens.core.text import edit_script
 from matchlens.core.text.casefold import fold_case
@@ -337,7 +337,7 @@ class _Builder:
                      for i, j in zip(range(i1, i2), range(j1, j2), strict=True)]
             runs = [(lo, hi) for differs, lo, hi in _runs_of(flags) if differs]
         else:
-            runs = _true_runs(_codes(e_seg) != _codes(a_seg))
+            runs = differing_runs(e_seg, a_seg)
         for lo, hi in runs:
             self._emit(EditKind.SUBSTITUTE, i1 + lo, i1 + hi, j1 + lo, j1 + hi, hi - lo,
                        cls=_CASE, counted=False)
@@ -373,6 +373,11 @@ def _char_class_runs(e_seg: str, a_seg: str, e_fold: str, a_fold: str
     cuts = (np.flatnonzero(classes[1:] != classes[:-1]) + 1).tolist()
     starts, ends = [0, *cuts], [*cuts, len(e_seg)]
     return [(int(classes[lo]), lo, hi) for lo, hi in zip(starts, ends, strict=True)]
+
+
+def differing_runs(x: str, y: str) -> list[tuple[int, int]]:
+    """(start, end) runs where two equal-length strings differ, character by character."""
+    return _true_runs(_codes(x) != _codes(y))
 
 
 def _true_runs(mask: np.ndarray) -> list[tuple[int, int]]:
@@ -424,13 +429,13 @@ def apply_spans(expected: str, actual: str, spans: Iterable[EditSpan], *,
 
 def next_hunk(hunks: Sequence[Hunk], position: int, side: str = "expected") -> int | None:
     """Index of the first hunk that starts after `position` on `side`, or None."""
-    key = operator.attrgetter("exp_start" if _side(side) == "expected" else "act_start")
-    index = bisect_right(hunks, position, key=key)
-    return index if index < len(hunks) else None
+    return locate(hunks, position, key=_start_key(side)).next
 
 
 def previous_hunk(hunks: Sequence[Hunk], position: int, side: str = "expected") -> int | None:
     """Index of the last hunk that starts before `position` on `side`, or None."""
-    key = operator.attrgetter("exp_start" if _side(side) == "expected" else "act_start")
-    index = bisect_left(hunks, position, key=key) - 1
-    return index if index >= 0 else None
+    return locate(hunks, position, key=_start_key(side)).previous
+
+
+def _start_key(side: str) -> Callable[[Hunk], int]:
+    return operator.attrgetter("exp_start" if _side(side) == "expected" else "act_start")

@@ -7,7 +7,7 @@ deletions. In the Exact edits view a piece is a run of one kind of edit, listed 
 
 from __future__ import annotations
 
-from matchlens.core.diff.readable.chunks import Chunk, Edit, chunk_edits
+from matchlens.core.diff.readable.chunks import Chunk, chunk_edits
 from matchlens.core.diff.span_table import (
     FLAG_CASE,
     FLAG_COUNTED,
@@ -45,7 +45,7 @@ def _show(text: str, spaces: bool = True) -> str:
     return shown if len(shown) <= _QUOTE_CHARS else shown[:_QUOTE_CHARS - 1] + "…"
 
 
-def _edit_text(edit: Edit, expected: str, actual: str) -> str:
+def _edit_text(edit: Chunk, expected: str, actual: str) -> str:
     old = _show(expected[edit.exp_start:edit.exp_end])
     new = _show(actual[edit.act_start:edit.act_end])
     if edit.op == "replace":
@@ -91,17 +91,17 @@ def _notes(notes: list[str]) -> str:
     return f" ({', '.join(notes)})" if notes else ""
 
 
-def _unit_edits(table: SpanTable, row: int, expected: str, actual: str) -> list[Edit] | None:
+def _unit_edits(table: SpanTable, row: int, expected: str, actual: str) -> list[Chunk] | None:
     es, ee = (int(v) for v in table.exp[row])
     as_, ae = (int(v) for v in table.act[row])
     if table.view == "exact":
         # A run of one kind: the pairs themselves, exactly as the distance counts them.
         op = {KIND_INSERT: "insert", KIND_DELETE: "delete"}.get(int(table.kind[row]), "replace")
         if op == "insert":
-            return [Edit(op, es, es, j, j + 1) for j in range(as_, ae)]
+            return [Chunk(op, es, es, j, j + 1) for j in range(as_, ae)]
         if op == "delete":
-            return [Edit(op, i, i + 1, as_, as_) for i in range(es, ee)]
-        return [Edit(op, es + k, es + k + 1, as_ + k, as_ + k + 1) for k in range(ee - es)]
+            return [Chunk(op, i, i + 1, as_, as_) for i in range(es, ee)]
+        return [Chunk(op, es + k, es + k + 1, as_ + k, as_ + k + 1) for k in range(ee - es)]
     if (ee - es) * (ae - as_) > _HOVER_WORK:
         return None
     op = {KIND_INSERT: "insert", KIND_DELETE: "delete"}.get(int(table.kind[row]), "replace")

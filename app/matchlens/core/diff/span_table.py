@@ -1,22 +1,21 @@
-"""The work the compare tab asks for, as plain functions: no Qt here.
+"""The highlight as the compare view draws it: an alignment as numpy columns (a SpanTable).
 
-The same `run_task` runs on the GUI thread for small texts and inside a lane process
-(`lane_worker`) for long ones, so both paths give the same numbers by construction.
+`table_for` builds the table a view asks for: the exact edit script (`alignment`), the
+readable chunks (`readable`), or either on normalised texts drawn on the originals. Columns,
+not objects, because a table crosses from a lane process to the window (`core.diff.pair`):
+cheap to pickle, and to bisect when the caret moves. No Qt here.
 """
 
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
-from matchlens.core.metrics.registry import get_metric
-from matchlens.core.results import Label, Outcome
-
+# The compare view's task whose result is a SpanTable (`core.diff.pair.run_task`).
 ALIGN_TASK = "__align__"
 
 # Edit kinds as small integers, so span columns are numpy arrays (cheap to pickle and bisect).
@@ -102,7 +101,7 @@ def readable_table(expected: str, actual: str, case_sensitive: bool, granularity
 
     from rapidfuzz.distance import Levenshtein
 
-    from matchlens.core.diff.alignment import Hunk
+    from matchlens.core.diff.alignment import Hunk, differing_runs
     from matchlens.core.diff.readable.chunks import chunks_from_opcodes, exact_opcodes
     from matchlens.core.diff.scroll_sync import line_anchors
     from matchlens.core.metrics.levenshtein import prepare
@@ -118,7 +117,7 @@ def readable_table(expected: str, actual: str, case_sensitive: bool, granularity
             if e_seg != a_seg:  # equal ignoring case: show the case-only marks, uncounted
                 rows.extend((KIND_SUBSTITUTE, FLAG_CASE, c.exp_start + lo, c.exp_start + hi,
                              c.act_start + lo, c.act_start + hi, hi - lo)
-                            for lo, hi in _differing_runs(e_seg, a_seg))
+                            for lo, hi in differing_runs(e_seg, a_seg))
             continue
         kind = {"insert": KIND_INSERT, "delete": KIND_DELETE}.get(c.op, KIND_SUBSTITUTE)
         flags = FLAG_COUNTED
@@ -149,11 +148,19 @@ def readable_table(expected: str, actual: str, case_sensitive: bool, granularity
                      anchors, "readable", case_sensitive, (len(expected), len(actual)))
 
 
-def _differing_runs(x: str, y: str) -> list[tuple[int, int]]:
-    """(start, end) runs where two equal-length strings differ, character by character."""
-    from matchlens.core.diff.alignment import _codes, _true_runs
+def table_for(expected: str, actual: str, options: Mapping[str, Any]) -> SpanTable:
+    """The table the view asks for: `options` hold `case_sensitive`, `granularity`, `view`
+    ("exact" or "readable") and `normalise` (the normalisation steps, or none)."""
+    if options.get("normalise"):
+        return normalised_span_table(expected, actual, options)
+    if options.get("view", "exact") == "readable":
+        return readable_table(expected, actual, bool(options["case_sensitive"]),
+                              str(options["granularity"]))
+    from matchlens.core.diff.alignment import align
 
-    return _true_runs(_codes(x) != _codes(y))
+    alignment = align(expected, actual, case_sensitive=bool(options["case_sensitive"]),
+                      granularity=str(options["granularity"]))
+    return span_table(alignment, expected, actual)
 
 
 def normalised_span_table(expected: str, actual: str, options: Mapping[str, Any]) -> SpanTable:
@@ -169,7 +176,7 @@ def normalised_span_table(expected: str, actual: str, options: Mapping[str, Any]
     a_map = OffsetMap(steps.mapped(actual), len(actual))
     e_text, a_text = steps.apply(expected), steps.apply(actual)
     # the table of the normalised texts, in the view asked for (readable chunks or exact)
-    table = run_task(ALIGN_TASK, e_text, a_text, {**options, "normalise": []})
+    table = table_for(e_text, a_text, {**options, "normalise": []})
     exp = np.stack(e_map.spans(table.exp[:, 0], table.exp[:, 1]), axis=1).reshape(-1, 2)
     act = np.stack(a_map.spans(table.act[:, 0], table.act[:, 1]), axis=1).reshape(-1, 2)
     hunks = table.hunks.copy()
@@ -180,41 +187,3 @@ def normalised_span_table(expected: str, actual: str, options: Mapping[str, Any]
                    exp_astral=astral_offsets(expected), act_astral=astral_offsets(actual),
                    lengths=(len(expected), len(actual)),
                    exp_ignored=e_map.ignored, act_ignored=a_map.ignored)
-
-
-def run_task(name: str, expected: str, actual: str, options: Mapping[str, Any]) -> Any:
-    """One unit of work: the alignment (a SpanTable) or one metric (an Outcome)."""
-    if name == ALIGN_TASK:
-        from matchlens.core.diff.alignment import align
-
-        if options.get("normalise"):
-            return normalised_span_table(expected, actual, options)
-        if options.get("view", "exact") == "readable":
-            return readable_table(expected, actual, bool(options["case_sensitive"]),
-                                  str(options["granularity"]))
-        alignment = align(expected, actual, case_sensitive=bool(options["case_sensitive"]),
-                          granularity=str(options["granularity"]))
-        return span_table(alignment, expected, actual)
-    spec = get_metric(name)
-    try:
-        return spec.compute(expected, actual, spec.resolve_options(options))
-    except Exception as err:  # a metric bug must show in its panel, not kill the worker
-        return Outcome(None, f"{spec.label} failed: {type(err).__name__}: {err}", Label.ERROR)
-
-
-def timed_task(name: str, expected: str, actual: str, options: Mapping[str, Any]
-               ) -> tuple[Any, float]:
-    start = time.perf_counter()
-    result = run_task(name, expected, actual, options)
-    return result, time.perf_counter() - start
-
-
-def warm_up(names: list[str]) -> None:
-    """First calls pay for regex compilation and lazy imports (~80 ms for BLEU): pay it early."""
-    for name in names:
-        if name == ALIGN_TASK:
-            for view in ("exact", "readable"):
-                run_task(name, "warm up", "warm-up",
-                         {"case_sensitive": True, "granularity": "char", "view": view})
-            continue
-        run_task(name, "warm up the metric", "warm the metric up", {})

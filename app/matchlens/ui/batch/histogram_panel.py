@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QFrame, QVBoxLayout, QWidget
 
 from matchlens.core.metrics.registry import MetricSpec
 from matchlens.core.results import Direction, threshold_text
-from matchlens.core.text.elide import elide_middle
+from matchlens.core.text.elide import elide
 from matchlens.ui.batch.colours import variant_colour, with_alpha
 from matchlens.ui.batch.export import Figure, Swatch
 from matchlens.ui.batch.plot_style import CountAxis, SteadyLabel, nowrap, snap, style_plot
@@ -183,7 +183,7 @@ class MetricHistogram(QFrame):
             # a long name (promptfoo's run to paragraphs) is cut in the middle; the tooltip
             # holds it whole
             legend.append(f"<span style='color:{colour}'>■</span>&nbsp;"
-                          f"{nowrap(elide_middle(variant))}&nbsp;mean&nbsp;"
+                          f"{nowrap(elide(variant))}&nbsp;mean&nbsp;"
                           f"{self._mean_text(variant)}")
         where = (f"{nowrap('no threshold:')} drag the line to set one" if value is None
                  else nowrap(threshold_text(self.spec.direction, value)))

@@ -30,6 +30,7 @@ from matchlens.core.scoring.view_order import (
     compute_order,
     text_ranks,
 )
+from matchlens.core.text.elide import elide
 from matchlens.ui.batch.colours import verdict_colours
 from matchlens.ui.batch.worker import Task
 
@@ -47,14 +48,6 @@ class Column:
     key: str  # "#", "id", "expected", "actual", "score:<metric_id>", "verdict"
     title: str
     tip: str
-
-
-def elide(text: str | None, limit: int = ELIDE) -> str:
-    """One display line: newlines and tabs shown as symbols, cut at `limit` characters."""
-    if text is None:
-        return ""
-    short = text[: limit + 1].replace("\r\n", "⏎").replace("\n", "⏎").replace("\t", "⇥")
-    return short[:limit] + "…" if len(short) > limit or len(text) > limit + 1 else short
 
 
 def _ranks_job(columns: dict[str, Sequence[str | None]], cancel: Callable[[], bool]
@@ -402,7 +395,8 @@ class BatchTableModel(QAbstractTableModel):
         if text is None:
             return "(none)" if role == Qt.ItemDataRole.DisplayRole else "No value in this row"
         if role == Qt.ItemDataRole.DisplayRole:
-            return elide(text)
+            # one display line: line breaks and tabs as symbols, cut at ELIDE characters
+            return elide(text, ELIDE, at="end", whitespace="symbols")
         return text if len(text) <= TOOLTIP_CHARS else text[:TOOLTIP_CHARS] + " …"
 
     def _text(self, row: int, key: str) -> str | None:

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidg
 from matchlens.core.metrics.registry import MetricSpec
 from matchlens.core.scoring.batch import BatchResult
 from matchlens.core.scoring.variants import PairedComparison, paired_comparison
-from matchlens.core.text.elide import elide_middle
+from matchlens.core.text.elide import elide
 from matchlens.ui.batch.colours import variant_colour, with_alpha
 from matchlens.ui.batch.plot_style import style_plot
 from matchlens.ui.batch.worker import Task, TaskSlot
@@ -135,7 +135,7 @@ class VariantsView(QWidget):
         self.sentence.setToolTip(f"A: {va}\nB: {vb}")
         task = Task(compare, self._result.scores[(va, metric_id)],
                     self._result.scores[(vb, metric_id)], spec,
-                    (elide_middle(va), elide_middle(vb)), owner=self)
+                    (elide(va), elide(vb)), owner=self)
         task.sig_returned.connect(self._show)
         task.sig_errored.connect(lambda err: self.sentence.setText(str(err)))
         self._slot.start(task)  # cancels the comparison in flight

@@ -14,6 +14,7 @@ from typing import Any
 from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QFileDialog, QSplitter, QVBoxLayout, QWidget
 
+from matchlens.core.diff.pair import DISTANCE_METRIC as HIGHLIGHT_METRIC
 from matchlens.core.diff.span_table import ALIGN_TASK, SpanTable
 from matchlens.core.text.textfile import FileReadError, read_text_file
 from matchlens.ui.compare.find_bar import FindBar
@@ -29,9 +30,6 @@ from matchlens.ui.config_model import ConfigModel
 from matchlens.ui.normalise_box import normalise_every_text_metric, text_metric_normalisations
 from matchlens.ui.palette import diff_colours
 
-# The highlight is this metric's edit script, with this metric's case option, so the number of
-# highlighted edits is always the distance its panel shows.
-HIGHLIGHT_METRIC = "levenshtein_distance"
 SIDES = ("expected", "actual")
 _AUTO_NETWORK_MS = 1000
 # From this many characters a side, setting both texts at once would stall the window in one

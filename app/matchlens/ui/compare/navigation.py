@@ -3,14 +3,15 @@ the caret of the side last used, the "difference 3 of 12" label, and selecting a
 value on both sides when a JSON panel's detail is clicked.
 
 A mixin of CompareTab: it reads the tab's span table (`_table`) and keeps the current `_hunk`.
+Which difference is next or previous is core's rule (`core.diff.navigation.step`); this module
+only moves the carets and says so.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
+from matchlens.core.diff.navigation import step
 from matchlens.core.jsonpath import locate
 from matchlens.ui.palette import diff_colours
 
@@ -35,27 +36,17 @@ class DifferenceNavigation:
         self._step(-1)
 
     def _step(self, direction: int) -> None:
-        count = self.difference_count()
-        if count == 0 or self._table is None:
+        side = self._last_side
+        found = None if self._table is None else step(
+            self._table.hunks[:, 0 if side == "expected" else 2],
+            self.panes[side].cursor_offset(), direction > 0, first=self._hunk is None)
+        if found is None:
             self.sig_status.emit("The texts have no differences to jump to.")
             return
-        side = self._last_side
-        starts = self._table.hunks[:, 0 if side == "expected" else 2]
-        position = self.panes[side].cursor_offset()
-        # Same rule as core.alignment.next_hunk / previous_hunk, on the shipped columns; except
-        # that before the first jump a difference right at the caret counts as "next" (F7 on a
-        # freshly opened pair whose first character differs must show difference 1).
-        if direction > 0:
-            first_jump = self._hunk is None
-            index = int(np.searchsorted(starts, position, side="left" if first_jump else "right"))
-            if index >= count:
-                index = 0
-                self.sig_status.emit("Wrapped around to the first difference.")
-        else:
-            index = int(np.searchsorted(starts, position, side="left")) - 1
-            if index < 0:
-                index = count - 1
-                self.sig_status.emit("Wrapped around to the last difference.")
+        index, wrapped = found
+        if wrapped:
+            self.sig_status.emit("Wrapped around to the first difference." if direction > 0
+                                 else "Wrapped around to the last difference.")
         self.go_to_difference(index)
 
     def go_to_difference(self, index: int) -> None:

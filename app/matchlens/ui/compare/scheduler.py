@@ -16,7 +16,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QThreadPool, Signal
 
-from matchlens.core.diff.span_table import ALIGN_TASK, timed_task
+from matchlens.core.diff.pair import timed_task
+from matchlens.core.diff.span_table import ALIGN_TASK
 from matchlens.core.metrics.registry import edit_script_metric_ids
 from matchlens.core.results import Label, Outcome
 from matchlens.workers.lanes import LanePool, Task

@@ -42,7 +42,6 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
 
 from rapidfuzz.distance import Levenshtein
 
@@ -60,22 +59,8 @@ from matchlens.core.text import edit_script
 from matchlens.core.text.edit_script import score_hint
 from matchlens.core.text.word_edges import word_masks
 
-__all__ = ["OPS", "Chunk", "Edit", "ReadableDiff", "chunk_edits", "chunks_from_opcodes",
+__all__ = ["OPS", "Chunk", "ReadableDiff", "chunk_edits", "chunks_from_opcodes",
            "exact_edits", "exact_opcodes", "readable_diff"]
-
-
-class Edit(NamedTuple):
-    """One unit edit of an exact script: a single character replaced, deleted or inserted."""
-
-    op: str  # "replace" | "delete" | "insert"
-    exp_start: int
-    exp_end: int
-    act_start: int
-    act_end: int
-
-    def as_dict(self) -> dict[str, object]:
-        return {"op": self.op, "expected": [self.exp_start, self.exp_end],
-                "actual": [self.act_start, self.act_end]}
 
 
 @dataclass(frozen=True)
@@ -92,11 +77,12 @@ class ReadableDiff:
         """The chunks that are not equal: what the highlight draws and navigation walks."""
         return [c for c in self.chunks if c.op != "equal"]
 
-    def edits(self) -> list[Edit]:
-        """The exact Levenshtein edit script, one entry per unit edit (len == distance)."""
+    def edits(self) -> list[Chunk]:
+        """The exact Levenshtein edit script, one entry per unit edit (len == distance): each
+        a Chunk of one character replaced, deleted or inserted."""
         return exact_edits(self.expected, self.actual, case_sensitive=self.case_sensitive)
 
-    def chunk_edits(self, chunk: Chunk) -> list[Edit]:
+    def chunk_edits(self, chunk: Chunk) -> list[Chunk]:
         return chunk_edits(self.expected, self.actual, chunk,
                            case_sensitive=self.case_sensitive)
 
@@ -129,19 +115,19 @@ def exact_opcodes(e: str, a: str) -> list[tuple[str, int, int, int, int]]:
 
 
 def exact_edits(expected: str, actual: str, *, case_sensitive: bool = True,
-                exp_offset: int = 0, act_offset: int = 0) -> list[Edit]:
+                exp_offset: int = 0, act_offset: int = 0) -> list[Chunk]:
     """The unit edits of the minimal script, offsets shifted by the given amounts."""
     e, a = prepare(expected, case_sensitive), prepare(actual, case_sensitive)
     out = []
     for tag, i, j in Levenshtein.editops(e, a, score_hint=score_hint(e, a)).as_list():
         i += exp_offset
         j += act_offset
-        out.append(Edit(tag, i, i + (tag != "insert"), j, j + (tag != "delete")))
+        out.append(Chunk(tag, i, i + (tag != "insert"), j, j + (tag != "delete")))
     return out
 
 
 def chunk_edits(expected: str, actual: str, chunk: Chunk, *, case_sensitive: bool = True
-                ) -> list[Edit]:
+                ) -> list[Chunk]:
     """A chunk's own unit edits (its minimal script), in offsets of the whole texts."""
     return exact_edits(expected[chunk.exp_start:chunk.exp_end],
                        actual[chunk.act_start:chunk.act_end], case_sensitive=case_sensitive,

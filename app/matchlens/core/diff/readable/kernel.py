@@ -25,10 +25,10 @@ import numpy as np
 
 from matchlens.core.diff.readable import compiled as compiled
 from matchlens.core.diff.readable.pieces import (
-    _TYPO_PAIR_LIMIT,
     MIN_ANCHOR,
     OPS,
     TYPO_EDITS,
+    TYPO_PAIR_LIMIT,
     Chunk,
     write_change,
     write_equal,
@@ -78,7 +78,7 @@ def chunks_by_kernel(e: str, a: str, ops: Sequence[tuple[str, int, int, int, int
         np.frombuffer(bytes(map(len, map(_TAG, ops))), np.uint8),
         np.fromiter(map(_I1, ops), np.int64, n), np.fromiter(map(_J1, ops), np.int64, n),
         ec, ecl, ac, acl, _FLAGS_LUT if wide else _ASCII_LUT, words, TYPO_EDITS, MIN_ANCHOR,
-        _TYPO_PAIR_LIMIT)
+        TYPO_PAIR_LIMIT)
     python = np.flatnonzero(codes[:count] >= compiled.PYTHON).tolist()
     codes, bounds = codes[:count].tolist(), bounds[:, :count].tolist()
     chunks = list(map(tuple.__new__, repeat(Chunk),

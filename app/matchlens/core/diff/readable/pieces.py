@@ -25,7 +25,7 @@ MIN_ANCHOR = 2
 # product a change stays one piece, so two unrelated long texts never stall the caller.
 ANCHOR_WORK_LIMIT = 400_000
 # Looking for a typo among the words of a change compares word pairs: at most this many.
-_TYPO_PAIR_LIMIT = 2_500
+TYPO_PAIR_LIMIT = 2_500
 
 # Word units for anchors: a word with the non-word characters before it (" glucose", ". Oxygen"),
 # or trailing non-word characters. Joining the units gives the text back.
@@ -35,10 +35,12 @@ _UNIT_PARTS = re.compile(r"(\W*)(\w*)")
 
 
 class Chunk(NamedTuple):
-    """One readable piece; offsets are code points into the original texts. (A NamedTuple: a
-    100k-character pair makes thousands, and a tuple is built in C.)"""
+    """One piece of a diff, offsets in code points into the original texts: a readable chunk,
+    or one unit edit of an exact script (`chunks.exact_edits`: one character replaced, deleted
+    or inserted), the one edit type of `core.diff.readable`. (A NamedTuple: a 100k-character
+    pair makes thousands, and a tuple is built in C.)"""
 
-    op: str  # "equal" | "delete" | "insert" | "replace"
+    op: str  # "equal" | "delete" | "insert" | "replace" (a unit edit is never "equal")
     exp_start: int
     exp_end: int
     act_start: int
@@ -238,7 +240,7 @@ def _split_typos(out: list[Chunk], e: str, a: str, i1: int, i2: int, j1: int, j2
     """A change of several words that holds a typo ("1815." -> "1816 in London."): the typo by
     character, the rest whole. False (nothing written) when no word pair is a typo."""
     e_units, a_units = _UNIT.findall(e, i1, i2), _UNIT.findall(a, j1, j2)
-    if len(e_units) + len(a_units) <= 2 or len(e_units) * len(a_units) > _TYPO_PAIR_LIMIT:
+    if len(e_units) + len(a_units) <= 2 or len(e_units) * len(a_units) > TYPO_PAIR_LIMIT:
         return False
     typos: list[tuple[int, int]] = []
     start = 0
