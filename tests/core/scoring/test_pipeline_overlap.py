@@ -15,8 +15,8 @@ from matchlens.core.datasets import resolve_column, table_from_columns
 from matchlens.core.metrics import get_metric, local_metric_ids
 from matchlens.core.scoring import parallel as parallel_batch
 from matchlens.core.scoring.batch import MetricJob
-from matchlens.core.scoring.parallel import run_to_completion
 from matchlens.core.scoring.mapping import ColumnMapping
+from matchlens.core.scoring.parallel import run_to_completion
 from matchlens.core.scoring.pipeline import score_stream
 from matchlens.core.scoring.tally import Tally
 
