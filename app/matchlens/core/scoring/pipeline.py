@@ -10,7 +10,7 @@ or the resolved values of one) in, scores and a summary out.
   next is read.
 * `score_chunks`: resolved values scored chunk by chunk, cancellable, with a `Progress` after
   each `Chunk`: the window's worker shows the rows as they come. Each chunk is scored by
-  `score_rows` in this process, or by the caller's `score_chunk` (the window's scoring
+  `score_rows` in this process, or by the caller's `scorer` (the window's scoring
   process, which itself runs `score_rows`).
 
 Beneath it, batch.py scores a chunk and parallel.py a whole batch (on two processes where it
