@@ -37,7 +37,8 @@ def build_config(args: argparse.Namespace) -> Config:
 
 
 def choose_metrics(args: argparse.Namespace, config: Config) -> list[str]:
-    """The metrics --metrics names, else the default ones (core.scoring.plan.choose_metrics)."""
+    """The metrics --metrics names, else the default ones, for `score` and `diff`
+    (core.scoring.plan.choose_metrics)."""
     return plan.choose_metrics(args.metrics, config)
 
 

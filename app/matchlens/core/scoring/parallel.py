@@ -194,9 +194,9 @@ class WholeBatch:
     When a sample of rows repeats pairs, the distinct pairs of the whole batch are found first
     (a dataset that repeats itself costs what its distinct pairs cost); otherwise each chunk is
     deduplicated on its own. With enough work the chunks are shared with a forked child, which
-    starts on them at once (`begin_to_completion`): the caller may do other work (read and write other
-    pieces of a file) before `finish`, where this process takes the chunks the child has not
-    taken yet. The chunk numbers wait in a pipe and each process reads the next one (a 4-byte
+    starts on them at once (`begin_to_completion`): the caller may do other work (read and
+    write other pieces of a file) before `finish`, where this process takes the chunks the
+    child has not taken yet. The chunk numbers wait in a pipe and each process reads the next one (a 4-byte
     read from a pipe is atomic), so neither waits for the other; scores and status go straight
     into shared arrays, and the child sends which chunks it did and their messages when it is
     done. If it dies, the chunks it did not report are scored here.

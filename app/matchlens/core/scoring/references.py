@@ -92,9 +92,9 @@ def score_any(references: Sequence[list[str] | None],
               jobs: Sequence[MetricJob]) -> BatchResult:
     """Score every row against each of its references; keep the best per metric (the whole
     batch at once, on both cores where it pays)."""
-    flat_expected, flat_actuals, counts = flatten(references, actuals)
+    flat_expected, flat_actuals, counts = _flatten(references, actuals)
     flat = run_to_completion(flat_expected, flat_actuals, list(jobs))
-    return keep_best(flat, counts, list(actuals), jobs)
+    return _keep_best(flat, counts, list(actuals), jobs)
 
 
 def score_any_block(references: Sequence[list[str] | None],
@@ -102,17 +102,17 @@ def score_any_block(references: Sequence[list[str] | None],
                     cancel: Callable[[], bool] | None = None) -> BatchResult | None:
     """`score_any` for one block of rows, in this process (the window's chunks); None as soon
     as `cancel()` is true."""
-    flat_expected, flat_actuals, counts = flatten(references, actuals)
+    flat_expected, flat_actuals, counts = _flatten(references, actuals)
     chunk = score_chunk(flat_expected, flat_actuals, jobs, cancel=cancel)
     if chunk is None:
         return None
     flat = BatchResult.empty(len(flat_expected), list(actuals), list(jobs))
     flat.add(chunk)
     flat.done = flat.rows
-    return keep_best(flat, counts, list(actuals), jobs)
+    return _keep_best(flat, counts, list(actuals), jobs)
 
 
-def flatten(references: Sequence[list[str] | None],
+def _flatten(references: Sequence[list[str] | None],
              actuals: Mapping[str, Sequence[str | None]]):
     """One (reference, actual) pair per reference of every row, row after row."""
     rows = len(references)
@@ -123,7 +123,7 @@ def flatten(references: Sequence[list[str] | None],
     return flat_expected, flat_actuals, counts
 
 
-def keep_best(flat: BatchResult, counts: np.ndarray, variants: list[str],
+def _keep_best(flat: BatchResult, counts: np.ndarray, variants: list[str],
                jobs: Sequence[MetricJob]) -> BatchResult:
     """Per row and metric, the best of its consecutive flat pairs."""
     rows = len(counts)
