@@ -59,7 +59,11 @@ with open(src, newline="", encoding="utf-8") as f, open(out, "w", newline="", en
 # Run inside a process whose PYTHONPATH holds the code under test: the core's rate per metric.
 MEASURE = r'''
 import json, sys, time
-from matchlens.core.scoring.batch import MetricJob, run_to_completion
+from matchlens.core.scoring.batch import MetricJob
+try:
+    from matchlens.core.scoring.parallel import run_to_completion
+except ImportError:  # a revision from before the engine's split (--before)
+    from matchlens.core.scoring.batch import run_to_completion
 from matchlens.core.datasets import read_table, resolve_column
 from matchlens.core.metrics.registry import get_metric, local_metric_ids
 table = read_table(sys.argv[1])

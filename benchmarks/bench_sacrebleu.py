@@ -38,7 +38,8 @@ def main() -> None:
     from matchlens.core.metrics.fast import ngram_kernel, token_kernel
     from matchlens.core.metrics.registry import get_metric
     from matchlens.core.scoring import parallel as parallel_batch
-    from matchlens.core.scoring.batch import MetricJob, run_to_completion
+    from matchlens.core.scoring.batch import MetricJob
+    from matchlens.core.scoring.parallel import run_to_completion
 
     parallel_batch.worth_forking = lambda *a, **k: False  # one process: its CPU time is all
     with tempfile.TemporaryDirectory() as tmp:

@@ -24,9 +24,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _stopped_codes() -> tuple[int, int]:
-    """Ctrl+C's and SIGTERM's exit codes, as crash.py gives them (imported only once the run
-    is over: the window's start-up does not need crash.py)."""
-    from matchlens.cli.crash import EXIT_INTERRUPTED, EXIT_TERMINATED
+    """Ctrl+C's and SIGTERM's exit codes (imported only once the run is over: the window's
+    start-up does not need them)."""
+    from matchlens.cli.exit_codes import EXIT_INTERRUPTED, EXIT_TERMINATED
 
     return EXIT_INTERRUPTED, EXIT_TERMINATED
 

@@ -122,3 +122,42 @@ def test_a_headless_run_starts_no_blas_thread_pool(tmp_path):
     assert report["os_threads"] == report["python_threads"]
     report = own_process_score(tmp_path, {**env, "OPENBLAS_NUM_THREADS": "2"})
     assert report["os_threads"] == report["python_threads"] + 1  # OpenBLAS's second thread
+
+
+HEADLESS_PROBE = """
+import json, sys
+import matchlens.main as entry
+sys.argv = ["matchlens", *sys.argv[1:]]
+leave = entry._finish  # the process ends in there (os._exit): report just before it
+
+def report_then_leave(code):
+    print(json.dumps({"code": code, "modules": sorted(sys.modules)}), flush=True)
+    return leave(code)
+
+entry._finish = report_then_leave
+entry.main()  # no argv: this process's own command line, as the console script runs it
+"""
+
+
+@pytest.mark.parametrize("command", ["score", "calibrate", "diff"])
+def test_a_headless_command_loads_no_window_code(tmp_path, command):
+    """`score`, `calibrate` and `diff` run as the console script runs them import no module of
+    the window (matchlens.ui) and no Qt; the probe sees what a run loads (its command module)."""
+    expected, actual = tmp_path / "expected.txt", tmp_path / "actual.txt"
+    expected.write_text("the capital of France is Paris\n", encoding="utf-8")
+    actual.write_text("the capital of France is paris\n", encoding="utf-8")
+    args = {"score": ["score", str(SAMPLE_CSV), "--expected", "expected", "--actual", "output_a",
+                      "--quiet", "-o", str(tmp_path / "scored.csv")],
+            "calibrate": ["calibrate", str(SAMPLE_CSV), "--expected", "expected", "--actual",
+                          "output_a", "--label", "label", "--metric", "jaccard"],
+            "diff": ["diff", str(expected), str(actual)]}[command]
+    done = subprocess.run([sys.executable, "-c", HEADLESS_PROBE, *args], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report["code"] == 0
+    loaded = set(report["modules"])
+    assert f"matchlens.cli.{command}" in loaded  # the probe sees the run's modules
+    window = sorted(m for m in loaded if m.split(".")[0] == "PySide6"
+                    or m == "matchlens.ui" or m.startswith("matchlens.ui."))
+    assert window == []

@@ -16,7 +16,8 @@ from PySide6.QtGui import QTextDocument
 from matchlens.core.labels.calibration import labelled, sweep
 from matchlens.core.metrics.registry import STATUS_SCORED, get_metric
 from matchlens.core.results import Direction, threshold_text
-from matchlens.core.scoring.batch import MetricJob, run_to_completion
+from matchlens.core.scoring.batch import MetricJob
+from matchlens.core.scoring.parallel import run_to_completion
 from matchlens.ui.batch.colours import verdict_colours
 
 _CORE_CACHE: dict[tuple, object] = {}

@@ -35,7 +35,7 @@ def load(data: Any, specs: Sequence[str], *, encoding: str | None = None,
         table = read_table(Path(data), encoding=encoding, delimiter=delimiter, records=records,
                            sheet=sheet)
         return Loaded(table, lambda: table_frame(table), table.label, table.lines)
-    kind = _kind(data)
+    kind = frame_kind(data)
     if kind == "pandas":
         columns = [str(c) for c in data.columns]
         table = _frame_table(columns, len(data), specs,
@@ -54,7 +54,8 @@ def load(data: Any, specs: Sequence[str], *, encoding: str | None = None,
     return Loaded(table, arrow.to_pandas, FRAME_SOURCE, None)
 
 
-def _kind(data: Any, who: str = "matchlens.score") -> str:
+def frame_kind(data: Any, who: str = "matchlens.score") -> str:
+    """"pandas", "polars" or "arrow"; a ConfigError naming `who` for anything else."""
     root = type(data).__module__.partition(".")[0]
     if root == "pandas":
         import pandas as pd

@@ -1,15 +1,15 @@
 """A scoring run as `matchlens score` makes it, from Python arguments instead of flags.
 
 The choices (which metrics, which thresholds and options, the endpoint of a network metric) are
-made by the same functions the command uses, so `matchlens.score(..., metrics=None)` scores what
-`matchlens score` without `--metrics` scores. A `ScorePlan` holds only plain data (ids, specs and
-the Config): it is what a Dask task carries to a worker, and it never holds an API key (the
-worker reads its own keyring or OPENAI_API_KEY when it embeds).
+made by the same core functions the command uses (core.scoring.plan), so
+`matchlens.score(..., metrics=None)` scores what `matchlens score` without `--metrics` scores. A
+`ScorePlan` holds only plain data (the column mapping, ids and the Config): it is what a Dask
+task carries to a worker, and it never holds an API key (the worker reads its own keyring or
+OPENAI_API_KEY when it embeds).
 """
 
 from __future__ import annotations
 
-import argparse
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -19,30 +19,25 @@ from typing import Any
 from matchlens.core.config import Config, config_from_dict, load_config
 from matchlens.core.errors import ConfigError
 from matchlens.core.scoring.batch import MetricJob
+from matchlens.core.scoring.mapping import ColumnMapping
 
 ConfigLike = str | os.PathLike | Mapping[str, Any] | Config | None
 
 
 @dataclass(frozen=True)
 class ScorePlan:
-    expected: str | None  # a column or JSONPath; None with expected_literal
-    expected_literal: str | None
-    actual: tuple[str, ...]  # the variants, in order, each once
+    mapping: ColumnMapping  # the expected SPEC (or literal) and the variants, each once
     metric_ids: tuple[str, ...]
     config: Config
 
     def jobs(self) -> list[MetricJob]:
         """The configured metrics; built where they run (a worker registers the network
         metric on first use)."""
-        from matchlens.cli.score import load_network_metrics, make_jobs
+        from matchlens.core.scoring.plan import make_jobs
+        from matchlens.embeddings.preflight import load_network_metrics
 
         load_network_metrics()
-        return make_jobs(list(self.metric_ids), self.config)
-
-    @property
-    def expected_text(self) -> str:
-        """How the sidecar and messages name the reference."""
-        return self.expected or f"literal:{self.expected_literal}"
+        return make_jobs(self.metric_ids, self.config)
 
 
 def make_plan(expected: str | None, actual: str | Sequence[str], *,
@@ -56,7 +51,9 @@ def make_plan(expected: str | None, actual: str | Sequence[str], *,
         raise ConfigError("missing expected= (a column or $.json.path) or expected_literal=")
     variants = _variants(actual)
     metric_ids, settled = settle_metrics(metrics, config, overrides, normalise)
-    return ScorePlan(expected, expected_literal, variants, tuple(metric_ids), settled)
+    mapping = ColumnMapping(expected_literal, variants, expected_literal=True) \
+        if expected_literal is not None else ColumnMapping(expected, variants)
+    return ScorePlan(mapping, tuple(metric_ids), settled)
 
 
 def settle_metrics(metrics: str | Sequence[str] | None, config: ConfigLike,
@@ -64,21 +61,18 @@ def settle_metrics(metrics: str | Sequence[str] | None, config: ConfigLike,
                    ) -> tuple[list[str], Config]:
     """The metric ids and the config, as `matchlens score` settles them from its flags (the
     endpoint of a network metric pinned, a bad URL refused before anything is sent)."""
-    from matchlens.cli.score import (
-        _check_network,
-        _check_overrides_metrics,
-        choose_metrics,
-        load_network_metrics,
-        make_jobs,
-    )
+    from matchlens.core.scoring.plan import make_plan as plan_run
+    from matchlens.core.scoring.plan import shape_config
+    from matchlens.embeddings.preflight import load_network_metrics, pin_endpoint
 
     load_network_metrics()
-    loaded = _with_normalise(_config(config), normalise)
-    for assignment in [overrides] if isinstance(overrides, str) else overrides:
-        loaded = loaded.with_override(assignment)
-    _check_overrides_metrics(loaded)
-    metric_ids = choose_metrics(argparse.Namespace(metrics=_metrics_flag(metrics)), loaded)
-    return metric_ids, _check_network(make_jobs(metric_ids, loaded), loaded)
+    shaped = shape_config(
+        _config(config),
+        normalise=normalise if normalise is None or isinstance(normalise, str)
+        else list(normalise),
+        overrides=[overrides] if isinstance(overrides, str) else overrides)
+    planned = plan_run(shaped, _metrics_flag(metrics), pin=pin_endpoint)
+    return planned.metric_ids, planned.config
 
 
 def _variants(actual: str | Sequence[str]) -> tuple[str, ...]:
@@ -116,11 +110,3 @@ def _metrics_flag(metrics: str | Sequence[str] | None) -> str | None:
     if not flag.strip(", "):
         raise ConfigError("metrics= is empty; give metric ids such as ['exact_match', 'jaccard']")
     return flag
-
-
-def _with_normalise(config: Config, normalise: str | Sequence[str] | None) -> Config:
-    """`--normalise`: every text metric's normalisation (a preset, a step, or a list of
-    steps); applied before the overrides, as the command applies them, so one metric's
-    `overrides=["jaccard.normalise=..."]` still wins."""
-    return config if normalise is None else config.with_normalisation(
-        normalise if isinstance(normalise, str) else list(normalise))

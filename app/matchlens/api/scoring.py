@@ -53,13 +53,15 @@ def score(data: Any, expected: str | None = None, actual: str | Sequence[str] | 
 
 
 def specs(plan: ScorePlan) -> list[str]:
-    return ([plan.expected] if plan.expected is not None else []) + list(plan.actual)
+    """The SPECs the run reads: the expected one (not a literal) and every actual one."""
+    mapping = plan.mapping
+    return ([] if mapping.expected_literal else [mapping.expected]) + list(mapping.actuals)
 
 
 def score_loaded(loaded: Loaded, plan: ScorePlan) -> tuple[Any, Any]:
     """The scored DataFrame and its Tally (a Dask partition is one `loaded`)."""
     from matchlens.core.scoring.batch import BatchResult
-    from matchlens.core.scoring.pipeline import Mapping, score_table
+    from matchlens.core.scoring.pipeline import score_table
 
     jobs = plan.jobs()
     if not len(loaded.table):  # nothing to score (a Dask meta frame): the columns alone
@@ -69,9 +71,9 @@ def score_loaded(loaded: Loaded, plan: ScorePlan) -> tuple[Any, Any]:
         for spec in specs(plan):
             if not spec.startswith("$") or spec in loaded.table.column_index:
                 resolve_column(loaded.table, spec)  # an unknown column: its sentence now
-        result = BatchResult.empty(0, list(plan.actual), jobs)
+        variants = plan.mapping.variants
+        result = BatchResult.empty(0, variants, jobs)
         return (scored_frame(loaded.input_frame(), result, loaded.source),
-                Tally(loaded.source, list(plan.actual), jobs, unit=loaded.table.unit))
-    mapping = Mapping(plan.expected, list(plan.actual), plan.expected_literal)
-    result, tally = score_table(loaded.table, mapping, jobs)
+                Tally(loaded.source, variants, jobs, unit=loaded.table.unit))
+    result, tally = score_table(loaded.table, plan.mapping, jobs)
     return scored_frame(loaded.input_frame(), result, loaded.source), tally

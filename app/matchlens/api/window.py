@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from matchlens.api.inputs import _kind
+from matchlens.api.inputs import frame_kind
 
 
 def show(data: Any, expected: str | None = None, actual: str | Sequence[str] | None = None,
@@ -55,7 +55,7 @@ def show(data: Any, expected: str | None = None, actual: str | Sequence[str] | N
 
 
 def _write_jsonl(data: Any, path: Path) -> None:
-    kind = _kind(data, "matchlens.show")  # a sentence for anything that is not a table
+    kind = frame_kind(data, "matchlens.show")  # a sentence for anything that is not a table
     frame = data if kind == "pandas" else data.to_pandas() if kind == "polars" else \
         _arrow(data).to_pandas()
     frame = frame.copy(deep=False)

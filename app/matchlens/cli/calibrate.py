@@ -14,21 +14,10 @@ from pathlib import Path
 
 import numpy as np
 
-from matchlens.cli.score import (
-    EXIT_OK,
-    _delimiter,
-    build_config,
-    load_network_metrics,
-    make_jobs,
-)
+from matchlens.cli.exit_codes import EXIT_OK
+from matchlens.cli.score import build_config, reading_options
 from matchlens.core.config import Config, save_config
-from matchlens.core.datasets import (
-    guess_columns,
-    literal_column,
-    parse_label,
-    read_table,
-    resolve_column,
-)
+from matchlens.core.datasets import guess_columns, parse_label, read_table, resolve_column
 from matchlens.core.errors import ConfigError
 from matchlens.core.labels.calibration_report import (
     COLUMNS,
@@ -43,7 +32,10 @@ from matchlens.core.labels.store import Labels
 from matchlens.core.metrics.registry import all_metrics, get_metric
 from matchlens.core.output.summary import plural
 from matchlens.core.results import threshold_text
-from matchlens.core.scoring.batch import run_to_completion
+from matchlens.core.scoring.mapping import ColumnMapping, check_mapping
+from matchlens.core.scoring.pipeline import score_table
+from matchlens.core.scoring.plan import make_jobs
+from matchlens.embeddings.preflight import load_network_metrics
 
 
 def choose_metrics(args: argparse.Namespace, config: Config) -> list[str]:
@@ -100,14 +92,14 @@ def calibrate_command(args: argparse.Namespace) -> int:
         raise ConfigError("no metric to calibrate: name one with --metric ID")
     if args.output is not None and args.output.suffix.lower() != ".toml":
         raise ConfigError(f"-o {args.output}: the thresholds file is TOML (name it .toml)")
-    table = read_table(args.data, encoding=args.encoding, delimiter=_delimiter(args.delimiter),
-                       records=args.records, sheet=args.sheet, format=args.format)
-    expected = (literal_column(table, args.expected_literal) if args.expected_literal is not None
-                else resolve_column(table, args.expected))
-    actuals = {spec: resolve_column(table, spec).values for spec in dict.fromkeys(args.actual)}
-    codes = label_codes(args, table, list(actuals))
+    table = read_table(args.data, **reading_options(args))
+    literal = args.expected_literal is not None
+    mapping = ColumnMapping(args.expected_literal if literal else args.expected,
+                            tuple(args.actual), expected_literal=literal)
+    check_mapping(table, mapping)  # an unknown column before the labels are read
+    codes = label_codes(args, table, mapping.variants)
     jobs = make_jobs(metric_ids, config)
-    result = run_to_completion(expected.values, actuals, jobs)
+    result, _ = score_table(table, mapping, jobs)
     reports: dict[str, list[MetricReport]] = {}
     for variant in result.variants:
         reports[variant] = [

@@ -22,11 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from matchlens import __version__
+from matchlens.cli.exit_codes import EXIT_CRASH, EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_USAGE
 from matchlens.core.errors import MatchLensError
 from matchlens.core.text.elide import elide
 
-EXIT_USAGE = 2
-EXIT_CRASH = 70
 MAX_LINE = 1000  # characters of one stderr line; a longer one keeps its start and end
 
 
@@ -129,8 +128,6 @@ def run_guarded(command: Callable[[Any], int], args: Any) -> int:
     finally:
         _restore_sigterm(previous)
 
-
-EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143  # 128 + SIGINT, 128 + SIGTERM, as shells report
 
 
 class _Terminated(BaseException):

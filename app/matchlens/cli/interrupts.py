@@ -22,7 +22,8 @@ import signal
 import sys
 import threading
 
-EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143  # 128 + the signal number, as shells report
+from matchlens.cli.exit_codes import EXIT_INTERRUPTED, EXIT_TERMINATED
+
 _LINES = {signal.SIGINT: "matchlens: interrupted; no output was written",
           signal.SIGTERM: "matchlens: terminated; no output was written"}
 _started = False

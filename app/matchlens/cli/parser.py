@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from matchlens import __version__
+from matchlens.cli.exit_codes import EXIT_USAGE
 from matchlens.core.datasets.formats import format_ids
 
-EXIT_OK, EXIT_GATE, EXIT_USAGE = 0, 1, 2
 _COMMANDS = ("compare", "batch", "score", "calibrate", "diff")
 HEADLESS = ("score", "calibrate", "diff")
 

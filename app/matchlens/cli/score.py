@@ -6,87 +6,46 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
-from dataclasses import replace
 from itertools import chain
 from pathlib import Path
 
 from matchlens.cli.crash import say
+from matchlens.cli.exit_codes import EXIT_GATE, EXIT_OK
 from matchlens.cli.stdout_guard import discard_stdout, stdout_as_utf8
 from matchlens.core.atomic import together
 from matchlens.core.config import Config, config_to_dict, load_config
 from matchlens.core.datasets import iter_tables
 from matchlens.core.errors import ConfigError, DatasetError, OutputError
-from matchlens.core.metrics.registry import (
-    DEFAULT_METRICS,
-    all_metrics,
-    get_metric,
-    local_metric_ids,
-)
 from matchlens.core.output.scored_table import provenance, sidecar_path, write_sidecar
 from matchlens.core.output.scored_writer import scored_writer
 from matchlens.core.output.summary import format_summary
-from matchlens.core.scoring.batch import BatchResult, MetricJob
-from matchlens.core.scoring.pipeline import Mapping, score_stream
+from matchlens.core.scoring import plan
+from matchlens.core.scoring.batch import BatchResult
+from matchlens.core.scoring.mapping import ColumnMapping
+from matchlens.core.scoring.pipeline import score_stream
 from matchlens.core.scoring.tally import Tally
 from matchlens.core.text.redact import scrub
-
-EXIT_OK, EXIT_GATE, EXIT_USAGE = 0, 1, 2
-
-
-def load_network_metrics() -> None:
-    """Register the embeddings metric when its package is importable (it imports openai lazily)."""
-    with contextlib.suppress(ImportError):
-        import matchlens.embeddings.metric  # noqa: F401
+from matchlens.embeddings.preflight import load_network_metrics, pin_endpoint
 
 
 def build_config(args: argparse.Namespace) -> Config:
+    """The config the flags shape (`score`, `calibrate`, `diff`): the --config file, then
+    --normalise, each --set, and --base-url (core.scoring.plan.shape_config)."""
     config = load_config(args.score_config) if args.score_config else Config()
-    if getattr(args, "normalise", None) is not None:  # every text metric; --set may refine one
-        config = config.with_normalisation(args.normalise)
-    for assignment in args.overrides:
-        config = config.with_override(assignment)
-    if getattr(args, "base_url", None):  # named on the command line: the key may go there
-        config = config.with_endpoint(args.base_url)
-    return config
+    return plan.shape_config(config, normalise=getattr(args, "normalise", None),
+                             overrides=args.overrides, base_url=getattr(args, "base_url", None))
 
 
 def choose_metrics(args: argparse.Namespace, config: Config) -> list[str]:
-    """--metrics as given (`all` = every local metric, combinable with more ids); else the
-    metrics a scored table's sidecar names; else the five text metrics plus any local metric
-    the config gates."""
-    if args.metrics:
-        names = [n.strip() for n in args.metrics.split(",") if n.strip()]
-        if not names:
-            raise ConfigError("--metrics is empty; give metric ids separated by commas")
-        expanded: list[str] = []
-        for name in names:
-            if name == "all":
-                expanded.extend(local_metric_ids())
-            else:
-                get_metric(name)  # raises a ConfigError listing the valid ids
-                expanded.append(name)
-        return list(dict.fromkeys(expanded))
-    if config.metrics:
-        return list(config.metrics)
-    chosen = list(DEFAULT_METRICS)
-    for spec in all_metrics():
-        gated = spec.id in config.thresholds and config.thresholds[spec.id] is not None
-        if gated and not spec.network and spec.id not in chosen:
-            chosen.append(spec.id)
-    return chosen
+    """The metrics --metrics names, else the default ones, for `score` and `diff`
+    (core.scoring.plan.choose_metrics)."""
+    return plan.choose_metrics(args.metrics, config)
 
 
-def make_jobs(metric_ids: list[str], config: Config) -> list[MetricJob]:
-    jobs = []
-    for metric_id in metric_ids:
-        settings = config.settings(metric_id)
-        jobs.append(MetricJob(get_metric(metric_id), settings.threshold, settings.options))
-    return jobs
-
-
-def _check_overrides_metrics(config: Config) -> None:
-    for metric_id in [*config.thresholds, *config.options]:
-        get_metric(metric_id)
+def reading_options(args: argparse.Namespace) -> dict:
+    """How to read the input, from the flags `score` and `calibrate` share."""
+    return {"encoding": args.encoding, "delimiter": parse_delimiter(args.delimiter),
+            "records": args.records, "sheet": args.sheet, "format": args.format}
 
 
 # Rows read, scored and written at a time. While a forked worker scores one piece, the previous
@@ -100,11 +59,8 @@ def score_command(args: argparse.Namespace) -> int:
     `scored_writer`): memory does not grow with the rows; the summary (a `Tally`) stays
     exact."""
     load_network_metrics()
-    config = build_config(args)
-    _check_overrides_metrics(config)
-    metric_ids = choose_metrics(args, config)
-    jobs = make_jobs(metric_ids, config)
-    config = _check_network(jobs, config)
+    planned = plan.make_plan(build_config(args), args.metrics, pin=pin_endpoint)
+    jobs, config, metric_ids = planned.jobs, planned.config, planned.metric_ids
     if args.fail_under is not None and all(job.threshold is None for job in jobs):
         raise ConfigError("--fail-under needs at least one metric with a threshold "
                           "(set one with --set ID.threshold=VALUE or --config)")
@@ -112,12 +68,10 @@ def score_command(args: argparse.Namespace) -> int:
         # checked first: failing on it after the table is written would leave out.csv behind
         raise OutputError(f"{sidecar_path(args.output)}: is a folder, not a file to write "
                           f"(the settings of {args.output} go there)")
-    pieces = iter_tables(args.data, chunk_rows=CHUNK_ROWS, encoding=args.encoding,
-                         delimiter=_delimiter(args.delimiter), records=args.records,
-                         sheet=args.sheet, format=args.format)
+    pieces = iter_tables(args.data, chunk_rows=CHUNK_ROWS, **reading_options(args))
     first = next(pieces)
     mapping = _mapping(args, first)
-    tally = Tally(first.label, list(dict.fromkeys(mapping.actuals)), jobs, unit=first.unit)
+    tally = Tally(first.label, mapping.variants, jobs, unit=first.unit)
     if args.output is None:
         stdout_as_utf8()
     stream = score_stream(chain([first], pieces), mapping, jobs, tally)
@@ -132,11 +86,8 @@ def score_command(args: argparse.Namespace) -> int:
                     del piece, result
             if args.output is not None:
                 made = BatchResult.empty(0, tally.variants, jobs)
-                expected = mapping.expected or (
-                    f"any:{mapping.expected_any}" if mapping.expected_any
-                    else f"literal:{mapping.expected_literal}")
                 data = provenance(made, config_to_dict(config, metric_ids), source=args.data,
-                                  expected=expected, model=config.model or None)
+                                  expected=mapping.recorded, model=config.model or None)
                 write_sidecar(args.output, data)
         if args.output is None:
             sys.stdout.flush()  # a pipe closed early fails here, not in the exit-time flush
@@ -163,7 +114,7 @@ def _input_path(data) -> Path | None:
     return None if str(data) == "-" else Path(data)
 
 
-def _mapping(args: argparse.Namespace, first) -> Mapping:
+def _mapping(args: argparse.Namespace, first) -> ColumnMapping:
     """The columns to compare: the command line's; where it omits them, a sidecar given as
     --config (it records the columns that made the table); else the output columns the
     format names (promptfoo's prompts/providers)."""
@@ -186,7 +137,11 @@ def _mapping(args: argparse.Namespace, first) -> Mapping:
                           "or --expected-any")
     if not actuals:
         raise ConfigError("missing --actual SPEC (the output column or $.json.path to score)")
-    return Mapping(expected, actuals, literal, several)
+    if literal is not None:
+        return ColumnMapping(literal, tuple(actuals), expected_literal=True)
+    if several is not None:
+        return ColumnMapping(several, tuple(actuals), expected_any=True)
+    return ColumnMapping(expected, tuple(actuals))
 
 
 def sidecar_columns(path: Path
@@ -215,24 +170,8 @@ def sidecar_columns(path: Path
     return (expected, None, None), actual
 
 
-def _check_network(jobs: list[MetricJob], config: Config) -> Config:
-    """Fail early (exit 2) on a bad endpoint URL, and pin the endpoint and model a network
-    metric will use into the config, so the sidecar records what made the scores."""
-    network = [job for job in jobs if job.spec.network]
-    if not network:
-        return config
-    from matchlens.embeddings.embed import file_endpoint_refusal
-    from matchlens.embeddings.endpoint import resolve_endpoint
-
-    endpoint = resolve_endpoint(network[0].options)  # ConfigError: a sentence, exit 2
-    refusal = file_endpoint_refusal(endpoint)
-    if refusal:
-        raise ConfigError(f"semantic_similarity: {refusal}")
-    # Recorded without user:password@ or a query (where credentials hide).
-    return replace(config, base_url=endpoint.stored_url, model=endpoint.model)
-
-
-def _delimiter(text: str | None) -> str | None:
+def parse_delimiter(text: str | None) -> str | None:
+    """--delimiter: one character, or `\\t` / `tab` for a tab."""
     if text is None:
         return None
     value = {"\\t": "\t", "tab": "\t"}.get(text, text)

@@ -16,8 +16,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from matchlens.cli.crash import EXIT_USAGE, say
-from matchlens.cli.parser import EXIT_OK
+from matchlens.cli.crash import say
+from matchlens.cli.exit_codes import EXIT_OK, EXIT_USAGE
 from matchlens.core.errors import OutputError
 
 

@@ -1,6 +1,7 @@
 """The scoring child process: `python -m matchlens.workers.score_child`.
 
-Scoring is mostly Python (pair de-duplication, word sets), so a scoring *thread* holds the GIL
+Each chunk is scored by the core pipeline's `score_rows`, as the window's thread would score
+it. Scoring is mostly Python (pair de-duplication, word sets), so a scoring *thread* holds the GIL
 most of the time, and every Python callback of the window (each table cell, each pyqtgraph
 item) then waits for it: measured at 100,000 rows, repaints took 0.1–1.3 s. In a child process
 the window keeps its GIL. The parent sends one chunk of rows at a time and waits for its scores
@@ -37,18 +38,6 @@ def make_jobs(specs: Sequence[tuple[str, float | None, dict]]) -> list:
     from matchlens.core.scoring.batch import MetricJob
 
     return [MetricJob(get_metric(m), threshold, options) for m, threshold, options in specs]
-
-
-def score_chunk(jobs: list, start: int, expected: list, actuals: dict) -> Any:
-    """Score one slice; row numbers in the Chunk are absolute (offset by `start`)."""
-    from matchlens.core.scoring.batch import Chunk, score_pairs
-
-    for item in score_pairs(expected, actuals, jobs, chunk_size=max(1, len(expected))):
-        if isinstance(item, Chunk):
-            messages = {key: {start + row: text for row, text in rows.items()}
-                        for key, rows in item.messages.items()}
-            return Chunk(start, start + len(expected), item.scores, item.status, messages)
-    raise RuntimeError("the scorer returned no chunk")
 
 
 class Kept:
@@ -111,7 +100,7 @@ def main() -> int:
 
     with contextlib.suppress(ImportError):
         import matchlens.embeddings.metric  # noqa: F401  (registers semantic_similarity)
-    import matchlens.core.scoring.batch  # noqa: F401  (warm: numpy, rapidfuzz, the metrics)
+    from matchlens.core.scoring.pipeline import score_rows  # warm: numpy, rapidfuzz, metrics
 
     write_frame(out, ("ready",))
     jobs: list = []
@@ -134,7 +123,7 @@ def main() -> int:
             expected = read_frame(inp)
             actuals = {variant: read_frame(inp) for variant in variants}
             ids = read_frame(inp) if with_ids else None
-            scored = score_chunk(jobs, start, expected, actuals)
+            scored = score_rows(expected, actuals, jobs, start=start)
             kept.add(expected, actuals, ids)  # before the reply: one frame per chunk, always
             write_frame(out, ("chunk", scored))
         except MatchLensError as err:

@@ -17,7 +17,8 @@ from matchlens.core.metrics.fast import bleu_tokens
 from matchlens.core.metrics.fast.ngram_matches import UNKNOWN, count_matches, pack_texts
 from matchlens.core.metrics.sacrebleu_sentence import bleu_metric, unit_score
 from matchlens.core.scoring import parallel as parallel_batch
-from matchlens.core.scoring.batch import MetricJob, run_to_completion
+from matchlens.core.scoring.batch import MetricJob
+from matchlens.core.scoring.parallel import run_to_completion
 
 # Everything sacrebleu's 13a tokenizer and chrF treat specially: digits next to dots, commas
 # and dashes; the entities and markers it replaces; newlines; the whitespace str.split() knows

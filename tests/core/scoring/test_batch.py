@@ -12,7 +12,9 @@ from matchlens.core.metrics.registry import (
     STATUS_SCORED,
     local_metric_ids,
 )
-from matchlens.core.scoring.batch import Chunk, MetricJob, Progress, run_to_completion, score_pairs
+from matchlens.core.scoring.batch import Chunk, MetricJob, Progress
+from matchlens.core.scoring.parallel import run_to_completion
+from matchlens.core.scoring.pipeline import score_chunks
 
 PAIRS = [
     ("Paris", "Paris"),
@@ -68,7 +70,7 @@ def test_invalid_rows_do_not_leave_the_average_silently():
 
 def test_progress_and_chunks_cover_every_row_in_order():
     n = 25
-    items = list(score_pairs(["x"] * n, {"o": ["y"] * n}, [job("jaccard")], chunk_size=10))
+    items = list(score_chunks(["x"] * n, {"o": ["y"] * n}, [job("jaccard")], chunk_rows=10))
     chunks = [i for i in items if isinstance(i, Chunk)]
     progress = [i for i in items if isinstance(i, Progress)]
     assert [(c.start, c.stop) for c in chunks] == [(0, 10), (10, 20), (20, 25)]
@@ -83,8 +85,8 @@ def test_cancel_stops_promptly():
         calls["n"] += 1
         return calls["n"] > 2  # allow two metric runs, then stop
 
-    items = list(score_pairs(["x"] * 100, {"o": ["y"] * 100}, [job("jaccard")],
-                             chunk_size=10, cancel=cancel))
+    items = list(score_chunks(["x"] * 100, {"o": ["y"] * 100}, [job("jaccard")],
+                              chunk_rows=10, cancel=cancel))
     chunks = [i for i in items if isinstance(i, Chunk)]
     assert len(chunks) == 2  # stopped at the third chunk, not after all ten
 

@@ -26,7 +26,9 @@ from matchlens.core.metrics.registry import (
 from matchlens.core.output import scored_table
 from matchlens.core.scoring import pair_dedup
 from matchlens.core.scoring import parallel as parallel_batch
-from matchlens.core.scoring.batch import BatchResult, MetricJob, run_to_completion, score_pairs
+from matchlens.core.scoring.batch import BatchResult, MetricJob
+from matchlens.core.scoring.parallel import run_to_completion
+from matchlens.core.scoring.pipeline import score_chunks
 from matchlens.core.text.casefold import fold_case, fold_many
 
 TEXT_METRICS = ["exact_match", "contains", "levenshtein_distance", "levenshtein_similarity",
@@ -222,11 +224,19 @@ def test_a_failing_child_leaves_its_chunks_to_the_parent(monkeypatch):
 
 
 def test_cancel_or_a_small_batch_stays_in_one_process(monkeypatch):
-    monkeypatch.setattr(parallel_batch, "score_whole", lambda *a: pytest.fail("whole"))
     expected, actual = dataset(500)
-    run_to_completion(expected, {"a": actual}, [job("jaccard")])
+    forks = count_forks(monkeypatch)
+    small = run_to_completion(expected, {"a": actual}, [job("jaccard")], chunk_size=100)
+    assert forks == []  # worth less than a fork
     monkeypatch.setattr(parallel_batch, "PARALLEL_MIN_WORK", 0)
-    run_to_completion(expected, {"a": actual}, [job("jaccard")], cancel=lambda: False)
+    # the cancellable path (the window's chunks) scores in this process whatever the work
+    chunked = BatchResult.empty(len(expected), ["a"], [job("jaccard")])
+    for item in score_chunks(expected, {"a": actual}, [job("jaccard")], chunk_rows=100,
+                             cancel=lambda: False):
+        if hasattr(item, "scores"):
+            chunked.add(item)
+    assert forks == []
+    assert_same_result(small, chunked)
 
 
 # --- writing -----------------------------------------------------------------------------------
@@ -302,8 +312,8 @@ def test_file_output_is_the_text_output_encoded(tmp_path):
     rows = [[str(i), f"=café {i}, \"q\"" if i % 7 == 0 else f"t{i % 13}"] for i in range(2500)]
     table = _Table(["id", "text"], rows)
     table.path = str(tmp_path / "in.csv")
-    items = list(score_pairs([r[1] for r in rows], {"out": [r[1][::-1] for r in rows]},
-                             [job(m) for m in TEXT_METRICS]))
+    items = list(score_chunks([r[1] for r in rows], {"out": [r[1][::-1] for r in rows]},
+                              [job(m) for m in TEXT_METRICS]))
     result = BatchResult.empty(len(rows), ["out"], [job(m) for m in TEXT_METRICS])
     for item in items:
         if hasattr(item, "scores"):

@@ -14,8 +14,10 @@ from hypothesis import strategies as st
 from matchlens.core.datasets import resolve_column, table_from_columns
 from matchlens.core.metrics import get_metric, local_metric_ids
 from matchlens.core.scoring import parallel as parallel_batch
-from matchlens.core.scoring.batch import MetricJob, run_to_completion
-from matchlens.core.scoring.pipeline import Mapping, score_stream
+from matchlens.core.scoring.batch import MetricJob
+from matchlens.core.scoring.mapping import ColumnMapping
+from matchlens.core.scoring.parallel import run_to_completion
+from matchlens.core.scoring.pipeline import score_stream
 from matchlens.core.scoring.tally import Tally
 
 METRICS = ["exact_match", "levenshtein_similarity", "jaccard", "json_distance", "chrf"]
@@ -48,7 +50,7 @@ def scoring() -> bool:
 
 def stream(tables, jobs):
     tally = Tally("<data>", ["actual"], jobs)
-    return score_stream(tables, Mapping("expected", ["actual"]), jobs, tally), tally
+    return score_stream(tables, ColumnMapping("expected", ("actual",)), jobs, tally), tally
 
 
 @needs_fork

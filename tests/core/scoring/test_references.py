@@ -109,14 +109,15 @@ def test_equals_the_per_row_best_of_evaluate(refs, data):
 
 def test_the_windows_chunked_path_equals_the_whole_batch_path():
     from matchlens.core.scoring.batch import BatchResult, Chunk
-    from matchlens.core.scoring.references import score_any_chunks
+    from matchlens.core.scoring.pipeline import score_chunks
 
     refs = [["a b", "a"], None, ["", "x y"], ["c"], [], ["a", "a b c"]] * 7
     actual = {"v1": ["a", "b", None, "c", "d", "a b"] * 7, "v2": ["a b"] * 42}
     chosen = jobs("jaccard", "wer", "exact_match")
     whole = score_any(refs, actual, chosen)
     chunked = BatchResult.empty(len(refs), list(actual), chosen)
-    for item in score_any_chunks(refs, actual, chosen, chunk_size=5):  # uneven chunks
+    cells = [""] * len(refs)  # the window shows the cells; only `references` is scored
+    for item in score_chunks(cells, actual, chosen, references=refs, chunk_rows=5):  # uneven
         if isinstance(item, Chunk):
             chunked.add(item)
     for key in whole.keys():  # noqa: SIM118 - a method

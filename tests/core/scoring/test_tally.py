@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 from matchlens.core.config import Config
 from matchlens.core.metrics import get_metric
 from matchlens.core.scoring import tally as tally_module
-from matchlens.core.scoring.batch import MetricJob, run_to_completion
+from matchlens.core.scoring.batch import MetricJob
+from matchlens.core.scoring.parallel import run_to_completion
 from matchlens.core.scoring.tally import Tally, ValueCounts
 
 SCORES = st.lists(st.one_of(st.sampled_from([0.0, 1.0, 0.5, 0.25]),

@@ -12,7 +12,8 @@ from matchlens.core.config import load_config
 from matchlens.core.datasets import read_table, resolve_column
 from matchlens.core.metrics.registry import DEFAULT_METRICS, get_metric
 from matchlens.core.output.scored_table import write_scored_table
-from matchlens.core.scoring.batch import MetricJob, run_to_completion
+from matchlens.core.scoring.batch import MetricJob
+from matchlens.core.scoring.parallel import run_to_completion
 from matchlens.ui.batch.colours import variant_colour
 from matchlens.ui.batch.export import FIGURE_WIDTH, PLOT_HEIGHT
 from tests.ui.batch_support import drag_line, load, make_tab, small_dataset, wait_idle

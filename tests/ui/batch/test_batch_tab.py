@@ -13,7 +13,8 @@ from PySide6.QtTest import QTest
 from matchlens.core.datasets import read_table, resolve_column
 from matchlens.core.metrics.registry import DEFAULT_METRICS, STATUS_SCORED, get_metric
 from matchlens.core.paths import sample_dataset
-from matchlens.core.scoring.batch import Chunk, MetricJob, run_to_completion
+from matchlens.core.scoring.batch import Chunk, MetricJob
+from matchlens.core.scoring.parallel import run_to_completion
 from matchlens.core.scoring.view_order import FILTER_FAILING, text_ranks
 from matchlens.ui.batch import scoring_run
 from tests.ui.batch_support import (

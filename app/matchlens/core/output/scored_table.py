@@ -102,7 +102,7 @@ class _Coded:
 _MAX_COMBINED = 4096  # distinct texts of a column made by joining neighbours
 
 
-def _metric_columns(result: BatchResult
+def metric_columns(result: BatchResult
                     ) -> list[tuple[np.ndarray, bool, np.ndarray, np.ndarray | None]]:
     """(scores, integer, verdicts, winning references or None) of every metric, in the order
     of the added columns (each metric adds its score, its _pass and maybe its _ref column)."""
@@ -205,11 +205,12 @@ def csv_column(cells: Sequence[str]) -> list[str]:
 _WRITE_ROWS = 50_000  # rows formatted and written at a time (a few MB of text)
 
 
-def _csv_header(table, result: BatchResult) -> str:
+def csv_header(table, result: BatchResult) -> str:
+    """The header line: the input's columns, then the added score columns."""
     return csv_line([*table.columns, *(c.name for c in score_columns(result))]) + "\n"
 
 
-def _csv_block(table, added, start: int, stop: int) -> str:
+def csv_block(table, added, start: int, stop: int) -> str:
     """Rows [start, stop) as CSV text.
 
     csv.writer scans long cells char by char (8 µs a row here); column-wise tests in C, one join
@@ -235,19 +236,20 @@ def _join_rows(columns: list[list[str]], rows: int) -> str:
     return "".join(flat)
 
 
-def _blocks(rows: int) -> list[tuple[int, int]]:
+def row_blocks(rows: int) -> list[tuple[int, int]]:
+    """[start, stop) of the blocks of rows formatted and written at a time."""
     return [(start, min(start + _WRITE_ROWS, rows)) for start in range(0, rows, _WRITE_ROWS)]
 
 
 def write_csv(handle: TextIO, table, result: BatchResult) -> int:
     """Returns how many lone surrogates were written as U+FFFD (see `utf8_safe`)."""
-    replaced = write_text(handle.write, _csv_header(table, result))
-    added = _metric_columns(result)
+    replaced = write_text(handle.write, csv_header(table, result))
+    added = metric_columns(result)
     # The cyclic GC is paused: each block allocates tuples by the thousand, and every
     # collection would walk all the rows of the table.
     with gc_paused():
-        for start, stop in _blocks(len(table)):
-            replaced += write_text(handle.write, _csv_block(table, added, start, stop))
+        for start, stop in row_blocks(len(table)):
+            replaced += write_text(handle.write, csv_block(table, added, start, stop))
     return replaced
 
 
@@ -289,13 +291,13 @@ def encode_utf8(text: str) -> tuple[bytes, int]:
 def _write_csv_file(handle: BinaryIO, table, result: BatchResult) -> int:
     """The same bytes as `write_csv` on a UTF-8 text file; a second thread writes each block
     while the next is formatted (a write releases the GIL)."""
-    added = _metric_columns(result)
+    added = metric_columns(result)
     replaced = 0
     with gc_paused(), _BackgroundWriter(handle) as out:
-        data, replaced = encode_utf8(_csv_header(table, result))
+        data, replaced = encode_utf8(csv_header(table, result))
         out.write(data)
-        for start, stop in _blocks(len(table)):
-            data, count = encode_utf8(_csv_block(table, added, start, stop))
+        for start, stop in row_blocks(len(table)):
+            data, count = encode_utf8(csv_block(table, added, start, stop))
             replaced += count
             out.write(data)
     return replaced

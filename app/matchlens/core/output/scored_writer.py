@@ -19,12 +19,12 @@ from matchlens.core.datasets.source import gc_paused
 from matchlens.core.errors import OutputError
 from matchlens.core.output import scored_table
 from matchlens.core.output.scored_table import (
-    _blocks,
-    _csv_block,
-    _csv_header,
-    _metric_columns,
     check_collisions,
+    csv_block,
+    csv_header,
     jsonl_records,
+    metric_columns,
+    row_blocks,
     utf8_safe,
 )
 from matchlens.core.scoring.batch import BatchResult
@@ -45,7 +45,7 @@ class _Sink:
             check_collisions(table.columns, result, table.label if hasattr(table, "label")
                              else table.path)
             if not self._jsonl:
-                self._emit(_csv_header(table, result))
+                self._emit(csv_header(table, result))
             self._started = True
         with gc_paused():
             if self._jsonl:
@@ -54,9 +54,9 @@ class _Sink:
                 except UnicodeEncodeError:  # a lone surrogate: those lines escape it, exactly
                     self._emit(_jsonl_text(table, result, escape_lone=True), exact=True)
                 return
-            added = _metric_columns(result)
-            for start, stop in _blocks(len(table)):
-                self._emit(_csv_block(table, added, start, stop))
+            added = metric_columns(result)
+            for start, stop in row_blocks(len(table)):
+                self._emit(csv_block(table, added, start, stop))
 
     def _emit(self, text: str, exact: bool = False) -> None:
         """Write `text`; a lone surrogate UTF-8 cannot hold becomes U+FFFD, unless `exact`

@@ -1,13 +1,14 @@
-"""Scoring a dataset: a cancellable generator of progress and result chunks (no Qt).
+"""The batch engine's types and its per-chunk step (no Qt): a metric job, the result arrays of a
+run (`BatchResult`), a chunk of scores and the progress of a run, and `score_chunk`, which
+scores one block of rows in this process.
 
-Distinct pairs are found in pair_dedup.py; a whole batch with nothing to cancel is scored by
-parallel_batch.py (two processes where it pays).
+Distinct pairs are found in pair_dedup.py; a whole batch is scored by parallel.py (on two
+processes where it pays); pipeline.py is the one way a dataset is scored, over both.
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,8 +24,7 @@ from matchlens.core.metrics.registry import (
     sharing_work,
 )
 from matchlens.core.results import passes
-from matchlens.core.scoring import parallel as parallel_batch
-from matchlens.core.scoring.pair_dedup import score_unique, unique_pairs
+from matchlens.core.scoring.pair_dedup import Pairs, unique_pairs
 
 
 @dataclass(frozen=True)
@@ -180,94 +180,53 @@ def verdict_array(scores: np.ndarray, spec: MetricSpec, threshold: float | None)
     return out
 
 
-def score_pairs(
-    expected: Sequence[str | None],
-    actuals: Mapping[str, Sequence[str | None]],
-    jobs: Sequence[MetricJob],
-    *,
-    chunk_size: int = 50_000,
-    cancel: Callable[[], bool] | None = None,
-    clock: Callable[[], float] = time.perf_counter,
-) -> Iterator[Progress | Chunk]:
-    """Yield a Chunk of scores and then a Progress for every `chunk_size` rows.
-
-    Stops (returns) as soon as `cancel()` is true between metrics, so a chunk is the longest
-    wait. Rows with a missing expected or actual value get STATUS_MISSING and no score.
-    """
-    total = len(expected)
-    started = clock()
-    yield Progress(0, total, 0.0)
-    for start in range(0, total, chunk_size):
-        stop = min(start + chunk_size, total)
-        chunk = _score_chunk(expected, actuals, jobs, start, stop, cancel)
-        if chunk is None:
-            return
-        yield chunk
-        yield Progress(stop, total, clock() - started)
-
-
-def _score_chunk(expected, actuals, jobs, start, stop, cancel) -> Chunk | None:
+def score_chunk(expected: Sequence[str | None], actuals: Mapping[str, Sequence[str | None]],
+                jobs: Sequence[MetricJob], start: int = 0,
+                cancel: Callable[[], bool] | None = None) -> Chunk | None:
+    """The scores of one block of rows, numbered from `start` (every variant, every metric),
+    in this process; None as soon as `cancel()` is true (asked between metrics, so a block is
+    the longest wait). Rows with a missing expected or actual value get STATUS_MISSING and no
+    score."""
     scores, status, messages = {}, {}, {}
-    exp_slice = expected[start:stop]
     # The work makes no reference cycles, and a cyclic collection would walk every row of a
     # big table again and again: paused while a chunk is scored.
     with gc_paused():
         for variant, actual in actuals.items():
-            pairs = unique_pairs(exp_slice, actual[start:stop])
+            pairs = unique_pairs(expected, actual)
             with sharing_work():  # folded texts, edit distances: once for all the metrics
                 for job in jobs:
                     if cancel is not None and cancel():
                         return None
                     key = (variant, job.id)
                     scores[key], status[key], messages[key] = score_unique(job, pairs, start)
-    return Chunk(start, stop, scores, status, messages)
+    return Chunk(start, start + len(expected), scores, status, messages)
 
 
-def run_to_completion(expected, actuals, jobs, **kwargs) -> BatchResult:
-    """Drive `score_pairs` to the end (the CLI's way); the window drives it from a worker."""
-    try:
-        return begin_to_completion(expected, actuals, jobs, **kwargs).finish()
-    finally:
-        parallel_batch.reap_workers()
-
-
-def begin_to_completion(expected, actuals, jobs, **kwargs
-                        ) -> parallel_batch.WholeBatch | _OneProcess:
-    """`run_to_completion` in steps: its `finish()` gives the BatchResult; in between, the
-    caller may read or write other pieces while a forked worker already scores this batch
-    (core.pipeline). `finish()` is `join()` (every score is in: the worker is done) then
-    `complete()` (the result filled in). `abort()` instead stops the worker.
-
-    A batch with nothing to cancel and work enough for two processes is scored whole
-    (`begin_whole`): each distinct pair of the whole batch once, by this process and a forked
-    copy of it together.
-    """
-    result = BatchResult.empty(len(expected), list(actuals), jobs)
-    if kwargs.get("cancel") is None and \
-            parallel_batch.worth_forking(len(expected), len(actuals), jobs):
-        return parallel_batch.begin_whole(
-            result, expected, actuals, jobs,
-            kwargs.get("chunk_size", parallel_batch.PARALLEL_CHUNK_ROWS))
-    return _OneProcess(result, expected, actuals, jobs, kwargs)
-
-
-class _OneProcess:
-    """`score_pairs` driven to the end, in `finish`."""
-
-    def __init__(self, result: BatchResult, expected, actuals, jobs, kwargs) -> None:
-        self.result, self.args, self.kwargs = result, (expected, actuals, jobs), kwargs
-
-    def finish(self) -> BatchResult:
-        self.join()
-        return self.complete()
-
-    def join(self) -> None:
-        for item in score_pairs(*self.args, **self.kwargs):
-            if isinstance(item, Chunk):
-                self.result.add(item)
-
-    def complete(self) -> BatchResult:
-        return self.result
-
-    def abort(self) -> None:
-        """Nothing runs before `finish`."""
+def score_unique(job: MetricJob, pairs: Pairs, offset: int
+                 ) -> tuple[np.ndarray, np.ndarray, dict[int, str]]:
+    """One metric over distinct pairs: every row gets its pair's score, status and message
+    (message rows numbered from `offset`)."""
+    if pairs.inverse is None:  # every row present and distinct: the metric's arrays as they are
+        if not pairs.expected:
+            return np.full(0, np.nan), np.full(0, STATUS_MISSING, dtype=np.int8), {}
+        many = job.spec.many(pairs.expected, pairs.actual, job.options)
+        messages = {offset + i: text for i, text in many.messages.items()}
+        return (np.asarray(many.scores, dtype=np.float64), many.status.astype(np.int8),
+                messages)
+    n = pairs.rows
+    scores = np.full(n, np.nan)
+    status = np.full(n, STATUS_MISSING, dtype=np.int8)
+    messages: dict[int, str] = {}
+    if not pairs.expected:
+        return scores, status, messages
+    many = job.spec.many(pairs.expected, pairs.actual, job.options)
+    present = pairs.inverse >= 0
+    where = pairs.inverse[present]
+    scores[present] = many.scores[where]
+    status[present] = many.status[where]
+    if many.messages:
+        for row in np.flatnonzero(present):
+            message = many.messages.get(int(pairs.inverse[row]))
+            if message is not None:
+                messages[offset + int(row)] = message
+    return scores, status, messages

@@ -1,6 +1,7 @@
-"""What the batch tab scores: a column mapping, and the per-row values it resolves to (no Qt).
+"""Which values a run compares, the one `ColumnMapping` of the command line, the Python API,
+Dask and the window; and the per-row values it resolves to for the window (no Qt).
 
-Kept free of Qt so the worker thread can run it and tests can call it directly.
+Kept free of Qt so the window's worker thread can run it and tests can call it directly.
 """
 
 from __future__ import annotations
@@ -20,17 +21,36 @@ from matchlens.core.errors import DatasetError
 
 
 @dataclass(frozen=True)
-class Mapping:
-    """Which columns (or JSONPaths, or a fixed text) play which part, and which metrics run."""
+class ColumnMapping:
+    """Which columns (or JSONPaths, or a fixed text) play which part.
+
+    `expected` is a SPEC (a column name, or a JSONPath starting with `$`); with
+    `expected_literal` it is the one text every row is compared with; with `expected_any` it
+    selects several references a row (a JSON array), and each metric keeps the best. Each
+    actual SPEC is a variant. `metrics`, `label` and `id` are the window's choices (the metrics
+    ticked, a human pass/fail column, the row ids); a headless run's metrics are its jobs.
+    """
 
     expected: str
     actuals: tuple[str, ...]
-    metrics: tuple[str, ...]
+    metrics: tuple[str, ...] = ()
     label: str | None = None
     id: str | None = None
     expected_literal: bool = False  # `expected` is the same text for every row
     # `expected` holds several references a row (a JSON array): each metric keeps the best
     expected_any: bool = False
+
+    @property
+    def variants(self) -> list[str]:
+        """The actual SPECs, each once, in order."""
+        return list(dict.fromkeys(self.actuals))
+
+    @property
+    def recorded(self) -> str:
+        """How a sidecar records the reference: the SPEC, `literal:TEXT` or `any:SPEC`."""
+        if self.expected_literal:
+            return f"literal:{self.expected}"
+        return f"any:{self.expected}" if self.expected_any else self.expected
 
     def problems(self) -> list[str]:
         """Sentences saying why this mapping cannot be scored (empty when it can)."""
@@ -55,7 +75,7 @@ class Prepared:
     ids: list[str | None] | None
     labels: np.ndarray | None  # int8: 1 human pass, 0 human fail, -1 no readable label
     notes: list[str] = field(default_factory=list)  # a few reasons why values are missing
-    # with Mapping.expected_any: every row's references (`expected` then holds the cells)
+    # with ColumnMapping.expected_any: every row's references (`expected` then holds the cells)
     references: list[list[str] | None] | None = None
 
     @property
@@ -64,7 +84,7 @@ class Prepared:
 
 
 def guess_mapping(table: Table, metrics: tuple[str, ...], expected: str | None = None,
-                  actuals: list[str] | None = None, label: str | None = None) -> Mapping:
+                  actuals: list[str] | None = None, label: str | None = None) -> ColumnMapping:
     """The caller's choices where given, else the guesses from column names."""
     guess = guess_columns(table.columns)
     if actuals:
@@ -73,7 +93,7 @@ def guess_mapping(table: Table, metrics: tuple[str, ...], expected: str | None =
         chosen_actuals = tuple(table.variants)
     else:
         chosen_actuals = tuple(c for c in guess["actual"] if c != (expected or guess["expected"]))
-    return Mapping(
+    return ColumnMapping(
         expected=expected or guess["expected"] or "",
         actuals=chosen_actuals,
         metrics=metrics,
@@ -82,7 +102,7 @@ def guess_mapping(table: Table, metrics: tuple[str, ...], expected: str | None =
     )
 
 
-def check_mapping(table: Table, mapping: Mapping) -> None:
+def check_mapping(table: Table, mapping: ColumnMapping) -> None:
     """Fail early, with the file named, on a column that is not there (JSONPaths are checked
     when resolved)."""
     named = [mapping.label, mapping.id, *mapping.actuals]
@@ -93,7 +113,7 @@ def check_mapping(table: Table, mapping: Mapping) -> None:
             resolve_column(table, name)  # raises the DatasetError with a "did you mean"
 
 
-def prepare(table: Table, mapping: Mapping) -> Prepared:
+def prepare(table: Table, mapping: ColumnMapping) -> Prepared:
     """Resolve every mapped column; DatasetError when one cannot be resolved at all."""
     problems = mapping.problems()
     if problems:

@@ -1,5 +1,6 @@
 """Identical (expected, actual) pairs scored once: datasets repeat a lot, so a chunk's rows are
-reduced to their distinct pairs, the metric scores those, and every row gets its pair's score.
+reduced to their distinct pairs here, the metric scores those (batch.score_unique), and every
+row gets its pair's score.
 """
 
 from __future__ import annotations
@@ -7,14 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import compress
-from typing import TYPE_CHECKING
 
 import numpy as np
-
-from matchlens.core.metrics.registry import STATUS_MISSING
-
-if TYPE_CHECKING:
-    from matchlens.core.scoring.batch import MetricJob
 
 
 @dataclass(frozen=True)
@@ -84,30 +79,3 @@ def _missing_rows(expected, actual, e_hash: np.ndarray, a_hash: np.ndarray
 
 def as_list(texts: Sequence[str | None]) -> list:
     return texts if isinstance(texts, list) else list(texts)
-
-
-def score_unique(job: MetricJob, pairs: Pairs, offset: int):
-    if pairs.inverse is None:  # every row present and distinct: the metric's arrays as they are
-        if not pairs.expected:
-            return np.full(0, np.nan), np.full(0, STATUS_MISSING, dtype=np.int8), {}
-        many = job.spec.many(pairs.expected, pairs.actual, job.options)
-        messages = {offset + i: text for i, text in many.messages.items()}
-        return (np.asarray(many.scores, dtype=np.float64), many.status.astype(np.int8),
-                messages)
-    n = pairs.rows
-    scores = np.full(n, np.nan)
-    status = np.full(n, STATUS_MISSING, dtype=np.int8)
-    messages: dict[int, str] = {}
-    if not pairs.expected:
-        return scores, status, messages
-    many = job.spec.many(pairs.expected, pairs.actual, job.options)
-    present = pairs.inverse >= 0
-    where = pairs.inverse[present]
-    scores[present] = many.scores[where]
-    status[present] = many.status[where]
-    if many.messages:
-        for row in np.flatnonzero(present):
-            message = many.messages.get(int(pairs.inverse[row]))
-            if message is not None:
-                messages[offset + int(row)] = message
-    return scores, status, messages

@@ -1,5 +1,6 @@
 """Scoring a whole batch at once (no cancel): each distinct pair once, shared with a forked
-copy of this process where it pays. `run_to_completion` (core.batch) calls `score_whole`.
+copy of this process where it pays. `run_to_completion` scores one; `begin_to_completion` starts
+one, so the pipeline (pipeline.py) can read and write other pieces while it is scored.
 """
 
 from __future__ import annotations
@@ -13,16 +14,14 @@ import signal
 import sys
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, BinaryIO
+from typing import BinaryIO
 
 import numpy as np
 
 from matchlens.core.datasets.source import gc_paused
 from matchlens.core.metrics.registry import STATUS_MISSING, sharing_work, threads_per_process
-from matchlens.core.scoring.pair_dedup import Pairs, as_list, score_unique, unique_pairs
-
-if TYPE_CHECKING:
-    from matchlens.core.scoring.batch import BatchResult
+from matchlens.core.scoring.batch import BatchResult, score_unique
+from matchlens.core.scoring.pair_dedup import Pairs, as_list, unique_pairs
 
 # --- two processes ---------------------------------------------------------------------------
 # Most of the work per row is Python (word sets, hashing, list building) and holds the GIL, so
@@ -168,9 +167,24 @@ def _shared_full(n: int, dtype, fill) -> np.ndarray:
     return array
 
 
-def score_whole(result: BatchResult, expected, actuals, jobs, chunk_size: int) -> None:
-    """Score the whole batch (`begin_whole`, then its `finish`)."""
-    begin_whole(result, expected, actuals, jobs, chunk_size).finish()
+def run_to_completion(expected, actuals, jobs, chunk_size: int | None = None) -> BatchResult:
+    """Score a whole batch (on two processes where it pays) and return its BatchResult."""
+    try:
+        return begin_to_completion(expected, actuals, jobs, chunk_size).finish()
+    finally:
+        reap_workers()
+
+
+def begin_to_completion(expected, actuals, jobs, chunk_size: int | None = None) -> WholeBatch:
+    """`run_to_completion` in steps: its `finish()` gives the BatchResult; in between, the
+    caller may read or write other pieces while a forked worker already scores this batch
+    (the pipeline). `finish()` is `join()` (every score is in: the worker is done) then
+    `complete()` (the result filled in). `abort()` instead stops the worker. A batch worth
+    less than a fork is scored by this process alone, in `join()`. Chunks of `chunk_size`
+    rows (PARALLEL_CHUNK_ROWS when None)."""
+    result = BatchResult.empty(len(expected), list(actuals), jobs)
+    return WholeBatch(result, expected, actuals, jobs,
+                      PARALLEL_CHUNK_ROWS if chunk_size is None else chunk_size)
 
 
 class WholeBatch:
@@ -180,9 +194,9 @@ class WholeBatch:
     When a sample of rows repeats pairs, the distinct pairs of the whole batch are found first
     (a dataset that repeats itself costs what its distinct pairs cost); otherwise each chunk is
     deduplicated on its own. With enough work the chunks are shared with a forked child, which
-    starts on them at once (`begin_whole`): the caller may do other work (read and write other
-    pieces of a file) before `finish`, where this process takes the chunks the child has not
-    taken yet. The chunk numbers wait in a pipe and each process reads the next one (a 4-byte
+    starts on them at once (`begin_to_completion`): the caller may do other work (read and
+    write other pieces of a file) before `finish`, where this process takes the chunks the
+    child has not taken yet. The chunk numbers wait in a pipe and each process reads the next one (a 4-byte
     read from a pipe is atomic), so neither waits for the other; scores and status go straight
     into shared arrays, and the child sends which chunks it did and their messages when it is
     done. If it dies, the chunks it did not report are scored here.
@@ -257,11 +271,6 @@ class WholeBatch:
         if self.forked is not None:
             self.forked.abort()
             self.forked = None
-
-
-def begin_whole(result: BatchResult, expected, actuals, jobs, chunk_size: int) -> WholeBatch:
-    """A WholeBatch whose forked child (where the work pays for one) is already scoring."""
-    return WholeBatch(result, expected, actuals, jobs, chunk_size)
 
 
 def _spans(size: int, chunk: int) -> list[tuple[int, int]]:

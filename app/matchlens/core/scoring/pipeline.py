@@ -1,16 +1,26 @@
-"""The scoring pipeline: a table (or a stream of table pieces) in, scores and a summary out.
+"""The scoring pipeline, the one way a dataset is scored: a table (or a stream of table pieces,
+or the resolved values of one) in, scores and a summary out.
 
-`score_table` is the core every front end shares: it takes a `Table` (read from any file by
-`read_table`, or built from columns in memory with `table_from_columns`, a DataFrame's say),
-resolves the expected and actual SPECs on it, scores every metric and returns the
-`BatchResult` with a `Tally` (the summary). `score_stream` does the same for the pieces
-`iter_tables` hands out, one piece at a time, so `matchlens score` never holds a whole file:
-the caller writes each scored piece before the next is read.
+* `score_table`: one whole `Table` (read from any file by `read_table`, or built from a
+  DataFrame's columns); the `ColumnMapping`'s SPECs resolved on it, every metric scored, the
+  `BatchResult` and a `Tally` (the summary) returned. The Python API, Dask's partitions and
+  `matchlens calibrate` score this way.
+* `score_stream`: the same for the pieces `iter_tables` hands out, one piece at a time, so
+  `matchlens score` never holds a whole file: the caller writes each scored piece before the
+  next is read.
+* `score_chunks`: resolved values scored chunk by chunk, cancellable, with a `Progress` after
+  each `Chunk`: the window's worker shows the rows as they come. Each chunk is scored by
+  `score_rows` in this process, or by the caller's `scorer` (the window's scoring
+  process, which itself runs `score_rows`).
+
+Beneath it, batch.py scores a chunk and parallel.py a whole batch (on two processes where it
+pays); references.py keeps the best of several references a row.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,31 +29,15 @@ import numpy as np
 from matchlens.core.datasets import ColumnValues, Table, literal_column, resolve_column
 from matchlens.core.errors import DatasetError
 from matchlens.core.jsonpath import parse_simple
-from matchlens.core.scoring.batch import BatchResult, MetricJob, begin_to_completion
-from matchlens.core.scoring.parallel import reap_workers
-from matchlens.core.scoring.references import references_from_column, score_any
+from matchlens.core.scoring.batch import BatchResult, Chunk, MetricJob, Progress, score_chunk
+from matchlens.core.scoring.mapping import ColumnMapping
+from matchlens.core.scoring.parallel import begin_to_completion, reap_workers
+from matchlens.core.scoring.references import (
+    references_from_column,
+    score_any,
+    score_any_block,
+)
 from matchlens.core.scoring.tally import Tally
-
-
-@dataclass(frozen=True)
-class Mapping:
-    """Which values to compare: the expected SPEC (or one literal text) and the actual SPECs
-    (each a variant). A SPEC is a column name or a JSONPath starting with `$`."""
-
-    expected: str | None
-    actuals: Sequence[str]
-    expected_literal: str | None = None
-    # a SPEC selecting several references a row (a JSON array): each metric keeps the best
-    expected_any: str | None = None
-
-    def __post_init__(self) -> None:
-        given = [v for v in (self.expected, self.expected_literal, self.expected_any)
-                 if v is not None]
-        if len(given) != 1:
-            raise ValueError("give one of an expected SPEC, an expected literal or a SPEC of "
-                             "several references")
-        if not self.actuals:
-            raise ValueError("give at least one actual SPEC")
 
 
 @dataclass
@@ -51,7 +45,7 @@ class _Matches:
     """Per SPEC across the pieces: did anything match, and the first miss (for the error)."""
 
     matched: dict[str, int] = field(default_factory=dict)
-    first_miss: dict[str, tuple[str, int, str | None]] = field(default_factory=dict)
+    first_miss: dict[str, tuple[str, int, str | None, str]] = field(default_factory=dict)
     rows: int = 0
 
     @property
@@ -60,31 +54,30 @@ class _Matches:
         return any(count == 0 for count in self.matched.values())
 
 
-def score_table(table: Table, mapping: Mapping, jobs: Sequence[MetricJob]
+def score_table(table: Table, mapping: ColumnMapping, jobs: Sequence[MetricJob]
                 ) -> tuple[BatchResult, Tally]:
     """Score one whole table: its BatchResult (row i of the table is row i of the result) and
     its summary. DatasetError for an unknown or ambiguous column, or a JSONPath that matches
     nothing in any row."""
-    tally = Tally(table.label, list(dict.fromkeys(mapping.actuals)), list(jobs),
-                  unit=table.unit)
+    tally = Tally(table.label, mapping.variants, list(jobs), unit=table.unit)
     results = list(score_stream([table], mapping, jobs, tally))
     return results[0][1], tally
 
 
-def score_stream(tables: Iterable[Table], mapping: Mapping, jobs: Sequence[MetricJob],
+def score_stream(tables: Iterable[Table], mapping: ColumnMapping, jobs: Sequence[MetricJob],
                  tally: Tally) -> Iterator[tuple[Table, BatchResult]]:
     """(piece, its BatchResult) for every piece, in order; `tally` gathers the summary. A
     JSONPath that matches nothing in a piece is fine as long as it matches in some piece;
     pieces are held back until every JSONPath has matched somewhere, so a path that matches
     nothing in the whole file is a DatasetError before anything is handed out.
 
-    A pipeline: while piece k is being scored by a forked worker (core.parallel_batch), the
+    A pipeline: while piece k is being scored by a forked worker (parallel.py), the
     caller gets piece k-1 to write and piece k+1 is read; then this process joins the scoring
     of piece k, and once every score of piece k is in, the worker of piece k+1 starts before
     the result of piece k is filled in and summed up. So reading, writing and summing up no
     longer leave the second core idle.
     """
-    actuals = list(dict.fromkeys(mapping.actuals))
+    actuals = mapping.variants
     seen = _Matches()
     scored: list[tuple[Table, BatchResult]] = []  # in order, not handed out yet
     pieces = iter(tables)
@@ -124,7 +117,7 @@ class _Pending:
     table: Table
     expected: ColumnValues
     columns: dict[str, ColumnValues]
-    scoring: Any  # batch.begin_to_completion's, or _Done
+    scoring: Any  # parallel.begin_to_completion's, or _Done
 
     def abort(self) -> None:
         self.scoring.abort()
@@ -144,35 +137,34 @@ class _Done:
         """Nothing runs."""
 
 
-def _begin(table: Table, mapping: Mapping, jobs: Sequence[MetricJob], actuals: list[str],
+def _begin(table: Table, mapping: ColumnMapping, jobs: Sequence[MetricJob], actuals: list[str],
            seen: _Matches, tally: Tally) -> _Pending:
     """Resolve the columns of a piece and start scoring it (a forked worker starts now, where
     the piece is worth two processes)."""
     tally.add_notes(table.notes)
-    columns = {spec: _resolve(table, spec, None, seen) for spec in actuals}
+    columns = {spec: _resolve(table, spec, seen) for spec in actuals}
     values = {k: v.values for k, v in columns.items()}
-    if mapping.expected_any is not None:
-        references = references_from_column(
-            table, _resolve(table, mapping.expected_any, None, seen), mapping.expected_any)
+    if mapping.expected_literal:
+        expected = literal_column(table, mapping.expected)
+    else:
+        expected = _resolve(table, mapping.expected, seen)
+    if mapping.expected_any:
+        references = references_from_column(table, expected, mapping.expected)
         expected = ColumnValues([None if r is None else "" for r in references.lists],
                                 references.reasons)
         scoring = _Done(score_any(references.lists, values, list(jobs)))
     else:
-        expected = _resolve(table, mapping.expected, mapping.expected_literal, seen)
         scoring = begin_to_completion(expected.values, values, list(jobs))
     return _Pending(table, expected, columns, scoring)
 
 
-def _resolve(table: Table, spec: str | None, literal: str | None,
-             seen: _Matches) -> ColumnValues:
-    if spec is None:
-        return literal_column(table, literal or "")
+def _resolve(table: Table, spec: str, seen: _Matches) -> ColumnValues:
     values = resolve_column(table, spec, require_match=False)
     if values.matched is not None:
         seen.matched[spec] = seen.matched.get(spec, 0) + values.matched
         if not values.matched and spec not in seen.first_miss:
             seen.first_miss[spec] = (table.label, table.lines[0] if table.lines else 1,
-                                     values.first_miss)
+                                     values.first_miss, table.unit)
     return values
 
 
@@ -180,16 +172,17 @@ def _check_matched(seen: _Matches) -> None:
     """The error `resolve_column` gives a whole table, for a path no piece matched."""
     for spec, count in seen.matched.items():
         if count == 0:
-            label, line, why = seen.first_miss[spec]
+            label, line, why, unit = seen.first_miss[spec]
             detail = f" (first row: {why})" if why else ""
             steps = parse_simple(spec)
             column = steps[0] if steps and isinstance(steps[0], str) else None
             raise DatasetError(f"the JSONPath {spec} matches nothing in any of the "
                                f"{seen.rows:,} rows{detail}", file=label, row=line,
-                               column=column)
+                               column=column, unit=unit)
 
 
-def _missing(mapping: Mapping, expected: ColumnValues, actuals: dict[str, ColumnValues]
+def _missing(mapping: ColumnMapping, expected: ColumnValues,
+             actuals: dict[str, ColumnValues]
              ) -> dict[str, list[tuple[str, dict[int, str], np.ndarray]]]:
     """Per variant, why rows have no value: grouped under "no reference at $.x" or
     "no output in column 'y'"."""
@@ -197,9 +190,8 @@ def _missing(mapping: Mapping, expected: ColumnValues, actuals: dict[str, Column
     exp = _absent(expected)
     for spec, column in actuals.items():
         groups = []
-        reference = mapping.expected or mapping.expected_any
-        if reference is not None:
-            groups.append((_label("reference", reference), expected.reasons, exp))
+        if not mapping.expected_literal:
+            groups.append((_label("reference", mapping.expected), expected.reasons, exp))
         groups.append((_label("output", spec), column.reasons, _absent(column)))
         out[spec] = groups
     return out
@@ -217,3 +209,54 @@ def _absent(column: ColumnValues) -> np.ndarray:
         mask |= np.fromiter((v is None for v in column.values), dtype=bool,
                             count=len(column.values))
     return mask
+
+
+def score_chunks(expected: Sequence[str | None], actuals: Mapping[str, Sequence[str | None]],
+                 jobs: Sequence[MetricJob], *, chunk_rows: int = 50_000,
+                 references: Sequence[list[str] | None] | None = None,
+                 cancel: Callable[[], bool] | None = None,
+                 scorer: Callable[[int, int], Chunk | None] | None = None,
+                 clock: Callable[[], float] = time.perf_counter,
+                 ) -> Iterator[Progress | Chunk]:
+    """Resolved values scored `chunk_rows` rows at a time: a Progress first, then a Chunk and
+    a Progress for every chunk. Stops (returns) as soon as `cancel()` is true between metrics,
+    so a chunk is the longest wait.
+
+    `references`: several references a row (`expected` then holds the cells, for show), each
+    metric keeps the best. `scorer(start, stop)` scores rows [start, stop) elsewhere (the
+    window's scoring process); None from it stops the run. By default `score_rows` scores
+    each chunk in this process.
+    """
+    if scorer is None:
+        def scorer(start: int, stop: int) -> Chunk | None:
+            return score_rows(expected[start:stop],
+                              {v: values[start:stop] for v, values in actuals.items()}, jobs,
+                              start=start, cancel=cancel,
+                              references=None if references is None else references[start:stop])
+    total = len(expected)
+    started = clock()
+    yield Progress(0, total, 0.0)
+    for start in range(0, total, chunk_rows):
+        stop = min(start + chunk_rows, total)
+        chunk = scorer(start, stop)
+        if chunk is None:
+            return
+        yield chunk
+        yield Progress(stop, total, clock() - started)
+
+
+def score_rows(expected: Sequence[str | None], actuals: Mapping[str, Sequence[str | None]],
+               jobs: Sequence[MetricJob], *, start: int = 0,
+               references: Sequence[list[str] | None] | None = None,
+               cancel: Callable[[], bool] | None = None) -> Chunk | None:
+    """One block of resolved rows scored in this process, numbered from `start` (with
+    `references`, the best of each row's references); None once `cancel()` is true."""
+    if references is None:
+        return score_chunk(expected, actuals, jobs, start, cancel)
+    best = score_any_block(references, actuals, jobs, cancel)
+    if best is None:
+        return None
+    return Chunk(start, start + best.rows, best.scores, best.status,
+                 {key: {start + row: text for row, text in rows.items()}
+                  for key, rows in best.messages.items()}, best.refs)
+

@@ -9,8 +9,7 @@ reference. `refs` records the 0-based index of the winner (-1 where no reference
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -20,14 +19,8 @@ from matchlens.core.datasets.table import Table
 from matchlens.core.errors import DatasetError
 from matchlens.core.metrics.registry import STATUS_MISSING, STATUS_SCORED
 from matchlens.core.results import Direction
-from matchlens.core.scoring.batch import (
-    BatchResult,
-    Chunk,
-    MetricJob,
-    Progress,
-    run_to_completion,
-    score_pairs,
-)
+from matchlens.core.scoring.batch import BatchResult, MetricJob, score_chunk
+from matchlens.core.scoring.parallel import run_to_completion
 
 
 @dataclass
@@ -97,41 +90,26 @@ def _label(table: Table) -> str:
 def score_any(references: Sequence[list[str] | None],
               actuals: Mapping[str, Sequence[str | None]],
               jobs: Sequence[MetricJob]) -> BatchResult:
-    """Score every row against each of its references; keep the best per metric (the CLI's
-    way: the whole batch at once, on both cores)."""
+    """Score every row against each of its references; keep the best per metric (the whole
+    batch at once, on both cores where it pays)."""
     flat_expected, flat_actuals, counts = _flatten(references, actuals)
     flat = run_to_completion(flat_expected, flat_actuals, list(jobs))
     return _keep_best(flat, counts, list(actuals), jobs)
 
 
-def score_any_chunks(references: Sequence[list[str] | None],
-                     actuals: Mapping[str, Sequence[str | None]],
-                     jobs: Sequence[MetricJob], *, chunk_size: int = 20_000,
-                     cancel: Callable[[], bool] | None = None,
-                     clock: Callable[[], float] = time.perf_counter,
-                     ) -> Iterator[Progress | Chunk]:
-    """`score_pairs`' items for several references per row (the window's way: chunks of rows
-    it can show as they come, cancellable between metrics)."""
-    total = len(references)
-    started = clock()
-    yield Progress(0, total, 0.0)
-    for start in range(0, total, chunk_size):
-        stop = min(start + chunk_size, total)
-        part = {variant: values[start:stop] for variant, values in actuals.items()}
-        flat_expected, flat_actuals, counts = _flatten(references[start:stop], part)
-        flat = BatchResult.empty(len(flat_expected), list(actuals), list(jobs))
-        for item in score_pairs(flat_expected, flat_actuals, jobs,
-                                chunk_size=max(1, len(flat_expected)), cancel=cancel):
-            if isinstance(item, Chunk):
-                flat.add(item)
-        if cancel is not None and cancel():
-            return
-        flat.done = flat.rows
-        best = _keep_best(flat, counts, list(actuals), jobs)
-        yield Chunk(start, stop, best.scores, best.status,
-                    {key: {start + row: text for row, text in rows.items()}
-                     for key, rows in best.messages.items()}, best.refs)
-        yield Progress(stop, total, clock() - started)
+def score_any_block(references: Sequence[list[str] | None],
+                    actuals: Mapping[str, Sequence[str | None]], jobs: Sequence[MetricJob],
+                    cancel: Callable[[], bool] | None = None) -> BatchResult | None:
+    """`score_any` for one block of rows, in this process (the window's chunks); None as soon
+    as `cancel()` is true."""
+    flat_expected, flat_actuals, counts = _flatten(references, actuals)
+    chunk = score_chunk(flat_expected, flat_actuals, jobs, cancel=cancel)
+    if chunk is None:
+        return None
+    flat = BatchResult.empty(len(flat_expected), list(actuals), list(jobs))
+    flat.add(chunk)
+    flat.done = flat.rows
+    return _keep_best(flat, counts, list(actuals), jobs)
 
 
 def _flatten(references: Sequence[list[str] | None],

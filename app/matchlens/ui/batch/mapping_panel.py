@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from matchlens.core.metrics.registry import all_metrics
-from matchlens.core.scoring.mapping import Mapping
+from matchlens.core.scoring.mapping import ColumnMapping
 from matchlens.core.text.normalise import describe
 from matchlens.ui.normalise_box import NormaliseBox
 
@@ -129,7 +129,7 @@ class MappingPanel(QWidget):
         layout.addWidget(self.score_button)
         self.set_columns([], None)
 
-    def set_columns(self, columns: list[str], mapping: Mapping | None) -> None:
+    def set_columns(self, columns: list[str], mapping: ColumnMapping | None) -> None:
         self.expected.clear()
         self.expected.addItems(columns)
         self.actuals.clear()
@@ -174,10 +174,10 @@ class MappingPanel(QWidget):
             on = item.data(Qt.ItemDataRole.UserRole) in metric_ids
             item.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
 
-    def mapping(self) -> Mapping:
+    def mapping(self) -> ColumnMapping:
         label = self.label.currentText()
         id_column = self.id.currentText()
-        return Mapping(
+        return ColumnMapping(
             expected=self.expected.currentText().strip() if not self.literal.isChecked()
             else self.expected.currentText(),
             expected_literal=self.literal.isChecked(),

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 
 from matchlens.core.datasets import Table
 from matchlens.core.metrics.registry import get_metric
-from matchlens.core.scoring.mapping import Mapping
+from matchlens.core.scoring.mapping import ColumnMapping
 from matchlens.embeddings.preflight import Preflight, preflight
 from matchlens.ui.batch.mapping_panel import MappingPanel
 from matchlens.ui.batch.worker import Task
@@ -39,12 +39,12 @@ class NetworkConsent(QObject):
         self.window_parent = parent  # the question is modal over it
         self.task: Task | None = None
         self.prompt: QMessageBox | None = None  # the open "no key" / "cost" question
-        self._asked: Mapping | None = None  # the mapping the check resolved
+        self._asked: ColumnMapping | None = None  # the mapping the check resolved
 
     def is_checking(self) -> bool:
         return self.task is not None
 
-    def check(self, table: Table, mapping: Mapping, network: dict[str, dict]) -> None:
+    def check(self, table: Table, mapping: ColumnMapping, network: dict[str, dict]) -> None:
         """Check the key and estimate what `network` (metric id -> options) would send."""
         self.cancel()
         self._asked = mapping

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QWidget
 from matchlens.core.datasets import Table
 from matchlens.core.metrics.registry import get_metric
 from matchlens.core.scoring.batch import BatchResult, Chunk, MetricJob, Progress
-from matchlens.core.scoring.mapping import Mapping, Prepared
+from matchlens.core.scoring.mapping import ColumnMapping, Prepared
 from matchlens.core.scoring.stats import Final
 from matchlens.ui.batch import table_model
 from matchlens.ui.batch.worker import ChildRun, Started, Task, score_dataset
@@ -45,7 +45,7 @@ class ScoringRun(QObject):
         self.result: BatchResult | None = None  # the run's own view: `done` = chunks seen
         self.requested = False  # Score pressed; the task starts once the plots are built
         self._table: Table | None = None
-        self._mapping: Mapping | None = None
+        self._mapping: ColumnMapping | None = None
         self._prepared: Prepared | None = None  # columns resolved by the network check
         self._network_note = ""  # "All 120 texts are cached: nothing will be sent."
         self._done_sentence = ""  # set when scores are in, said once the plots are drawn
@@ -57,7 +57,7 @@ class ScoringRun(QObject):
         return self.task is not None or self.requested or bool(self._done_sentence) \
             or self._rank_pending
 
-    def start(self, table: Table, mapping: Mapping, prepared: Prepared | None = None,
+    def start(self, table: Table, mapping: ColumnMapping, prepared: Prepared | None = None,
               note: str = "") -> None:
         """Score `table` as `mapping` says; `prepared` is what a network check resolved for it,
         `note` a sentence said with the result."""

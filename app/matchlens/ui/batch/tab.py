@@ -35,7 +35,7 @@ from matchlens.core.datasets.readers import OPEN_FILTER
 from matchlens.core.errors import MatchLensError
 from matchlens.core.metrics.registry import get_metric
 from matchlens.core.scoring.batch import BatchResult
-from matchlens.core.scoring.mapping import Mapping, Prepared, guess_mapping
+from matchlens.core.scoring.mapping import ColumnMapping, Prepared, guess_mapping
 from matchlens.core.scoring.stats import Final
 from matchlens.core.scoring.view_order import ROW_FAIL, ROW_PASS, ROW_PROBLEM, failing_mask
 from matchlens.embeddings.redact import scrub
@@ -77,7 +77,7 @@ class BatchTab(QWidget):
         self.prepared: Prepared | None = None
         self.result: BatchResult | None = None
         self.final: Final | None = None
-        self.mapping: Mapping | None = None
+        self.mapping: ColumnMapping | None = None
         self._build()
         self.reader = DatasetReader(self)
         self.reader.sig_read.connect(self._on_table)

@@ -30,8 +30,9 @@ from superqt.utils import create_worker
 
 from matchlens.core.datasets import Table, read_table
 from matchlens.core.errors import MatchLensError
-from matchlens.core.scoring.batch import BatchResult, Chunk, MetricJob, Progress, score_pairs
-from matchlens.core.scoring.mapping import Mapping, Prepared, prepare
+from matchlens.core.scoring.batch import BatchResult, Chunk, MetricJob
+from matchlens.core.scoring.mapping import ColumnMapping, Prepared, prepare
+from matchlens.core.scoring.pipeline import score_chunks
 from matchlens.core.scoring.stats import Final, finalize
 from matchlens.workers.background import child_command, lower_priority
 from matchlens.workers.frames import read_frame, write_frame
@@ -281,11 +282,12 @@ class ChildRun:
             proc.wait()
 
 
-def score_dataset(table: Table, mapping: Mapping, jobs: list[MetricJob], chunk_size: int,
+def score_dataset(table: Table, mapping: ColumnMapping, jobs: list[MetricJob], chunk_size: int,
                   child: ChildRun | None, cancel: Callable[[], bool],
                   prepared: Prepared | None = None, rank_from: int | None = None
                   ) -> Generator[object, None, Final | None]:
-    """Resolve the columns, then score chunk by chunk; returns the sorted/swept arrays.
+    """Resolve the columns, then score chunk by chunk (the core pipeline's `score_chunks`);
+    returns the sorted/swept arrays.
 
     The result arrays are filled here, in the worker thread; the GUI only reads them, and only
     up to the rows it has been told about (each Chunk arrives after its rows are written).
@@ -296,18 +298,15 @@ def score_dataset(table: Table, mapping: Mapping, jobs: list[MetricJob], chunk_s
     gc.freeze()  # the resolved value lists: a million-item list each
     result = BatchResult.empty(prepared.rows, list(prepared.actuals), jobs)
     yield Started(prepared, result)
-    if prepared.references is not None:  # several references a row: scored in this worker
-        from matchlens.core.scoring.references import score_any_chunks
-
-        items = score_any_chunks(prepared.references, prepared.actuals, jobs,
-                                 chunk_size=chunk_size, cancel=cancel)
-    elif child is not None and child.available() and prepared.rows >= PROCESS_ROWS:
+    # several references a row are scored in this worker
+    if prepared.references is None and child is not None and child.available() and \
+            prepared.rows >= PROCESS_ROWS:
         rank = rank_from is not None and prepared.rows >= rank_from
         items = score_in_child(prepared, jobs, min(chunk_size, CHILD_CHUNK_ROWS), child, cancel,
                                rank)
     else:
-        items = score_pairs(prepared.expected, prepared.actuals, jobs, chunk_size=chunk_size,
-                            cancel=cancel)
+        items = score_chunks(prepared.expected, prepared.actuals, jobs, chunk_rows=chunk_size,
+                             references=prepared.references, cancel=cancel)
     for item in items:
         if isinstance(item, Chunk):
             result.add(item)
@@ -325,8 +324,8 @@ def text_column_keys(prepared: Prepared) -> list[str]:
 
 def score_in_child(prepared: Prepared, jobs: list[MetricJob], chunk_size: int,
                    child: ChildRun, cancel: Callable[[], bool], rank: bool = False
-                   ) -> Iterator[Chunk | Progress]:
-    """score_pairs' items, computed by the child process one chunk at a time.
+                   ) -> Iterator[object]:
+    """`score_chunks`' items, each chunk scored by the child process.
 
     With `rank`, the child keeps the texts and, after the last chunk, starts ranking them
     while the window finishes the run; it then lives on until `child.ranks` is read.
@@ -341,12 +340,10 @@ def score_in_child(prepared: Prepared, jobs: list[MetricJob], chunk_size: int,
         if rank:
             write_frame(proc.stdin, ("keep", text_column_keys(prepared)))
         ids = prepared.ids if rank else None
-        total, started = prepared.rows, time.perf_counter()
-        yield Progress(0, total, 0.0)
-        for start in range(0, total, chunk_size):
+
+        def in_child(start: int, stop: int) -> Chunk | None:
             if cancel():
-                return
-            stop = min(start + chunk_size, total)
+                return None
             try:
                 send_chunk(proc.stdin, prepared, start, stop, ids)
                 reply = read_frame(proc.stdout)
@@ -354,13 +351,15 @@ def score_in_child(prepared: Prepared, jobs: list[MetricJob], chunk_size: int,
                 reply = None
             if reply is None:
                 if cancel() or child.killed:
-                    return
+                    return None
                 raise MatchLensError(f"The scoring process stopped unexpectedly "
                                      f"(exit code {proc.poll()}).")
             if reply[0] == "error":
                 raise MatchLensError(reply[1])
-            yield reply[1]
-            yield Progress(stop, total, time.perf_counter() - started)
+            return reply[1]
+
+        yield from score_chunks(prepared.expected, prepared.actuals, jobs,
+                                chunk_rows=chunk_size, scorer=in_child)
         if rank and not cancel():
             with contextlib.suppress(OSError):  # a child gone now only costs the ranks
                 write_frame(proc.stdin, ("ranks",))
