@@ -59,7 +59,7 @@ def watch() -> bool:
         return False
     watcher = threading.Thread(target=_watch, args=(read_fd,), name="matchlens-interrupts",
                                daemon=True)
-    # It only ever blocks in os.read holding no lock, so a fork (core.parallel_batch) stays safe.
+    # It only ever blocks in os.read holding no lock, so a fork (core.scoring.parallel) stays safe.
     watcher.fork_safe = True  # type: ignore[attr-defined]
     watcher.start()
     _started = True

@@ -108,7 +108,7 @@ _FLAGS = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | \
 
 def _create_temporary(target: Path, folder: Path, made: list[str]) -> int:
     """Create `.NAME.PID.xxxx.tmp` as mkstemp would, and return its descriptor; its name is in
-    `made` before the file exists. (With mkstemp a SIGTERM, which crash.py raises as an
+    `made` before the file exists. (With mkstemp a SIGTERM, which cli/crash.py raises as an
     exception, could land after the file was made and before its name was returned: the file
     stayed behind. A signal mask cannot close that window: another thread takes the signal.)"""
     for _ in range(100):

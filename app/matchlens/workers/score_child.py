@@ -12,7 +12,7 @@ The child also ranks the text columns for the table's text sorts, when asked to 
 has every text already, and ranking a million strings in the window's process would make the
 window wait for the GIL (ranks travel back as one int64 array per column, a plain copy).
 
-Frames (ui.pipe_frames): 8-byte little-endian length, then a pickle.
+Frames (workers.frames): 8-byte little-endian length, then a pickle.
   parent -> ("jobs", [(metric_id, threshold, options), ...])
   parent -> ("keep", [column key, ...])  optional: "expected", "actual:<variant>", "id"
   parent -> ("chunk", start, [variant, ...], with_ids), then one frame per column: the

@@ -1,7 +1,7 @@
 """Human pass/fail labels of one dataset: the data's label column plus what a person changed.
 
 The label column (when mapped) is the starting point; every change a person makes is an entry
-in the sidecar (`label_sidecar`), which is rewritten atomically after each change. The input
+in the sidecar (`labels.sidecar`), which is rewritten atomically after each change. The input
 file is never touched. Labels belong to a (row, variant): with several actual columns a person
 judges the output on screen, and the data's label column is the start for every variant.
 
