@@ -161,3 +161,22 @@ def test_a_headless_command_loads_no_window_code(tmp_path, command):
     window = sorted(m for m in loaded if m.split(".")[0] == "PySide6"
                     or m == "matchlens.ui" or m.startswith("matchlens.ui."))
     assert window == []
+
+
+def test_reading_the_command_line_loads_no_reader():
+    # `--format`'s choices come from the reader registry, read only when argparse shows or
+    # checks them: every start (the window's first paint included) would otherwise import every
+    # reader module (~30 ms) before it knows it needs one.
+    code = ("import sys; from matchlens.cli.parser import parse_args; "
+            "parse_args(['compare', 'a.txt', 'b.txt']); parse_args(['score', 'x.csv', "
+            "'--expected', 'e', '--actual', 'a']); "
+            "print('matchlens.core.datasets' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert done.stdout.strip() == "False", done.stderr
+    given = ("import sys; from matchlens.cli.parser import parse_args; "
+             "parse_args(['score', 'x', '--expected', 'e', '--actual', 'a', '--format', "
+             "'parquet']); print('matchlens.core.datasets' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", given], capture_output=True, text=True,
+                          timeout=60)
+    assert done.stdout.strip() == "True", done.stderr  # checking a given --format reads it

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from matchlens import __version__
 from matchlens.cli.exit_codes import EXIT_USAGE
-from matchlens.core.datasets.formats import format_ids
 
 _COMMANDS = ("compare", "batch", "score", "calibrate", "diff")
 HEADLESS = ("score", "calibrate", "diff")
@@ -18,6 +17,24 @@ HEADLESS = ("score", "calibrate", "diff")
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line, exit 2, as the contract says
         self.exit(EXIT_USAGE, f"{self.prog}: {message} (see `{self.prog} --help`)\n")
+
+
+class FormatChoices:
+    """`--format`'s choices, read from the reader registry only when argparse looks at them
+    (help, or a `--format` given): importing every reader module costs each start of the
+    program, the window's included, ~30 ms it mostly does not need."""
+
+    @staticmethod
+    def ids() -> tuple[str, ...]:
+        from matchlens.core.datasets.formats import format_ids
+
+        return format_ids()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.ids())
+
+    def __contains__(self, value: object) -> bool:
+        return value in self.ids()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -153,9 +170,11 @@ def _reading_options(parser: argparse.ArgumentParser) -> None:
                              "promptfoo's output; default: the only array of objects)")
     parser.add_argument("--sheet", metavar="NAME",
                         help="the sheet of a spreadsheet to read (default: the first)")
-    parser.add_argument("--format", choices=format_ids(),
+    # A metavar, so argparse lists the choices only in the help text (it would otherwise
+    # read them while building the parser, importing every reader).
+    parser.add_argument("--format", choices=FormatChoices(), metavar="FORMAT",
                         help="the input's format when its name does not say (standard input: "
-                             "csv unless this says)")
+                             "csv unless this says): %(choices)s")
 
 
 def _gui_common(parser: argparse.ArgumentParser) -> None:
