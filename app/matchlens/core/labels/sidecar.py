@@ -23,6 +23,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from matchlens.core.atomic import atomic_writer
+from matchlens.core.bounded import InputBoundError, read_bytes
 from matchlens.core.datasets import parse_label
 from matchlens.core.errors import DatasetError, OutputError
 
@@ -59,9 +60,11 @@ def read_sidecar(path: str | Path) -> list[Entry]:
     """Every entry of a labels file; DatasetError (file, line, column) for anything unreadable."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        text = read_bytes(path, str(path)).decode("utf-8-sig")
     except FileNotFoundError:
         raise DatasetError("no such labels file", file=str(path)) from None
+    except InputBoundError as err:
+        raise DatasetError(str(err), file=str(path)) from None
     except UnicodeDecodeError:
         raise DatasetError("is not UTF-8 text (a labels file is a UTF-8 CSV)",
                            file=str(path)) from None
