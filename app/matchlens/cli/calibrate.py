@@ -62,6 +62,12 @@ def label_codes(args: argparse.Namespace, table, variants: list[str]) -> dict[st
         texts = resolve_column(table, args.label).values
         base = np.fromiter((-1 if (v := parse_label(t)) is None else int(v) for t in texts),
                            dtype=np.int8, count=len(texts))
+        given = [t for t in texts if t is not None and t.strip()]
+        if given and not (base >= 0).any():  # a column of something else: no numbers to give
+            shown = ", ".join(repr(t) for t in list(dict.fromkeys(given))[:3])
+            raise ConfigError(f"{table.label}: column {args.label!r} holds no pass/fail label "
+                              f"(it holds {shown}…); labels are pass/fail, true/false, 1/0, "
+                              "yes/no, good/bad or ✓/✗")
     id_column = args.id or guess_columns(table.columns)["id"]
     ids = resolve_column(table, id_column).values if id_column else None
     labels = Labels(len(table), variants, base, ids, path=None)  # never written here
