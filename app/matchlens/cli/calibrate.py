@@ -18,7 +18,7 @@ from matchlens.cli.exit_codes import EXIT_OK
 from matchlens.cli.score import build_config, reading_options
 from matchlens.core.config import Config, save_config
 from matchlens.core.datasets import guess_columns, parse_label, read_table, resolve_column
-from matchlens.core.errors import ConfigError
+from matchlens.core.errors import ConfigError, OutputError
 from matchlens.core.labels.calibration_report import (
     COLUMNS,
     MetricReport,
@@ -120,7 +120,10 @@ def calibrate_command(args: argparse.Namespace) -> int:
               f"{saved} to count them")
     if args.output is not None:
         chosen, said = suggested_config(config, reports)
-        save_config(chosen, args.output, metric_ids)
+        try:
+            save_config(chosen, args.output, metric_ids)
+        except OSError as err:  # a full disk, a folder that is gone: a sentence, not exit 70
+            raise OutputError(f"{args.output}: cannot write ({err.strerror or err})") from None
         print(f"Wrote {args.output}: {'; '.join(said)}. `matchlens score --config "
               f"{args.output}` reads it.", file=sys.stderr)
     return EXIT_OK
