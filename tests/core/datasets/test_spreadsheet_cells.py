@@ -92,3 +92,17 @@ def test_column_letters_round_trip():
     # A=1, Z=26, AA=27, XFD = 24*676 + 6*26 + 4 = 16384 (Excel's last column)
     for n, letters in ((1, "A"), (26, "Z"), (27, "AA"), (16384, "XFD")):
         assert column_number(letters.encode()) == n and column_letters(n) == letters
+
+
+def test_a_merged_range_below_the_data_is_ignored(tmp_path):
+    """A merged, empty area past the last value (formatting left behind) lies outside what
+    calamine returns: it must not be filled, nor fail."""
+    path = tmp_path / "m.xlsx"
+    book = xlsxwriter.Workbook(path)
+    sheet = book.add_worksheet()
+    sheet.write_row(0, 0, ["expected", "actual"])
+    sheet.write_row(1, 0, ["a", "b"])
+    sheet.merge_range(5, 3, 7, 5, "")
+    book.close()
+    table = read_table(path)
+    assert table.rows == [["a", "b"]]
