@@ -60,3 +60,22 @@ def test_a_jsonl_error_names_the_line_and_the_character(tmp_path):
 def test_whitespace_before_the_bracket_is_still_a_list_of_references():
     assert parse_references('  \n["Paris", "paris"]') == ["Paris", "paris"]
     assert parse_references("Paris [France]") == ["Paris [France]"]  # a text, not a list
+
+
+def test_made_up_names_take_the_next_free_suffix():
+    from matchlens.core.datasets.headers import unique_header
+
+    # the second "v" would be "v (2)", which the file has, and so has "v (2) (2)": the next
+    # free suffix is (3); the third "v" is "v (3)"
+    names = unique_header(["v", "v", "v (2)", "v (2) (2)", "v"]).names
+    assert names == ["v", "v (2) (3)", "v (2)", "v (2) (2)", "v (3)"]
+
+
+def test_only_promptfoos_shape_is_taken_for_promptfoo():
+    from matchlens.core.datasets.promptfoo import is_promptfoo
+
+    assert is_promptfoo({"results": {"results": [{"testIdx": 0, "promptIdx": 0}]}})
+    assert not is_promptfoo({"results": {"results": []}})  # nothing to pivot
+    assert not is_promptfoo({"results": {"results": [{"testIdx": 0}]}})  # no promptIdx
+    assert not is_promptfoo({"results": {"results": ["a"]}})
+    assert not is_promptfoo({"results": "x"})
