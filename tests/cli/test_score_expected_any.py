@@ -73,3 +73,35 @@ def test_one_reference_flag_only(cli, tmp_path):
     assert_one_line_error(run, "give --expected or --expected-any, not both")
     run = cli(data, "--expected-any", "nope", "--actual", "o")
     assert_one_line_error(run, "no column 'nope'")
+
+
+def test_numbers_keep_the_text_they_were_written_with(cli, tmp_path):
+    """Issue 28 item 4: `[1e400]` against "1e400" is equal, `[1.10]` is "1.10" (not "1.1"),
+    and a JSONL input column holding `[1e23]` is written back as `[1e23]`."""
+    data = write_csv(tmp_path / "qa.csv", [
+        ["answers", "output"], ["[1e400]", "1e400"], ["[1.10]", "1.10"], ["[1.10]", "1.1"],
+        ["[7, 1e23]", "1e23"]])
+    out = tmp_path / "scored.csv"
+    run = cli(data, "--expected-any", "answers", "--actual", "output", "--metrics",
+              "exact_match", "-o", out)
+    assert run.code == 0, run.err
+    header, rows = read_csv_file(out)
+    assert [row[2] for row in rows] == ["1.0", "1.0", "0.0", "1.0"]
+    assert [row[0] for row in rows] == ["[1e400]", "[1.10]", "[1.10]", "[7, 1e23]"]
+    lines = tmp_path / "qa.jsonl"
+    lines.write_text('{"answers": [1e23, 1.10], "output": "1.10"}\n', encoding="utf-8")
+    out = tmp_path / "scored.jsonl"
+    run = cli(lines, "--expected-any", "answers", "--actual", "output", "--metrics",
+              "exact_match", "-o", out)
+    assert run.code == 0, run.err
+    text = out.read_text("utf-8")
+    assert '"answers": [1e23, 1.10]' in text and '"exact_match_ref": 1' in text
+
+
+def test_a_deeply_nested_cell_names_its_line_and_column(cli, tmp_path):
+    data = write_csv(tmp_path / "qa.csv", [["answers", "output"], ["[" * 100_000, "x"],
+                                           ['["x"]', "x"]])
+    run = cli(data, "--expected-any", "answers", "--actual", "output", "--metrics",
+              "exact_match")
+    assert run.code == 0, run.err
+    assert "qa.csv, line 2, column 'answers'" in run.err and "nested too deeply" in run.err

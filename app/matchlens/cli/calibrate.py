@@ -18,7 +18,7 @@ from matchlens.cli.exit_codes import EXIT_OK
 from matchlens.cli.score import build_config, reading_options
 from matchlens.core.config import Config, save_config
 from matchlens.core.datasets import guess_columns, parse_label, read_table, resolve_column
-from matchlens.core.errors import ConfigError
+from matchlens.core.errors import ConfigError, OutputError
 from matchlens.core.labels.calibration_report import (
     COLUMNS,
     MetricReport,
@@ -62,6 +62,12 @@ def label_codes(args: argparse.Namespace, table, variants: list[str]) -> dict[st
         texts = resolve_column(table, args.label).values
         base = np.fromiter((-1 if (v := parse_label(t)) is None else int(v) for t in texts),
                            dtype=np.int8, count=len(texts))
+        given = [t for t in texts if t is not None and t.strip()]
+        if given and not (base >= 0).any():  # a column of something else: no numbers to give
+            shown = ", ".join(repr(t) for t in list(dict.fromkeys(given))[:3])
+            raise ConfigError(f"{table.label}: column {args.label!r} holds no pass/fail label "
+                              f"(it holds {shown}…); labels are pass/fail, true/false, 1/0, "
+                              "yes/no, good/bad or ✓/✗")
     id_column = args.id or guess_columns(table.columns)["id"]
     ids = resolve_column(table, id_column).values if id_column else None
     labels = Labels(len(table), variants, base, ids, path=None)  # never written here
@@ -114,7 +120,10 @@ def calibrate_command(args: argparse.Namespace) -> int:
               f"{saved} to count them")
     if args.output is not None:
         chosen, said = suggested_config(config, reports)
-        save_config(chosen, args.output, metric_ids)
+        try:
+            save_config(chosen, args.output, metric_ids)
+        except OSError as err:  # a full disk, a folder that is gone: a sentence, not exit 70
+            raise OutputError(f"{args.output}: cannot write ({err.strerror or err})") from None
         print(f"Wrote {args.output}: {'; '.join(said)}. `matchlens score --config "
               f"{args.output}` reads it.", file=sys.stderr)
     return EXIT_OK

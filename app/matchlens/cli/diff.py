@@ -17,12 +17,13 @@ import sys
 from collections.abc import Iterator
 from typing import TextIO
 
+from matchlens.cli import diff_large
 from matchlens.cli.score import build_config, choose_metrics, load_network_metrics
 from matchlens.cli.stdout_guard import stdout_as_utf8
-from matchlens.core.diff.pair import compare_pair
+from matchlens.core.diff.pair import compare_pair, metric_outcome
 from matchlens.core.diff.readable.chunks import ReadableDiff
 from matchlens.core.metrics.registry import get_metric
-from matchlens.core.results import Label, MetricResult
+from matchlens.core.results import Label, MetricResult, judge
 from matchlens.core.text.textfile import read_text_file
 
 _RED_STRUCK, _RED, _GREEN, _DIM = "\x1b[31;9m", "\x1b[31m", "\x1b[32m", "\x1b[2m"
@@ -89,6 +90,8 @@ def diff_command(args: argparse.Namespace) -> int:
     metric_ids = choose_metrics(args, config)
     expected = read_text_file(args.expected_file)
     actual = read_text_file(args.actual_file)
+    if diff_large.too_long(expected, actual):  # the exact script is out of reach: lines
+        return _diff_large(expected, actual, config, metric_ids, args.json)
     # One pair, then exit: the Python steps cost less than loading the compiled kernel would.
     compared = compare_pair(expected, actual, config, metric_ids, words=args.words,
                             compiled=False)
@@ -106,4 +109,19 @@ def diff_command(args: argparse.Namespace) -> int:
     text = inline_diff(diff, colour)
     out.write(text if text.endswith("\n") or not text else text + "\n")
     out.write("\n" + "\n".join(score_lines(results, colour)) + "\n")
+    return 0
+
+
+def _diff_large(expected: str, actual: str, config, metric_ids, as_json: bool) -> int:
+    scores: dict[str, tuple | None] = {}
+    for metric_id in metric_ids:
+        if metric_id not in diff_large.LINEAR_METRICS:
+            scores[metric_id] = None
+            continue
+        settings = config.settings(metric_id)
+        result = judge(metric_outcome(metric_id, expected, actual, settings.options),
+                       get_metric(metric_id).direction, settings.threshold)
+        scores[metric_id] = (result.score, str(result.label))
+    stdout_as_utf8()
+    diff_large.write_large(sys.stdout, expected, actual, scores, as_json)
     return 0

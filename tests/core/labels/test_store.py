@@ -193,3 +193,17 @@ def test_next_unlabelled_follows_the_view_order_wraps_and_skips_hidden_rows():
     assert next_unlabelled(order, codes, 4, failing) == 1
     assert next_unlabelled(np.array([0, 2, 3]), codes, 1) == 3  # the current row is filtered out
     assert next_unlabelled(order, np.zeros(5, np.int8), 0) is None
+
+
+def test_resetting_a_label_keeps_its_note(tmp_path):
+    """Issue 28 survivor: a label set back to the column's value keeps the row's note (the
+    entry stays, with NONE), and only clearing the note too removes the line."""
+    data = _data(tmp_path)
+    labels, _ = Labels.open(data, 5, ["actual"], ids=IDS)
+    labels.set(2, "actual", FAIL, note="check the date")
+    labels.set(2, "actual", NONE)  # note None: keep it
+    assert labels.state(2, "actual") == (NONE, "check the date")
+    assert [(e.row, e.label, e.note) for e in read_sidecar(sidecar_path(data))] == [
+        (2, NONE, "check the date")]
+    labels.set(2, "actual", NONE, note="")
+    assert read_sidecar(sidecar_path(data)) == []

@@ -18,19 +18,22 @@ def _long_pair(size: int, seed: int = 11) -> tuple[str, str]:
     return long_pair(size, words, newline_rate=0.08, seed=seed)
 
 
-# A GUI thread that did the work itself would be blocked for seconds; the figures themselves
-# (tens of ms) live in benchmarks/bench_compare_keystroke.py. Here only a 10x margin on the old
-# 0.15 s target is asserted, so a busy 2-core CI machine never fails it.
-BLOCKED_S = 1.5
+# A GUI thread that did the work itself would run no event while it computes. The tests check
+# that events: the meter's timer ticks while the tab says it is busy (no wall-clock limit, which
+# a busy machine could break); the gap figures (tens of ms) live in
+# benchmarks/bench_compare_keystroke.py and are only printed here.
 
 
 class GapMeter:
-    """A 5 ms QTimer; the longest interval between its ticks is how long the GUI was blocked,
-    and `ticks` says the event loop ran at all while the work was pending."""
+    """A 5 ms QTimer. `busy_ticks` counts the ticks that ran while `busy()` was true: the event
+    loop ran during the work. `longest` (the longest interval between ticks) is printed for a
+    person, never asserted."""
 
-    def __init__(self) -> None:
+    def __init__(self, busy=None) -> None:
         self.longest = 0.0
         self.ticks = 0
+        self.busy_ticks = 0
+        self._busy = busy or (lambda: False)
         self._last = time.perf_counter()
         self.timer = QTimer(interval=5)
         self.timer.timeout.connect(self._tick)
@@ -42,6 +45,7 @@ class GapMeter:
     def _tick(self) -> None:
         now = time.perf_counter()
         self.ticks += 1
+        self.busy_ticks += bool(self._busy())
         self.longest = max(self.longest, now - self._last)
         self._last = now
 
@@ -57,7 +61,7 @@ def test_200k_pair_keeps_the_event_loop_responsive(qtbot, compare_tab) -> None:
     shown = []
     compare_tab.scheduler.sig_busy.connect(
         lambda _busy: shown.append(compare_tab.busy_indicator.isVisible()))
-    meter = GapMeter()
+    meter = GapMeter(compare_tab.is_busy)
     meter.start()
     compare_tab.set_texts(expected, actual)
     assert compare_tab.is_busy()  # handed off: set_texts did not compute it
@@ -69,7 +73,7 @@ def test_200k_pair_keeps_the_event_loop_responsive(qtbot, compare_tab) -> None:
     # setPlainText of 2 × 200k characters itself runs on the GUI thread, before the meter can
     # tick; everything after (reading texts, dispatching, painting results) must stay short.
     print(f"longest gap {longest * 1000:.0f} ms")
-    assert longest < BLOCKED_S, f"the GUI thread was blocked for {longest * 1000:.0f} ms"
+    assert meter.busy_ticks > 0  # events ran while the work was pending: not on this thread
     spec = get_metric("levenshtein_distance")
     assert compare_tab.panels[spec.id].result().score == evaluate(spec, expected, actual).score
     assert compare_tab.highlighted_edits() == compare_tab.panels[spec.id].result().score
@@ -81,7 +85,7 @@ def test_typing_into_a_long_text_stays_responsive_and_newest_wins(qtbot, compare
     wait_done(qtbot, compare_tab, timeout=30000)
     editor = compare_tab.editor("actual")
     editor.moveCursor(editor.textCursor().MoveOperation.End)
-    meter = GapMeter()
+    meter = GapMeter(compare_tab.is_busy)
     meter.start()
     for ch in "typed":  # each keystroke lands while the previous one may still be computing
         qtbot.keyClicks(editor, ch)
@@ -89,7 +93,7 @@ def test_typing_into_a_long_text_stays_responsive_and_newest_wins(qtbot, compare
     wait_done(qtbot, compare_tab, timeout=30000)
     longest = meter.stop()
     print(f"longest gap {longest * 1000:.0f} ms")
-    assert longest < BLOCKED_S, f"the GUI thread was blocked for {longest * 1000:.0f} ms"
+    assert meter.busy_ticks > 0  # the event loop ran between keystrokes' computations
     final = compare_tab.texts()
     assert final[1].endswith("typed")
     for metric_id in ("levenshtein_distance", "jaccard", "chrf"):

@@ -15,8 +15,10 @@ _ID = {"id", "uid", "uuid", "rowid", "row_id", "idx", "index", "example_id",
        "sample_id", "item_id", "qid", "record_id"}
 _WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 
-_TRUE = {"true", "1", "1.0", "pass", "passed", "yes", "y", "t"}
-_FALSE = {"false", "0", "0.0", "fail", "failed", "no", "n", "f"}
+_TRUE = {"true", "1", "1.0", "pass", "passed", "yes", "y", "t", "good", "correct", "✓", "✔",
+         "✅", "👍"}
+_FALSE = {"false", "0", "0.0", "fail", "failed", "no", "n", "f", "bad", "incorrect", "✗", "✘",
+          "❌", "👎"}
 
 
 def _role(name: str) -> str | None:
@@ -54,7 +56,8 @@ def guess_columns(columns: list[str]) -> dict:
 
 
 def parse_label(text: str | None) -> bool | None:
-    """True/False for true/false, 1/0, pass/fail, yes/no, y/n (any case, stripped); else None."""
+    """True/False for true/false, 1/0, pass/fail, yes/no, y/n, good/bad, correct/incorrect,
+    ✓/✗ (✔/✘, ✅/❌, 👍/👎) (any case, stripped); else None."""
     if text is None:
         return None
     key = text.strip().lower()

@@ -1,8 +1,10 @@
-"""JSON numbers a float cannot hold (`1e400`, `-1e999`) are kept as written.
+"""JSON numbers are kept as written: `1e400`, `1.10`, `1e23`.
 
-`json.loads` makes them `inf`, and writing that back gives `Infinity`: invalid JSON, the value
-lost. Here such a number becomes a `JsonNumber` holding its text; `dumps` writes it back bare,
-exactly as it came, and a cell shows that text. Ordinary floats stay floats (the C decoder
+`json.loads` makes `1e400` `inf` (written back: `Infinity`, invalid JSON, the value lost), `1.10`
+the float 1.1 and `1e23` 1.0000000000000001e+23. Here a number whose float would not be written
+back as the same text becomes a `JsonNumber` holding its text; `dumps` writes it back bare,
+exactly as it came, and a cell shows that text. It compares as the float it means, so JSONPath
+filters still work. Floats written as Python writes them (`0.5`) stay floats (the C decoder
 calls `parse_float` only for numbers with a fraction or exponent).
 """
 
@@ -28,15 +30,34 @@ class JsonNumber:
     __repr__ = __str__
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, JsonNumber) and other.text == self.text
+        if isinstance(other, JsonNumber):
+            return other.text == self.text
+        if isinstance(other, int | float) and not isinstance(other, bool):
+            return float(self) == other
+        return NotImplemented
 
     def __hash__(self) -> int:
         return hash(self.text)
 
+    def __float__(self) -> float:
+        return float(self.text)
+
+    def __lt__(self, other: object) -> bool:
+        return float(self) < float(other)  # type: ignore[arg-type]
+
+    def __le__(self, other: object) -> bool:
+        return float(self) <= float(other)  # type: ignore[arg-type]
+
+    def __gt__(self, other: object) -> bool:
+        return float(self) > float(other)  # type: ignore[arg-type]
+
+    def __ge__(self, other: object) -> bool:
+        return float(self) >= float(other)  # type: ignore[arg-type]
+
 
 def parse_float(text: str) -> float | JsonNumber:
     value = float(text)
-    return JsonNumber(text) if math.isinf(value) else value
+    return value if math.isfinite(value) and repr(value) == text else JsonNumber(text)
 
 
 DECODER = json.JSONDecoder(parse_float=parse_float)

@@ -2,7 +2,9 @@
 
 Columns are found by name; a nested column (a struct, a list) arrives as a dict or a list, so a
 JSONPath reaches inside it (`$.output.entity`, `$.contexts[0]`) exactly as in a JSON file, and
-writing it back as a cell gives compact JSON. Rows are numbered from 1 (`unit` "row").
+writing it back as a cell gives compact JSON. Bytes, dates, decimals and NaN are read as the
+text a person sees (`arrow_cells`). Two fields of the same name load (the repeat renamed, as in
+a CSV header) and naming that name is refused. Rows are numbered from 1 (`unit` "row").
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from matchlens.core.datasets.arrow_cells import column_values
 from matchlens.core.datasets.formats import Request, data_format
 from matchlens.core.datasets.headers import unique_header
 from matchlens.core.datasets.source import Cancelled, gc_paused, settle
@@ -38,14 +41,15 @@ def iter_parquet(real: Path, display: Path, name: str, chunk_rows: int = _BATCH_
         for batch in handle.iter_batches(batch_size=chunk_rows):
             if cancel is not None and cancel():
                 raise Cancelled(f"loading {name} was cancelled")
-            if header.note:
-                batch = batch.rename_columns(header.names)
             with gc_paused():
-                rows = batch.to_pylist()
+                columns = [column_values(batch.column(j), header.names[j], done + 1, name)
+                           for j in range(batch.num_columns)]
+                rows = [dict(zip(header.names, cells, strict=True))
+                        for cells in zip(*columns, strict=True)]
             lines = list(range(done + 1, done + 1 + len(rows)))
             done += len(rows)
             yield Table(display, header.names, rows, lines, "parquet", None, "parquet",
-                        notes=notes, name=label, unit="row")
+                        notes=notes, repeated=header.repeated, name=label, unit="row")
     except (pa.ArrowException, OSError) as exc:
         raise DatasetError(f"cannot be read past row {done} ({first_line(exc)})",
                            file=name) from None
@@ -63,7 +67,8 @@ def read_parquet(real: Path, display: Path, name: str,
     rows = [row for piece in pieces for row in piece.rows]
     settle(rows)
     return Table(display, first.columns, rows, list(range(1, len(rows) + 1)), "parquet", None,
-                 "parquet", notes=first.notes, name=first.name, unit="row")
+                 "parquet", notes=first.notes, repeated=first.repeated, name=first.name,
+                 unit="row")
 
 
 def _parquet_pieces(request: Request, chunk_rows: int) -> Iterator[Table]:

@@ -49,13 +49,16 @@ def promptfoo_table(source: Source, text: str, value: dict, display, name: str |
     if start is None:  # cannot happen: the parsed value has it
         source.fail("cannot find results.results in the text")
     _, results, result_lines = walk_array(source, text, start, whole=False)
-    variants = _variant_names(results, summary.get("prompts"))
+    for result, line in zip(results, result_lines, strict=True):
+        _check_indices(source, result, line)
+    runs = _run_numbers(results)
+    variants = _variant_names(results, runs, summary.get("prompts"))
     number = {key: i for i, key in enumerate(variants)}
     tests: dict[Any, dict[str, Any]] = {}
     lines: dict[Any, int] = {}
     var_names: dict[str, None] = {}
     described = False
-    for result, line in zip(results, result_lines, strict=True):
+    for result, line, run in zip(results, result_lines, runs, strict=True):
         test = result.get("testIdx")
         row = tests.get(test)
         if row is None:
@@ -64,17 +67,20 @@ def promptfoo_table(source: Source, text: str, value: dict, display, name: str |
             description = result.get("description") or \
                 (result.get("testCase") or {}).get("description")
             if description is not None:
-                row["description"] = description
+                row[_DESCRIPTION] = description
                 described = True
             test_vars = result.get("vars") or (result.get("testCase") or {}).get("vars") or {}
             if isinstance(test_vars, dict):
                 row.update({str(k): v for k, v in test_vars.items()})
                 var_names.update(dict.fromkeys(map(str, test_vars)))
-        row[_KEY.format(number[_variant_key(result)])] = _output(result)
-    plain = (["description"] if described else []) + list(var_names)
+        row[_KEY.format(number[(*_variant_key(result), run)])] = _output(result)
+    # the test's own description: "description", or "test description" when a var has that name
+    own = "test description" if "description" in var_names else "description"
+    plain = ([own] if described else []) + list(var_names)
     header = unique_header(plain + list(variants.values()))
     outputs = header.names[len(plain):]
     rename = {_KEY.format(i): out for i, out in enumerate(outputs)}
+    rename[_DESCRIPTION] = header.names[0]
     rows = [{rename.get(k, k): v for k, v in row.items()} for row in tests.values()]
     settle(rows)
     note = (f"{source.name}: promptfoo output, {len(rows)} test{'' if len(rows) == 1 else 's'} "
@@ -85,6 +91,28 @@ def promptfoo_table(source: Source, text: str, value: dict, display, name: str |
 
 
 _KEY = "\0variant {}"  # a placeholder key no var can have, replaced by the final column name
+_DESCRIPTION = "\0description"  # the test's description, named once the vars are known
+
+
+def _check_indices(source: Source, result: dict, line: int) -> None:
+    """testIdx and promptIdx are numbers (or absent): a list or an object there is one
+    sentence naming the line of the result."""
+    for key in ("testIdx", "promptIdx"):
+        value = result.get(key)
+        if isinstance(value, list | dict):
+            source.fail(f"promptfoo's {key} is {elide(repr(value), 40)}, not a number",
+                        row=line)
+
+
+def _run_numbers(results: list[dict]) -> list[int]:
+    """0 for the first result of a (test, prompt, provider), 1 for its second (`--repeat`)..."""
+    seen: dict[tuple[Any, Any, str], int] = {}
+    out = []
+    for result in results:
+        key = (result.get("testIdx"), *_variant_key(result))
+        out.append(seen.get(key, 0))
+        seen[key] = out[-1] + 1
+    return out
 
 
 def _variant_key(result: dict) -> tuple[Any, str]:
@@ -110,13 +138,18 @@ def _prompt_label(result: dict, prompts: Any) -> str:
     return str(label if label is not None else f"prompt {index}")
 
 
-def _variant_names(results: list[dict], prompts: Any) -> dict[tuple[Any, str], str]:
-    """One short, single-line column name per (prompt, provider), in first-seen order."""
+def _variant_names(results: list[dict], runs: list[int],
+                   prompts: Any) -> dict[tuple[Any, str, int], str]:
+    """One short, single-line column name per (prompt, provider, run), in first-seen order; a
+    repeated run of the same test and prompt (`promptfoo eval --repeat`) is a column of its
+    own, `… (run 2)`, never dropped."""
     keys: dict[tuple[Any, str], str] = {}
-    for result in results:
+    every_run: dict[tuple[Any, str, int], None] = {}
+    for result, run in zip(results, runs, strict=True):
         key = _variant_key(result)
         if key not in keys:
             keys[key] = _one_line(_prompt_label(result, prompts))
+        every_run[(*key, run)] = None
     several_prompts = len({k[0] for k in keys}) > 1
     several_providers = len({k[1] for k in keys}) > 1
     names = {}
@@ -129,7 +162,15 @@ def _variant_names(results: list[dict], prompts: Any) -> dict[tuple[Any, str], s
             names[(index, provider)] = provider
         else:
             names[(index, provider)] = "output"
-    return {key: elide(name, _NAME_CHARS) for key, name in names.items()}
+    return {(index, provider, run): elide(names[(index, provider)], _NAME_CHARS)
+            + (f" (run {run + 1})" if run else "")
+            for index, provider, run in sorted(every_run, key=_first_seen(every_run))}
+
+
+def _first_seen(every_run: dict) -> Any:
+    """Order runs after one another: every first run (in first-seen order), then each second…"""
+    order = {key: i for i, key in enumerate(every_run)}
+    return lambda key: (key[2], order[key])
 
 
 def _one_line(text: str) -> str:
@@ -137,7 +178,8 @@ def _one_line(text: str) -> str:
 
 
 def _output(result: dict) -> Any:
+    """`response.output`; a response that is not an object (a bare text) is the output."""
     response = result.get("response")
     if isinstance(response, dict):
         return response.get("output")
-    return None
+    return response

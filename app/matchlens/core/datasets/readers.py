@@ -1,6 +1,8 @@
 """`read_table` and `iter_tables`: which reader of the format registry a file needs (by
 `--format`, its extension, or its first bytes), and standard input, pipes and FIFOs made
 readable by every reader. Importing this registers every format (`formats`).
+A device (`/dev/zero`) is refused, a FIFO nobody writes to is waited for with a sentence, and
+a stream's copy stops at a limit (`core.bounded`).
 
 The text readers open a file more than once (a sample to choose the encoding, the read, a
 rescan naming the line of a bad byte) and Parquet and spreadsheets need to seek: a pipe would
@@ -18,6 +20,7 @@ import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from matchlens.core.bounded import InputBoundError, copy_stream, open_input
 from matchlens.core.datasets import parquet, spreadsheet  # noqa: F401 - register their formats
 from matchlens.core.datasets.formats import (
     FORMATS,
@@ -36,9 +39,6 @@ from matchlens.core.errors import DatasetError
 # The Open dialog's filter and what the drop target takes (the window offers what it reads).
 OPEN_FILTER = open_filter()
 STDIN = "-"
-
-
-_COPY_BYTES = 1 << 20
 
 
 @contextlib.contextmanager
@@ -87,21 +87,21 @@ def discard_copies() -> None:
 
 
 def _copy_stream(stream, path: Path, copy: Path, name: str) -> None:
-    import shutil
-
-    if stream is None:
-        try:
-            handle = open(path, "rb")  # noqa: SIM115 - closed below
-        except OSError as exc:
-            raise DatasetError(f"cannot be read ({exc.strerror or exc})", file=name) from None
-    else:
-        handle = contextlib.nullcontext(stream)
+    try:
+        handle = open_input(path, name) if stream is None else contextlib.nullcontext(stream)
+    except InputBoundError as exc:
+        raise DatasetError(str(exc), file=name) from None
+    except OSError as exc:
+        raise DatasetError(f"cannot be read ({exc.strerror or exc})", file=name) from None
     with handle as source:
         if _is_terminal(source):
             raise DatasetError("is a terminal, not data: pipe a file in "
                                "(`… | matchlens score - …`) or give its path", file=name)
         with open(copy, "wb") as out:
-            shutil.copyfileobj(source, out, _COPY_BYTES)
+            try:
+                copy_stream(source, out)
+            except InputBoundError as exc:
+                raise DatasetError(str(exc), file=name) from None
 
 
 def _is_terminal(handle) -> bool:

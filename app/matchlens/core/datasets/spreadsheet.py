@@ -4,8 +4,11 @@
 calamine (Rust) reads all three formats with one API; openpyxl reads only .xlsx (and .ods
 would need odfpy besides), both pure Python, and is not installed here to compare:
 benchmarks/bench_streaming.py measures calamine's rows/s and memory on a 1M-row .xlsx. Cells become the text a person sees: 5 not 5.0, TRUE
-and FALSE, dates as ISO 8601. Blank rows are skipped like a CSV's blank lines; row numbers are
-the sheet's own (`unit` "row"), so a message points at the row Excel shows.
+and FALSE, dates as ISO 8601, an error cell as its error (`#DIV/0!`), every cell of a merged
+range as the merged value, serial date 60 as Excel's 1900-02-29. An .xlsx sheet's extent is
+checked before calamine allocates it (`xlsx_scan`). Blank rows are skipped like a CSV's blank
+lines; row numbers are the sheet's own (`unit` "row"), so a message points at the row Excel
+shows.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from matchlens.core.datasets.formats import Request, data_format
 from matchlens.core.datasets.headers import unique_header
 from matchlens.core.datasets.source import Cancelled, gc_paused, settle
 from matchlens.core.datasets.table import Table
+from matchlens.core.datasets.xlsx_scan import SheetFacts, scan_sheet
 from matchlens.core.errors import DatasetError, first_line
 
 _CANCEL_EVERY = 4096
@@ -30,7 +34,10 @@ def read_sheet(real: Path, display: Path, name: str, kind: str, sheet: str | Non
 
     try:
         book = CalamineWorkbook.from_path(str(real))
-    except Exception as exc:  # calamine raises its own and plain errors for damaged files
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as exc:  # noqa: BLE001 - calamine's errors, and a Rust panic (pyo3's
+        # PanicException derives from BaseException) for a damaged file: one sentence
         raise DatasetError(f"is not a spreadsheet python-calamine can read ({first_line(exc)})",
                            file=name) from None
     names = list(book.sheet_names)
@@ -41,10 +48,17 @@ def read_sheet(real: Path, display: Path, name: str, kind: str, sheet: str | Non
     elif sheet not in names:
         shown = ", ".join(repr(n) for n in names)
         raise DatasetError(f"has no sheet {sheet!r} (its sheets: {shown})", file=name)
+    facts = scan_sheet(real, sheet, names.index(sheet), name) if kind == "xlsx" else None
     try:
-        cells = book.get_sheet_by_name(sheet).to_python(skip_empty_area=False)
-    except Exception as exc:  # noqa: BLE001 - any failure is one sentence
-        raise DatasetError(f"sheet {sheet!r} cannot be read ({first_line(exc)})", file=name) from None
+        loaded = book.get_sheet_by_name(sheet)
+        cells = loaded.to_python(skip_empty_area=False)
+        merged = loaded.merged_cell_ranges or []
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as exc:  # noqa: BLE001 - any failure, a Rust panic too, is a sentence
+        raise DatasetError(f"sheet {sheet!r} cannot be read ({first_line(exc)})",
+                           file=name) from None
+    _as_excel_shows(cells, facts, merged)
     where = f"{name} (sheet {sheet!r})" if len(names) > 1 else name
     header = None
     header_line = 0
@@ -77,6 +91,31 @@ def read_sheet(real: Path, display: Path, name: str, kind: str, sheet: str | Non
     return Table(display, header.names, rows, lines, kind, None, kind, notes=notes,
                  repeated=header.repeated, header_line=header_line,
                  name=None if name == str(display) else name, unit="row")
+
+
+def _as_excel_shows(cells: list[list[Any]], facts: SheetFacts | None,
+                    merged: list[tuple[tuple[int, int], tuple[int, int]]]) -> None:
+    """Error cells as their error, serial 60 as 1900-02-29, merged ranges filled (in place)."""
+    def put(row: int, column: int, value: Any) -> None:
+        if 0 <= row < len(cells) and 0 <= column < len(cells[row]):
+            cells[row][column] = value
+
+    if facts is not None:
+        for (row, column), error in facts.errors.items():
+            put(row, column, error)
+        for (row, column), _ in facts.sixty.items():
+            if 0 <= row < len(cells) and 0 <= column < len(cells[row]):
+                shown = _text(cells[row][column])
+                if shown.startswith("1900-02-28"):  # calamine's reading of serial 60
+                    cells[row][column] = "1900-02-29" + shown[len("1900-02-28"):]
+    for (top, left), (bottom, right) in merged:
+        if not (0 <= top < len(cells) and 0 <= left < len(cells[top])):
+            continue
+        value = cells[top][left]
+        for row in range(top, min(bottom, len(cells) - 1) + 1):
+            for column in range(left, right + 1):
+                if (row, column) != (top, left):
+                    put(row, column, value)
 
 
 @cache

@@ -6,18 +6,24 @@ when it has one), `variant` (the actual column the human judged; empty = every v
 
 A plain CSV so a person can read, diff or hand-edit it, and so `matchlens calibrate --labels`
 and a spreadsheet read it too. Written through `atomic_writer`: a crash mid-write leaves the
-previous file whole. Pure Python, no Qt.
+previous file whole. `locked` serialises the read-merge-write of two windows (or processes)
+labelling the same dataset, so neither's changes are lost. Pure Python, no Qt.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
+import os
+import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from matchlens.core.atomic import atomic_writer
+from matchlens.core.bounded import InputBoundError, read_bytes
 from matchlens.core.datasets import parse_label
 from matchlens.core.errors import DatasetError, OutputError
 
@@ -54,9 +60,11 @@ def read_sidecar(path: str | Path) -> list[Entry]:
     """Every entry of a labels file; DatasetError (file, line, column) for anything unreadable."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        text = read_bytes(path, str(path)).decode("utf-8-sig")
     except FileNotFoundError:
         raise DatasetError("no such labels file", file=str(path)) from None
+    except InputBoundError as err:
+        raise DatasetError(str(err), file=str(path)) from None
     except UnicodeDecodeError:
         raise DatasetError("is not UTF-8 text (a labels file is a UTF-8 CSV)",
                            file=str(path)) from None
@@ -121,3 +129,48 @@ def set_aside(path: Path) -> Path:
         target = path.with_name(f"{path.name}.unreadable-{stamp}-{n}")
     path.rename(target)
     return target
+
+
+_LOCK_NAME = ".matchlens-labels.lock"  # only where the folder has no directory locks (Windows)
+
+
+@contextlib.contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock for the labels file `path` while re-reading and rewriting it.
+
+    On POSIX the lock is flock(2) on the folder itself (no extra file beside the user's data;
+    released by the kernel if the process dies). Elsewhere a lock file in the folder is locked
+    with msvcrt. A folder that cannot be opened or locked gives no lock: saving still works,
+    as before, with last-writer-wins between windows."""
+    folder = path.parent
+    if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
+        import msvcrt
+
+        try:
+            handle = open(folder / _LOCK_NAME, "a+b")  # noqa: SIM115 - closed below
+        except OSError:
+            yield
+            return
+        with handle:
+            with contextlib.suppress(OSError):
+                msvcrt.locking(handle.fileno(), msvcrt.LK_LOCK, 1)
+            try:
+                yield
+            finally:
+                with contextlib.suppress(OSError):
+                    handle.seek(0)
+                    msvcrt.locking(handle.fileno(), msvcrt.LK_UNLCK, 1)
+        return
+    import fcntl
+
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        yield
+        return
+    try:
+        with contextlib.suppress(OSError):
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock

@@ -7,7 +7,13 @@ judges the output on screen, and the data's label column is the start for every 
 
 An entry exists only while it says something the data does not: a label other than the
 column's, or a note. Entries of the sidecar that match no row or variant of this mapping are
-kept (and written back) untouched, and counted. Pure Python + numpy, no Qt.
+kept (and written back) untouched, and counted.
+
+Two windows (or a window and a script) may label the same dataset at once. Each remembers
+which (row, variant) it changed since its last save; a save locks the sidecar's folder
+(`sidecar.locked`), re-reads the file, lays its own changes over what is there and writes the
+result, then shows it: the other window's labels are merged, never overwritten. The same
+(row, variant) changed in both: the later save wins for that one. Pure Python + numpy, no Qt.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from matchlens.core.labels.sidecar import (
     NONE,
     PASS,
     Entry,
+    locked,
     now_text,
     read_sidecar,
     set_aside,
@@ -62,6 +69,8 @@ class Labels:
         self._id_rows = {i: r for r, i in enumerate(self._ids or []) if i and counts[i] == 1}
         self._entries: dict[tuple[int, str], Entry] = {}
         self._foreign: list[Entry] = []  # read, but no row or variant of this mapping
+        # (row, variant) -> the entry this window gave it since the last save (None: removed)
+        self._changed: dict[tuple[int, str], Entry | None] = {}
         self._codes = {v: self.base.copy() for v in self.variants}
 
     # -- opening ---------------------------------------------------------------------------------
@@ -108,15 +117,23 @@ class Labels:
 
     def load(self, entries: Sequence[Entry]) -> None:
         """Take entries as read from a sidecar: matched to rows by id (when unique) or number."""
-        self._entries, self._foreign = {}, []
+        self._entries, self._foreign = self._matched(entries)
+        self._changed = {}
+        self._recompute()
+
+    def _matched(self, entries: Sequence[Entry]
+                 ) -> tuple[dict[tuple[int, str], Entry], list[Entry]]:
+        """(entries of this mapping by (row, variant), the others) of entries read from disk."""
+        mine: dict[tuple[int, str], Entry] = {}
+        foreign: list[Entry] = []
         for e in entries:
             row = self._match(e)
             known = e.variant == "" or e.variant in self.variants
             if row is None or not known:
-                self._foreign.append(e)
+                foreign.append(e)
             else:
-                self._entries[(row, e.variant)] = replace(e, row=row)
-        self._recompute()
+                mine[(row, e.variant)] = replace(e, row=row)
+        return mine, foreign
 
     def _match(self, e: Entry) -> int | None:
         if e.id and self._ids is not None:
@@ -173,6 +190,7 @@ class Labels:
             self._entries.pop(key, None)
         else:
             self._entries[key] = Entry(row, self._id(row), variant, label, note, now_text())
+        self._changed[key] = self._entries.get(key)
         self._codes[variant][row] = label
         return self.save()
 
@@ -188,7 +206,17 @@ class Labels:
         return Snapshot(tuple(self._entries.values()))
 
     def restore(self, snapshot: Snapshot) -> str:
-        self._entries = {(e.row, e.variant): e for e in snapshot.entries}
+        """Put a snapshot back. An empty one (Clear all) removes every entry this window shows;
+        another (the undo of Clear all) puts its entries back and leaves the rest: an entry
+        it lacks came from another window since (this window's own later changes are undone
+        before a Clear all is)."""
+        after = {(e.row, e.variant): e for e in snapshot.entries}
+        if after:
+            after = {**self._entries, **after}
+        for key in {*self._entries, *after}:  # every key whose entry differs is a change
+            if self._entries.get(key) != after.get(key):
+                self._changed[key] = after.get(key)
+        self._entries = after
         self._recompute()
         return self.save()
 
@@ -207,16 +235,20 @@ class Labels:
             return ""
         if not self._entries and not self._foreign and not self.path.exists():
             return ""  # nothing to say: no empty file beside the user's data
-        entries = [*self._entries.values(), *self._foreign]
         try:
-            _write(self.path, entries)
+            with locked(self.path):
+                self._merge_from_disk()
+                _write(self.path, [*self._entries.values(), *self._foreign])
+            self._changed = {}
         except OutputError as err:
+            entries = [*self._entries.values(), *self._foreign]
             if self.data is None or (self.home is not None and self.home.away):
                 raise OutputError(f"{err}; the labels are kept in this window, not on disk"
                                   ) from None
             away = away_path(self.data)  # the folder turned read-only since it was opened
             try:
                 _write(away, entries)
+                self._changed = {}
             except OutputError as also:
                 raise OutputError(f"{err}; {also}; the labels are kept in this window, not on "
                                   "disk") from None
@@ -227,6 +259,25 @@ class Labels:
             name = self.data.name if self.data is not None else "the data"
             return f"The folder of {name} cannot be written, so your labels are saved in {self.path}."
         return ""
+
+    def _merge_from_disk(self) -> None:
+        """What the file holds now (another window may have saved), with this window's changes
+        since its last save laid over it. A file that cannot be read is left to `open`'s
+        handling: this window's state is written as it is."""
+        if not self.path.exists():
+            return
+        try:
+            on_disk = read_sidecar(self.path)
+        except DatasetError:
+            return
+        entries, foreign = self._matched(on_disk)
+        for key, entry in self._changed.items():
+            if entry is None:
+                entries.pop(key, None)
+            else:
+                entries[key] = entry
+        self._entries, self._foreign = entries, foreign
+        self._recompute()
 
     def export(self, path: Path) -> int:
         """Every labelled (or noted) row of every variant with its label's source; the count."""

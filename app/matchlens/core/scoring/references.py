@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from matchlens.core.datasets import json_numbers
 from matchlens.core.datasets.columns import ColumnValues, resolve_column
 from matchlens.core.datasets.table import Table
 from matchlens.core.errors import DatasetError
@@ -35,14 +36,17 @@ class ReferenceLists:
 
 
 def parse_references(value: str | None) -> list[str] | None:
-    """One cell: a JSON array of texts (numbers are taken as their JSON text); a cell that is
-    not a JSON array is one reference. ValueError with a reason for anything else."""
+    """One cell: a JSON array of texts (numbers are taken as the text they were written with:
+    `[1.10]` is "1.10", `[1e400]` "1e400"); a cell that is not a JSON array is one reference.
+    ValueError with a reason for anything else."""
     if value is None:
         return None
     if not value.lstrip().startswith("["):
         return [value]
     try:
-        items = json.loads(value)
+        items = json_numbers.loads(value)
+    except RecursionError:
+        raise ValueError("a JSON array nested too deeply to read") from None
     except ValueError as err:
         raise ValueError(f"not a JSON array of reference texts ({err})") from None
     if not isinstance(items, list):
@@ -51,8 +55,9 @@ def parse_references(value: str | None) -> list[str] | None:
     for i, item in enumerate(items):
         if isinstance(item, str):
             out.append(item)
-        elif isinstance(item, int | float) and not isinstance(item, bool):
-            out.append(json.dumps(item))
+        elif isinstance(item, int | float | json_numbers.JsonNumber) and \
+                not isinstance(item, bool):
+            out.append(json_numbers.dumps(item))
         else:
             raise ValueError(f"reference {i} is {json.dumps(item)[:40]}, not a text")
     return out or None

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from matchlens.core.errors import ConfigError
+from matchlens.core.text.user_regex import UserPattern
 
 
 class Normalisation:
@@ -217,7 +218,7 @@ class _NFKC(_Step):
 
 
 class _IgnoreRegex(_Step):
-    def __init__(self, pattern: re.Pattern[str]) -> None:
+    def __init__(self, pattern: UserPattern) -> None:
         self.name, self._pattern = f"ignore_regex:{pattern.pattern}", pattern
 
     def apply(self, text: str) -> str:
@@ -229,7 +230,7 @@ class _IgnoreRegex(_Step):
 
 
 class _ExtractRegex(_Step):
-    def __init__(self, pattern: re.Pattern[str]) -> None:
+    def __init__(self, pattern: UserPattern) -> None:
         self.name, self._pattern = f"extract_regex:{pattern.pattern}", pattern
 
     def _span(self, text: str) -> tuple[int, int]:
@@ -297,7 +298,7 @@ def _step(spec: str) -> _Step:
     if spec in _STEPS:
         return _STEPS[spec]
     if colon and name in REGEX_STEPS:
-        compiled = re.compile(pattern)  # validated by parse_normalise
+        compiled = UserPattern(pattern)  # validated by parse_normalise
         return _IgnoreRegex(compiled) if name == "ignore_regex" else _ExtractRegex(compiled)
     raise ConfigError(f"unknown normalisation step {spec!r}")
 
@@ -441,11 +442,7 @@ def _check_step(step: str, where: str) -> str:
         return step
     name, colon, pattern = step.partition(":")
     if colon and name in REGEX_STEPS:
-        try:
-            compiled = re.compile(pattern)
-        except re.error as err:
-            raise ConfigError(f"{where}: {name} pattern {pattern!r} is not a valid regular "
-                              f"expression ({err})") from None
+        compiled = UserPattern(pattern, f"{where}: {name} pattern")
         if name == "extract_regex" and compiled.groups < 1:
             raise ConfigError(f"{where}: extract_regex keeps group 1, but {pattern!r} has no "
                               "group; put what to keep in parentheses")

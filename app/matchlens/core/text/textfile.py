@@ -1,9 +1,11 @@
-"""Reading a text file the user named: UTF-8 (with or without BOM), one sentence on failure."""
+"""Reading a text file the user named: UTF-8 (with or without BOM), one sentence on failure;
+bounded in size, a device refused, a FIFO waited for aloud (`core.bounded`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from matchlens.core.bounded import InputBoundError, read_bytes
 from matchlens.core.errors import MatchLensError
 
 
@@ -14,7 +16,9 @@ class FileReadError(MatchLensError):
 def read_text_file(path: Path) -> str:
     """UTF-8 (BOM or not) with line endings as the editor keeps them (\\n)."""
     try:
-        data = path.read_bytes()
+        data = read_bytes(path, str(path))
+    except InputBoundError as err:
+        raise FileReadError(f"Could not open {path}: it {err}.") from None
     except FileNotFoundError:
         raise FileReadError(f"Could not open {path}: there is no such file.") from None
     except IsADirectoryError:
