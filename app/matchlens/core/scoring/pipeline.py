@@ -31,7 +31,7 @@ from matchlens.core.errors import DatasetError
 from matchlens.core.jsonpath import parse_simple
 from matchlens.core.scoring.batch import BatchResult, Chunk, MetricJob, Progress, score_chunk
 from matchlens.core.scoring.mapping import ColumnMapping
-from matchlens.core.scoring.parallel import begin_to_completion, reap_workers
+from matchlens.core.scoring.parallel import begin_to_completion, reap_workers, run_to_completion
 from matchlens.core.scoring.references import (
     references_from_column,
     score_any,
@@ -209,6 +209,16 @@ def _absent(column: ColumnValues) -> np.ndarray:
         mask |= np.fromiter((v is None for v in column.values), dtype=bool,
                             count=len(column.values))
     return mask
+
+
+def score_values(expected: Sequence[str | None], actuals: Mapping[str, Sequence[str | None]],
+                 jobs: Sequence[MetricJob], *,
+                 references: Sequence[list[str] | None] | None = None) -> BatchResult:
+    """Values already resolved (and joined by id, core.scoring.run_scoring) scored as a
+    table's are: on both cores where it pays; with `references`, the best of each row's."""
+    if references is not None:
+        return score_any(references, actuals, list(jobs))
+    return run_to_completion(list(expected), dict(actuals), list(jobs))
 
 
 def score_chunks(expected: Sequence[str | None], actuals: Mapping[str, Sequence[str | None]],

@@ -1,0 +1,144 @@
+"""Rows of several files matched by a key (`--id`): a run's outputs, the references of another
+file and an earlier run (the baseline), joined with pyarrow's hash join (no Python dict of
+rows), and the per-row values each file gives once joined (no Qt).
+
+The result has one row per id found in any file: the run's rows in the run's order, then the
+references no output answers (in the references' order), then the baseline's ids this run lacks
+("gone"), in the baseline's order. Each file's ids must be unique and present on every row; a
+file sharing no id with the run is an error, never a join by row order.
+
+Ids are compared as text (`Table.cell_text`): the JSON number 7 and the string "7" are one id,
+so a CSV of references joins a JSON Lines run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from matchlens.core.datasets import Table, resolve_column
+from matchlens.core.datasets.columns import ColumnValues
+from matchlens.core.errors import DatasetError
+
+
+@dataclass(frozen=True)
+class Joined:
+    """The rows of a joined run: the key of each, and where it comes from in each file (-1
+    where that file lacks the id)."""
+
+    ids: list[str]
+    run_rows: np.ndarray
+    reference_rows: np.ndarray | None = None
+    baseline_rows: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        for rows in (self.run_rows, self.reference_rows, self.baseline_rows):
+            if rows is not None and len(rows) != len(self.ids):
+                raise ValueError("every file's row index needs one entry per joined row")
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    @property
+    def in_run(self) -> np.ndarray:
+        return self.run_rows >= 0
+
+    @property
+    def in_baseline(self) -> np.ndarray:
+        if self.baseline_rows is None:
+            return np.zeros(len(self.ids), dtype=bool)
+        return self.baseline_rows >= 0
+
+
+def key_values(table: Table, spec: str) -> list[str]:
+    """The id of every row of `table`: DatasetError naming the file for an unknown id column,
+    a row without an id, or an id given to two rows (both named)."""
+    try:
+        column = resolve_column(table, spec)
+    except DatasetError as err:
+        raise DatasetError(f"{err.reason} (the --id must name a column or path of every "
+                           "file joined)", file=err.file, row=err.row, column=err.column,
+                           unit=err.unit) from None
+    ids = column.values
+    if None in ids:
+        i = ids.index(None)
+        why = column.reasons.get(i)
+        raise DatasetError(f"{_where(table, i)} has no id at {spec} (--id); every row of a "
+                           f"joined file needs one{f': {why}' if why else ''}")
+    keys = pa.array(ids, pa.string())
+    counts = pc.value_counts(keys)
+    repeated = counts.filter(pc.greater(counts.field("counts"), 1))
+    if len(repeated):
+        first = repeated.field("values")[0].as_py()
+        rows = np.flatnonzero(pc.equal(keys, first).to_numpy(zero_copy_only=False))
+        raise DatasetError(f"the id {first!r} (--id {spec}) is on two rows of {table.label}: "
+                           f"{_where(table, int(rows[0]))} and {_where(table, int(rows[1]))}; "
+                           "each row of a joined file needs its own id")
+    return ids
+
+
+def _where(table: Table, i: int) -> str:
+    return f"{table.label}, {table.unit} {table.lines[i]}"
+
+
+def join_runs(run: Table, id_spec: str, references: Table | None = None,
+              baseline: Table | None = None) -> Joined:
+    """The outer join of the run with the references and the baseline on `id_spec`.
+
+    DatasetError when a file shares no id with the run ("none of the 400 ids of today.jsonl
+    is in refs.jsonl")."""
+    run_ids = key_values(run, id_spec)
+    joined = _indexed(run_ids, "run")
+    others = []
+    for name, table in (("reference", references), ("baseline", baseline)):
+        if table is None:
+            continue
+        ids = key_values(table, id_spec)
+        keyed = _indexed(ids, name)
+        common = pc.sum(pc.is_in(keyed["id"], value_set=pa.array(run_ids, pa.string()))).as_py()
+        if len(run_ids) and ids and not common:
+            raise DatasetError(f"none of the {len(run_ids):,} ids of {run.label} is in "
+                               f"{table.label} (--id {id_spec}; its first id is {ids[0]!r}, "
+                               f"the run's {run_ids[0]!r})")
+        joined = joined.join(keyed, "id", join_type="full outer")
+        others.append(name)
+    def rows(name: str) -> np.ndarray | None:
+        if name not in joined.column_names:
+            return None
+        return pc.fill_null(joined[name], -1).to_numpy().astype(np.int64)
+
+    # the run's order, then the references', then the baseline's (a missing index sorts last)
+    keys = [rows(name) for name in ("run", *others)]
+    big = np.iinfo(np.int64).max
+    order = np.lexsort([np.where(k < 0, big, k) for k in reversed(keys)])
+    joined = joined.take(pa.array(order))
+
+    return Joined(joined["id"].to_pylist(), rows("run"), rows("reference"), rows("baseline"))
+
+
+def _indexed(ids: list[str], name: str) -> pa.Table:
+    return pa.table({"id": pa.array(ids, pa.string()),
+                     name: pa.array(np.arange(len(ids), dtype=np.int64))})
+
+
+def take(values: list, rows: np.ndarray) -> list:
+    """`values` gathered in the joined order: None where the file lacks the id."""
+    if not len(rows):
+        return []
+    source = np.empty(len(values) + 1, dtype=object)
+    source[:-1] = values
+    source[-1] = None
+    return source[np.where(rows < 0, len(values), rows)].tolist()
+
+
+def take_reasons(column: ColumnValues, rows: np.ndarray) -> dict[int, str]:
+    """A column's reasons (why a row has no value), renumbered to the joined rows."""
+    if not column.reasons:
+        return {}
+    where = np.full(len(column.values), -1, dtype=np.int64)
+    present = np.flatnonzero(rows >= 0)
+    where[rows[present]] = present
+    return {int(where[i]): why for i, why in column.reasons.items() if where[i] >= 0}
