@@ -9,6 +9,7 @@ import argparse
 import contextlib
 import sys
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 from matchlens.cli.crash import say
@@ -17,7 +18,7 @@ from matchlens.cli.score import build_config, mapping_from_args, reading_options
 from matchlens.cli.stdout_guard import stdout_as_utf8
 from matchlens.core.atomic import together
 from matchlens.core.config import config_to_dict
-from matchlens.core.datasets import read_table
+from matchlens.core.datasets import read_table, resolve_column
 from matchlens.core.errors import ConfigError, DatasetError
 from matchlens.core.output.runs_table import write_runs
 from matchlens.core.output.scored_table import provenance, sidecar_path, write_sidecar
@@ -70,12 +71,25 @@ def baseline_choice(args: argparse.Namespace) -> tuple[str | None, str | None]:
     return actual[0], recorded_id if isinstance(recorded_id, str) else None
 
 
+def answered_only(base, spec: str):
+    """A joined scored table (its sidecar records `references`) has a row for each reference
+    its run did not answer, with an empty output: those rows are not part of that run. (In a
+    CSV an empty output and no output read the same; such rows are left out.)"""
+    values = resolve_column(base, spec).values
+    keep = [i for i, value in enumerate(values) if value not in (None, "")]
+    if len(keep) == len(values):
+        return base
+    return replace(base, rows=[base.rows[i] for i in keep], lines=[base.lines[i] for i in keep])
+
+
 def runs_command(args: argparse.Namespace) -> int:
     """Join, score, write, summarise and gate (see the module)."""
     load_network_metrics()
     planned = plan.make_plan(build_config(args), args.metrics, pin=pin_endpoint)
     jobs, config = planned.jobs, planned.config
     base_actual, recorded_id = baseline_choice(args)
+    record = baseline_record(args.baseline) if args.baseline is not None else None
+    joined_before = bool(record and record.get("references"))
     id_spec = args.id_spec or recorded_id
     if not id_spec:
         raise ConfigError("--references and --baseline match rows by a key: give --id SPEC "
@@ -89,6 +103,8 @@ def runs_command(args: argparse.Namespace) -> int:
     plain = {"encoding": args.encoding}
     refs = read_table(args.references, **plain) if args.references is not None else None
     base = read_table(args.baseline, **plain) if args.baseline is not None else None
+    if base is not None and base_actual and joined_before:
+        base = answered_only(base, base_actual)
     runs = score_runs(RunFiles(run, id_spec, refs, base, base_actual), mapping, jobs)
     if args.output is None:
         stdout_as_utf8()

@@ -74,9 +74,10 @@ def key_values(table: Table, spec: str) -> list[str]:
     if len(repeated):
         first = repeated.field("values")[0].as_py()
         rows = np.flatnonzero(pc.equal(keys, first).to_numpy(zero_copy_only=False))
-        raise DatasetError(f"the id {first!r} (--id {spec}) is on two rows of {table.label}: "
-                           f"{_where(table, int(rows[0]))} and {_where(table, int(rows[1]))}; "
-                           "each row of a joined file needs its own id")
+        raise DatasetError(f"the id {first!r} (--id {spec}) is on two rows, {table.unit} "
+                           f"{table.lines[int(rows[0])]} and {table.unit} "
+                           f"{table.lines[int(rows[1])]}; each row of a joined file needs its "
+                           "own id", file=table.label)
     return ids
 
 
