@@ -8,9 +8,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
-import tomllib
-from dataclasses import replace
-from pathlib import Path
 
 from matchlens.cli.crash import say
 from matchlens.cli.exit_codes import EXIT_GATE, EXIT_OK
@@ -18,10 +15,11 @@ from matchlens.cli.score import build_config, mapping_from_args, reading_options
 from matchlens.cli.stdout_guard import stdout_as_utf8
 from matchlens.core.atomic import together
 from matchlens.core.config import config_to_dict
-from matchlens.core.datasets import read_table, resolve_column
-from matchlens.core.errors import ConfigError, DatasetError
+from matchlens.core.datasets import read_table
+from matchlens.core.output.baseline_file import answered_only, choose_baseline
+from matchlens.core.errors import ConfigError
 from matchlens.core.output.runs_table import write_runs
-from matchlens.core.output.scored_table import provenance, sidecar_path, write_sidecar
+from matchlens.core.output.scored_table import provenance, write_sidecar
 from matchlens.core.output.summary import format_summary
 from matchlens.core.scoring import plan
 from matchlens.core.scoring.batch import BatchResult
@@ -31,66 +29,15 @@ from matchlens.core.text.redact import scrub
 from matchlens.embeddings.preflight import load_network_metrics, pin_endpoint
 
 
-def baseline_record(base: Path) -> dict | None:
-    """The [matchlens] table of BASE's sidecar (`score -o`), None when BASE has none;
-    DatasetError naming the sidecar when it cannot be read."""
-    sidecar = sidecar_path(base)
-    if not sidecar.exists():
-        return None
-    try:
-        with open(sidecar, "rb") as handle:
-            record = tomllib.load(handle).get("matchlens")
-    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
-        raise DatasetError(f"the sidecar of the baseline cannot be read ({err})",
-                           file=str(sidecar)) from None
-    if not isinstance(record, dict):
-        raise DatasetError("the sidecar of the baseline has no [matchlens] table (it is a "
-                           "thresholds file, not a scored table's sidecar)", file=str(sidecar))
-    return record
-
-
-def baseline_choice(args: argparse.Namespace) -> tuple[str | None, str | None]:
-    """(the baseline's output SPEC, the id a sidecar records)."""
-    if args.baseline is None:
-        return None, None
-    record = baseline_record(args.baseline)
-    recorded_id = record.get("id") if record else None
-    if args.baseline_actual:
-        return args.baseline_actual, recorded_id if isinstance(recorded_id, str) else None
-    if record is None:
-        raise ConfigError(f"{args.baseline}: no sidecar ({sidecar_path(args.baseline).name}) "
-                          "says which column holds its outputs; give --baseline-actual SPEC")
-    actual = record.get("actual")
-    if not isinstance(actual, list) or not actual or \
-            not all(isinstance(a, str) for a in actual):
-        raise DatasetError("the sidecar of the baseline records no output column (actual)",
-                           file=str(sidecar_path(args.baseline)))
-    if len(actual) > 1:
-        raise ConfigError(f"{args.baseline} holds {len(actual)} outputs ({', '.join(actual)}); "
-                          "name the one to compare with in --baseline-actual")
-    return actual[0], recorded_id if isinstance(recorded_id, str) else None
-
-
-def answered_only(base, spec: str):
-    """A joined scored table (its sidecar records `references`) has a row for each reference
-    its run did not answer, with an empty output: those rows are not part of that run. (In a
-    CSV an empty output and no output read the same; such rows are left out.)"""
-    values = resolve_column(base, spec).values
-    keep = [i for i, value in enumerate(values) if value not in (None, "")]
-    if len(keep) == len(values):
-        return base
-    return replace(base, rows=[base.rows[i] for i in keep], lines=[base.lines[i] for i in keep])
-
-
 def runs_command(args: argparse.Namespace) -> int:
     """Join, score, write, summarise and gate (see the module)."""
     load_network_metrics()
     planned = plan.make_plan(build_config(args), args.metrics, pin=pin_endpoint)
     jobs, config = planned.jobs, planned.config
-    base_actual, recorded_id = baseline_choice(args)
-    record = baseline_record(args.baseline) if args.baseline is not None else None
-    joined_before = bool(record and record.get("references"))
-    id_spec = args.id_spec or recorded_id
+    choice = (choose_baseline(args.baseline, args.baseline_actual)
+              if args.baseline is not None else None)
+    base_actual = choice.actual if choice else None
+    id_spec = args.id_spec or (choice.recorded_id if choice else None)
     if not id_spec:
         raise ConfigError("--references and --baseline match rows by a key: give --id SPEC "
                           "(the column or JSONPath holding each row's id)")
@@ -103,8 +50,8 @@ def runs_command(args: argparse.Namespace) -> int:
     plain = {"encoding": args.encoding}
     refs = read_table(args.references, **plain) if args.references is not None else None
     base = read_table(args.baseline, **plain) if args.baseline is not None else None
-    if base is not None and base_actual and joined_before:
-        base = answered_only(base, base_actual)
+    if base is not None and choice is not None and choice.joined:
+        base = answered_only(base, choice.actual)
     runs = score_runs(RunFiles(run, id_spec, refs, base, base_actual), mapping, jobs)
     if args.output is None:
         stdout_as_utf8()
