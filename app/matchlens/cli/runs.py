@@ -16,8 +16,8 @@ from matchlens.cli.stdout_guard import stdout_as_utf8
 from matchlens.core.atomic import together
 from matchlens.core.config import config_to_dict
 from matchlens.core.datasets import read_table
-from matchlens.core.output.baseline_file import answered_only, choose_baseline
 from matchlens.core.errors import ConfigError
+from matchlens.core.output.baseline_file import answered_only, choose_baseline
 from matchlens.core.output.runs_table import write_runs
 from matchlens.core.output.scored_table import provenance, write_sidecar
 from matchlens.core.output.summary import format_summary
