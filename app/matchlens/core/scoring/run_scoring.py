@@ -41,6 +41,8 @@ class RunFiles:
     references: Table | None = None
     baseline: Table | None = None
     baseline_actual: str | None = None
+    # False for a piece of a join made elsewhere (a Dask partition): sharing no id is fine
+    require_common: bool = True
 
     def __post_init__(self) -> None:
         if self.baseline is not None and not self.baseline_actual:
@@ -73,7 +75,7 @@ def score_runs(files: RunFiles, mapping: ColumnMapping, jobs: Sequence[MetricJob
     """Join `files` by id and score them (see the module). DatasetError for a bad id (missing
     column, repeated, absent from a row, no id in common) or an unresolvable SPEC."""
     run, refs, base = files.run, files.references, files.baseline
-    joined = join_runs(run, files.id, refs, base)
+    joined = join_runs(run, files.id, refs, base, require_common=files.require_common)
     n = len(joined)
     lines = _lines(joined, run, refs, base)
     source_rows = joined.reference_rows if refs is not None else joined.run_rows

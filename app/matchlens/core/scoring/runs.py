@@ -86,11 +86,12 @@ def _where(table: Table, i: int) -> str:
 
 
 def join_runs(run: Table, id_spec: str, references: Table | None = None,
-              baseline: Table | None = None) -> Joined:
+              baseline: Table | None = None, *, require_common: bool = True) -> Joined:
     """The outer join of the run with the references and the baseline on `id_spec`.
 
     DatasetError when a file shares no id with the run ("none of the 400 ids of today.jsonl
-    is in refs.jsonl")."""
+    is in refs.jsonl"), unless `require_common` is false (a piece of a join made elsewhere:
+    a Dask partition)."""
     run_ids = key_values(run, id_spec)
     joined = _indexed(run_ids, "run")
     others = []
@@ -100,7 +101,7 @@ def join_runs(run: Table, id_spec: str, references: Table | None = None,
         ids = key_values(table, id_spec)
         keyed = _indexed(ids, name)
         common = pc.sum(pc.is_in(keyed["id"], value_set=pa.array(run_ids, pa.string()))).as_py()
-        if len(run_ids) and ids and not common:
+        if require_common and len(run_ids) and ids and not common:
             raise DatasetError(f"none of the {len(run_ids):,} ids of {run.label} is in "
                                f"{table.label} (--id {id_spec}; its first id is {ids[0]!r}, "
                                f"the run's {run_ids[0]!r})")
