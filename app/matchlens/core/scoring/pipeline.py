@@ -213,12 +213,27 @@ def _absent(column: ColumnValues) -> np.ndarray:
 
 def score_values(expected: Sequence[str | None], actuals: Mapping[str, Sequence[str | None]],
                  jobs: Sequence[MetricJob], *,
-                 references: Sequence[list[str] | None] | None = None) -> BatchResult:
+                 references: Sequence[list[str] | None] | None = None,
+                 chunk_rows: int = 100_000) -> BatchResult:
     """Values already resolved (and joined by id, core.scoring.run_scoring) scored as a
-    table's are: on both cores where it pays; with `references`, the best of each row's."""
-    if references is not None:
-        return score_any(references, actuals, list(jobs))
-    return run_to_completion(list(expected), dict(actuals), list(jobs))
+    table's are: on both cores where it pays; with `references`, the best of each row's.
+    `chunk_rows` rows at a time, so the scoring's own copies (normalised texts, distinct
+    pairs) stay those of one piece, as when `score_stream` scores a file."""
+    total = len(expected)
+    out = BatchResult.empty(total, list(actuals), list(jobs))
+    for start in range(0, total, chunk_rows):
+        stop = min(start + chunk_rows, total)
+        values = {key: column[start:stop] for key, column in actuals.items()}
+        if references is not None:
+            part = score_any(references[start:stop], values, list(jobs))
+        else:
+            part = run_to_completion(list(expected[start:stop]), values, list(jobs))
+        out.add(Chunk(start, stop, part.scores, part.status,
+                      {key: {start + row: text for row, text in rows.items()}
+                       for key, rows in part.messages.items()},
+                      part.refs))
+    out.done = total
+    return out
 
 
 def score_chunks(expected: Sequence[str | None], actuals: Mapping[str, Sequence[str | None]],

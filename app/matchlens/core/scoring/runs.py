@@ -87,43 +87,40 @@ def _where(table: Table, i: int) -> str:
 
 def join_runs(run: Table, id_spec: str, references: Table | None = None,
               baseline: Table | None = None, *, require_common: bool = True) -> Joined:
-    """The outer join of the run with the references and the baseline on `id_spec`.
+    """The outer join of the run with the references and the baseline on `id_spec`: each
+    file's ids looked up in the ids gathered so far with pyarrow's hash lookup
+    (`pyarrow.compute.index_in`), the ids found nowhere appended in the file's order.
 
     DatasetError when a file shares no id with the run ("none of the 400 ids of today.jsonl
     is in refs.jsonl"), unless `require_common` is false (a piece of a join made elsewhere:
     a Dask partition)."""
     run_ids = key_values(run, id_spec)
-    joined = _indexed(run_ids, "run")
-    others = []
+    ids = list(run_ids)
+    union = pa.chunked_array([pa.array(run_ids, pa.string())], pa.string())
+    rows: dict[str, np.ndarray] = {"run": np.arange(len(run_ids), dtype=np.int64)}
     for name, table in (("reference", references), ("baseline", baseline)):
         if table is None:
             continue
-        ids = key_values(table, id_spec)
-        keyed = _indexed(ids, name)
-        common = pc.sum(pc.is_in(keyed["id"], value_set=pa.array(run_ids, pa.string()))).as_py()
-        if require_common and len(run_ids) and ids and not common:
+        keys = key_values(table, id_spec)
+        arrow = pa.array(keys, pa.string())
+        where = pc.fill_null(pc.index_in(arrow, value_set=union), -1).to_numpy()
+        found = where >= 0
+        in_run = int((where[found] < len(run_ids)).sum())
+        if require_common and run_ids and keys and not in_run:
             raise DatasetError(f"none of the {len(run_ids):,} ids of {run.label} is in "
-                               f"{table.label} (--id {id_spec}; its first id is {ids[0]!r}, "
+                               f"{table.label} (--id {id_spec}; its first id is {keys[0]!r}, "
                                f"the run's {run_ids[0]!r})")
-        joined = joined.join(keyed, "id", join_type="full outer")
-        others.append(name)
-    def rows(name: str) -> np.ndarray | None:
-        if name not in joined.column_names:
-            return None
-        return pc.fill_null(joined[name], -1).to_numpy().astype(np.int64)
-
-    # the run's order, then the references', then the baseline's (a missing index sorts last)
-    keys = [rows(name) for name in ("run", *others)]
-    big = np.iinfo(np.int64).max
-    order = np.lexsort([np.where(k < 0, big, k) for k in reversed(keys)])
-    joined = joined.take(pa.array(order))
-
-    return Joined(joined["id"].to_pylist(), rows("run"), rows("reference"), rows("baseline"))
-
-
-def _indexed(ids: list[str], name: str) -> pa.Table:
-    return pa.table({"id": pa.array(ids, pa.string()),
-                     name: pa.array(np.arange(len(ids), dtype=np.int64))})
+        new = np.flatnonzero(~found)
+        before = len(ids)
+        ids.extend(keys[i] for i in new.tolist())
+        union = pa.chunked_array([*union.chunks, arrow.take(pa.array(new))], pa.string())
+        for other in rows:
+            rows[other] = np.concatenate([rows[other], np.full(len(new), -1, dtype=np.int64)])
+        mine = np.full(len(ids), -1, dtype=np.int64)
+        mine[where[found]] = np.flatnonzero(found)
+        mine[before:] = new
+        rows[name] = mine
+    return Joined(ids, rows["run"], rows.get("reference"), rows.get("baseline"))
 
 
 def take(values: list, rows: np.ndarray) -> list:
