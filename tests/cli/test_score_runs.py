@@ -127,3 +127,29 @@ def test_joining_without_an_id(files):
     today, refs, _ = files
     assert_one_line_error(run_process("score", today, "--actual", "$.result", "--references",
                                       refs, "--expected", "$.answer"), "--id")
+
+
+def test_csv_and_jsonl_say_the_same(files, tmp_path):
+    # the CSV cells are made column-wise from arrays, the JSON Lines values one record a row:
+    # every cell of one must be the other's value as text
+    today, refs, yesterday = files
+    common = _args(files, "--baseline", yesterday, "--baseline-actual", "$.result",
+                   "--metrics", "exact_match,levenshtein_distance,jaccard", "--quiet")
+    common.remove("--metrics")
+    common.remove("exact_match")
+    assert run_process(*common, "-o", tmp_path / "a.csv").code == 0
+    assert run_process(*common, "-o", tmp_path / "a.jsonl").code == 0
+    header, rows = read_csv_file(tmp_path / "a.csv")
+    records = [json.loads(line) for line in
+               (tmp_path / "a.jsonl").read_text(encoding="utf-8").splitlines()]
+
+    def text(value):
+        if value is None:
+            return ""
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        return str(value)
+
+    assert len(rows) == len(records) == 6
+    for row, record in zip(rows, records, strict=True):
+        assert row == [text(record.get(name)) for name in header]
