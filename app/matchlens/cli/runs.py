@@ -12,11 +12,11 @@ import sys
 from matchlens.cli.crash import say
 from matchlens.cli.exit_codes import EXIT_GATE, EXIT_OK
 from matchlens.cli.score import build_config, mapping_from_args, reading_options
-from matchlens.cli.stdout_guard import stdout_as_utf8
+from matchlens.cli.stdout_guard import discard_stdout, stdout_as_utf8
 from matchlens.core.atomic import together
 from matchlens.core.config import config_to_dict
 from matchlens.core.datasets import read_table
-from matchlens.core.errors import ConfigError
+from matchlens.core.errors import ConfigError, OutputError
 from matchlens.core.output.baseline_file import answered_only, choose_baseline
 from matchlens.core.output.runs_table import write_runs
 from matchlens.core.output.scored_table import provenance, write_sidecar
@@ -55,23 +55,14 @@ def runs_command(args: argparse.Namespace) -> int:
     runs = score_runs(RunFiles(run, id_spec, refs, base, base_actual), mapping, jobs)
     if args.output is None:
         stdout_as_utf8()
-    with together():
-        write_runs(args.output, runs, run, id_spec,
-                   write=None if args.output is not None else sys.stdout.write)
-        if args.output is not None:
-            made = BatchResult.empty(0, mapping.variants, jobs)
-            data = provenance(made, config_to_dict(config, planned.metric_ids),
-                              source=args.data, expected=mapping.recorded,
-                              model=config.model or None)
-            data["matchlens"]["id"] = id_spec
-            if args.references is not None:
-                data["matchlens"]["references"] = str(args.references)
-            if args.baseline is not None:
-                data["matchlens"]["baseline"] = str(args.baseline)
-            write_sidecar(args.output, data)
-    if args.output is None:
-        with contextlib.suppress(OSError):
-            sys.stdout.flush()
+    try:
+        _write(args, runs, run, id_spec, config, planned.metric_ids, mapping, jobs)
+    except BrokenPipeError:  # the reader of standard output stopped early (`| head`)
+        discard_stdout()
+    except OSError as err:  # only standard output gets here: files raise OutputError
+        discard_stdout()
+        raise OutputError(f"standard output: cannot write the table "
+                          f"({err.strerror or err})") from None
     if not args.quiet:
         text = format_summary(runs.tally)
         if runs.changes:
@@ -89,3 +80,23 @@ def runs_command(args: argparse.Namespace) -> int:
             f"--fail-on-regression {args.fail_on_regression}")
         code = EXIT_GATE
     return code
+
+
+def _write(args, runs, run, id_spec, config, metric_ids, mapping, jobs) -> None:
+    """The joined table and, for a file, its sidecar (renamed into place together)."""
+    with together():
+        write_runs(args.output, runs, run, id_spec,
+                   write=None if args.output is not None else sys.stdout.write)
+        if args.output is not None:
+            made = BatchResult.empty(0, mapping.variants, jobs)
+            data = provenance(made, config_to_dict(config, metric_ids),
+                              source=args.data, expected=mapping.recorded,
+                              model=config.model or None)
+            data["matchlens"]["id"] = id_spec
+            if args.references is not None:
+                data["matchlens"]["references"] = str(args.references)
+            if args.baseline is not None:
+                data["matchlens"]["baseline"] = str(args.baseline)
+            write_sidecar(args.output, data)
+    if args.output is None:
+        sys.stdout.flush()  # a pipe closed early fails here, not in the exit-time flush
