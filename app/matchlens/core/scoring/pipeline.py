@@ -8,6 +8,8 @@ or the resolved values of one) in, scores and a summary out.
 * `score_stream`: the same for the pieces `iter_tables` hands out, one piece at a time, so
   `matchlens score` never holds a whole file: the caller writes each scored piece before the
   next is read.
+* `score_values`: resolved values already joined across files (run_scoring.py: a run, its
+  references and its baseline matched by id), scored piece by piece on both cores.
 * `score_chunks`: resolved values scored chunk by chunk, cancellable, with a `Progress` after
   each `Chunk`: the window's worker shows the rows as they come. Each chunk is scored by
   `score_rows` in this process, or by the caller's `scorer` (the window's scoring
