@@ -44,9 +44,13 @@ SOURCE = "Dask DataFrame"
 def score(ddf: Any, expected: str | None = None, actual: str | Sequence[str] | None = None,
           *, metrics: str | Sequence[str] | None = None, config: ConfigLike = None,
           normalise: str | Sequence[str] | None = None, overrides: Sequence[str] = (),
-          expected_literal: str | None = None) -> Any:
+          expected_literal: str | None = None, id: str | None = None,  # noqa: A002
+          references: Any = None, baseline: Any = None, baseline_actual: str | None = None
+          ) -> Any:
     """A Dask DataFrame: `ddf`'s columns, then the score and `_pass` columns of
     `matchlens.score` (same arguments), computed partition by partition when Dask computes.
+    With `references=` / `baseline=` (Dask DataFrames) and `id=` (a column of each), the
+    frames are joined by Dask's merge first (api/partition_runs.py).
 
     Unknown columns and bad options raise here, before anything is computed.
     """
@@ -57,6 +61,11 @@ def score(ddf: Any, expected: str | None = None, actual: str | Sequence[str] | N
     plan = make_plan(expected, actual if actual is not None else (), metrics=metrics,
                      config=config, overrides=overrides, normalise=normalise,
                      expected_literal=expected_literal)
+    if references is not None or baseline is not None:
+        from matchlens.api.partition_runs import score_joined
+
+        return score_joined(ddf, plan, id=id, references=references, baseline=baseline,
+                            baseline_actual=baseline_actual)
     meta, _ = score_loaded(load(ddf._meta, specs(plan)), plan)  # checks the columns, too
     meta.attrs = {}
     return ddf.map_partitions(_score_partition, plan, meta=meta, enforce_metadata=False)

@@ -21,7 +21,9 @@ def score(data: Any, expected: str | None = None, actual: str | Sequence[str] | 
           normalise: str | Sequence[str] | None = None, overrides: Sequence[str] = (),
           expected_literal: str | None = None, encoding: str | None = None,
           delimiter: str | None = None, records: str | None = None,
-          sheet: str | None = None) -> Any:
+          sheet: str | None = None, id: str | None = None,  # noqa: A002 - the CLI's --id
+          references: Any = None, baseline: Any = None, baseline_actual: str | None = None
+          ) -> Any:
     """Score `data` and return a pandas DataFrame: its columns unchanged, then `<metric>` and
     `<metric>_pass` per metric (suffixed `@<actual>` with several actual columns), exactly the
     columns `matchlens score` writes. The summary is in `.attrs["matchlens"]`.
@@ -37,6 +39,10 @@ def score(data: Any, expected: str | None = None, actual: str | Sequence[str] | 
                dict shaped like it: {"metrics": {"jaccard": {"threshold": 0.6}}}
     normalise  every text metric's normalisation, as `--normalise` ("squad", or steps)
     overrides  `ID.OPTION=VALUE` texts, as `--set`
+    id, references, baseline, baseline_actual
+               as `--id`, `--references`, `--baseline`, `--baseline-actual`: rows of several
+               tables (paths or DataFrames) joined by id, the baseline rescored, and the
+               columns `<metric>_baseline`, `_delta`, `_change` and `change` (api/runs.py)
 
     Raises MatchLensError (ConfigError, DatasetError) with one sentence naming the problem.
     """
@@ -45,6 +51,13 @@ def score(data: Any, expected: str | None = None, actual: str | Sequence[str] | 
     plan = make_plan(expected, actual if actual is not None else (), metrics=metrics,
                      config=config, overrides=overrides, normalise=normalise,
                      expected_literal=expected_literal)
+    if references is not None or baseline is not None:
+        from matchlens.api.runs import score_joined
+
+        return score_joined(data, plan, id=id, references=references, baseline=baseline,
+                            baseline_actual=baseline_actual,
+                            reading={"encoding": encoding, "delimiter": delimiter,
+                                     "records": records, "sheet": sheet})
     loaded = load(data, specs(plan), encoding=encoding, delimiter=delimiter, records=records,
                   sheet=sheet)
     frame, tally = score_loaded(loaded, plan)

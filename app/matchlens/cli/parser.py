@@ -96,6 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="exit 1 when the share of rows passing every thresholded metric is "
                             "below RATE (0-1)")
     _reading_options(score)
+    _runs_options(score)
     score.add_argument("--base-url", metavar="URL",
                        help="the OpenAI-compatible endpoint for semantic_similarity (your API "
                             "key goes only to an endpoint you name: here, OPENAI_BASE_URL or "
@@ -157,6 +158,22 @@ def _input_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--expected", metavar="SPEC", help=f"the reference: {_SPEC}")
     parser.add_argument("--expected-literal", metavar="TEXT",
                         help="one fixed reference text for every row")
+
+
+def _runs_options(parser: argparse.ArgumentParser) -> None:
+    """Several files joined by id: references, a baseline run (spec/cli.md § Several files)."""
+    parser.add_argument("--id", metavar="SPEC", dest="id_spec",
+                        help="the row key (a column or JSONPath) matching rows across files")
+    parser.add_argument("--references", type=Path, metavar="FILE",
+                        help="the expected values come from FILE (--expected is read there), "
+                             "matched by --id")
+    parser.add_argument("--baseline", type=Path, metavar="BASE",
+                        help="an earlier run to compare with: a table from score -o (its "
+                             "sidecar), or any data file with --baseline-actual")
+    parser.add_argument("--baseline-actual", metavar="SPEC",
+                        help="the column or JSONPath of BASE's outputs")
+    parser.add_argument("--fail-on-regression", type=int, nargs="?", const=0, default=None,
+                        metavar="N", help="exit 1 when more than N rows regressed (default 0)")
 
 
 def _reading_options(parser: argparse.ArgumentParser) -> None:
@@ -223,6 +240,11 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace | int:
 
 def run_score(args: argparse.Namespace) -> int:
     from matchlens.cli.crash import run_guarded
+
+    if args.references is not None or args.baseline is not None:
+        from matchlens.cli.runs import runs_command
+
+        return run_guarded(runs_command, args)
     from matchlens.cli.score import score_command
 
     return run_guarded(score_command, args)

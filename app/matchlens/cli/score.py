@@ -70,7 +70,7 @@ def score_command(args: argparse.Namespace) -> int:
                           f"(the settings of {args.output} go there)")
     pieces = iter_tables(args.data, chunk_rows=CHUNK_ROWS, **reading_options(args))
     first = next(pieces)
-    mapping = _mapping(args, first)
+    mapping = mapping_from_args(args, first)
     tally = Tally(first.label, mapping.variants, jobs, unit=first.unit)
     if args.output is None:
         stdout_as_utf8()
@@ -88,6 +88,8 @@ def score_command(args: argparse.Namespace) -> int:
                 made = BatchResult.empty(0, tally.variants, jobs)
                 data = provenance(made, config_to_dict(config, metric_ids), source=args.data,
                                   expected=mapping.recorded, model=config.model or None)
+                if getattr(args, "id_spec", None):  # a later --baseline joins on it
+                    data["matchlens"]["id"] = args.id_spec
                 write_sidecar(args.output, data)
         if args.output is None:
             sys.stdout.flush()  # a pipe closed early fails here, not in the exit-time flush
@@ -114,7 +116,7 @@ def _input_path(data) -> Path | None:
     return None if str(data) == "-" else Path(data)
 
 
-def _mapping(args: argparse.Namespace, first) -> ColumnMapping:
+def mapping_from_args(args: argparse.Namespace, first) -> ColumnMapping:
     """The columns to compare: the command line's; where it omits them, a sidecar given as
     --config (it records the columns that made the table); else the output columns the
     format names (promptfoo's prompts/providers)."""

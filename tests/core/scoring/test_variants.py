@@ -112,3 +112,18 @@ def test_draw_budget_lowers_the_resample_count():
     result = paired_comparison(a, b, MAX, draw_budget=10_000)
     assert result.resamples == variants.MIN_RESAMPLES
     assert paired_comparison(a[:10], b[:10], MAX).resamples == variants.RESAMPLES
+
+
+def test_many_rows_resampled_as_counts_match_resampling_rows():
+    # 60,000 differences in {-1, 0, 1}: the counts path (multinomial over the 3 values) must
+    # give the distribution of the mean that drawing 60,000 rows gives: the normal one with
+    # sd = sqrt(var(d) / n)
+    from matchlens.core.scoring.variants import bootstrap_means
+
+    rng = np.random.default_rng(5)
+    d = rng.choice([-1.0, 0.0, 1.0], size=60_000, p=[0.2, 0.5, 0.3])
+    means = bootstrap_means(d, 2000, seed=1)
+    assert means.shape == (2000,)
+    assert abs(means.mean() - d.mean()) < 0.001
+    expected_sd = d.std() / np.sqrt(d.size)  # ~0.0029
+    assert abs(means.std() / expected_sd - 1) < 0.1

@@ -8,6 +8,8 @@ or the resolved values of one) in, scores and a summary out.
 * `score_stream`: the same for the pieces `iter_tables` hands out, one piece at a time, so
   `matchlens score` never holds a whole file: the caller writes each scored piece before the
   next is read.
+* `score_values`: resolved values already joined across files (run_scoring.py: a run, its
+  references and its baseline matched by id), scored piece by piece on both cores.
 * `score_chunks`: resolved values scored chunk by chunk, cancellable, with a `Progress` after
   each `Chunk`: the window's worker shows the rows as they come. Each chunk is scored by
   `score_rows` in this process, or by the caller's `scorer` (the window's scoring
@@ -31,7 +33,7 @@ from matchlens.core.errors import DatasetError
 from matchlens.core.jsonpath import parse_simple
 from matchlens.core.scoring.batch import BatchResult, Chunk, MetricJob, Progress, score_chunk
 from matchlens.core.scoring.mapping import ColumnMapping
-from matchlens.core.scoring.parallel import begin_to_completion, reap_workers
+from matchlens.core.scoring.parallel import begin_to_completion, reap_workers, run_to_completion
 from matchlens.core.scoring.references import (
     references_from_column,
     score_any,
@@ -209,6 +211,31 @@ def _absent(column: ColumnValues) -> np.ndarray:
         mask |= np.fromiter((v is None for v in column.values), dtype=bool,
                             count=len(column.values))
     return mask
+
+
+def score_values(expected: Sequence[str | None], actuals: Mapping[str, Sequence[str | None]],
+                 jobs: Sequence[MetricJob], *,
+                 references: Sequence[list[str] | None] | None = None,
+                 chunk_rows: int = 100_000) -> BatchResult:
+    """Values already resolved (and joined by id, core.scoring.run_scoring) scored as a
+    table's are: on both cores where it pays; with `references`, the best of each row's.
+    `chunk_rows` rows at a time, so the scoring's own copies (normalised texts, distinct
+    pairs) stay those of one piece, as when `score_stream` scores a file."""
+    total = len(expected)
+    out = BatchResult.empty(total, list(actuals), list(jobs))
+    for start in range(0, total, chunk_rows):
+        stop = min(start + chunk_rows, total)
+        values = {key: column[start:stop] for key, column in actuals.items()}
+        if references is not None:
+            part = score_any(references[start:stop], values, list(jobs))
+        else:
+            part = run_to_completion(list(expected[start:stop]), values, list(jobs))
+        out.add(Chunk(start, stop, part.scores, part.status,
+                      {key: {start + row: text for row, text in rows.items()}
+                       for key, rows in part.messages.items()},
+                      part.refs))
+    out.done = total
+    return out
 
 
 def score_chunks(expected: Sequence[str | None], actuals: Mapping[str, Sequence[str | None]],

@@ -127,10 +127,25 @@ def paired_comparison(a: np.ndarray, b: np.ndarray, direction: Direction, *,
     )
 
 
+# Above this many rows, differences taking few distinct values are resampled as counts
+_COUNTS_FROM = 50_000
+_COUNTS_DISTINCT = 2_000
+
+
 def bootstrap_means(d: np.ndarray, resamples: int, seed: int) -> np.ndarray:
-    """Means of `resamples` resamples of `d` (with replacement), drawn in bounded batches."""
+    """Means of `resamples` resamples of `d` (with replacement), drawn in bounded batches.
+
+    Many rows whose differences take few distinct values (0/±1 of a pass/fail metric, edit
+    counts, similarities in hundredths) are resampled as how often each value is drawn: one
+    multinomial draw over the distinct values per resample, the same distribution as drawing
+    n rows, in O(distinct) instead of O(n) (a million rows: milliseconds, not seconds)."""
     rng = np.random.default_rng(seed)
     n = d.size
+    if n >= _COUNTS_FROM:
+        values, counts = np.unique(d, return_counts=True)
+        if values.size <= _COUNTS_DISTINCT:
+            drawn = rng.multinomial(n, counts / n, size=resamples)
+            return drawn @ values / n
     means = np.empty(resamples)
     # ~4 MB of indexes at a time: each draw and gather is one numpy call holding the GIL, and
     # 4 million at once held it ~40 ms (a window painting beside this thread froze that long)

@@ -1,0 +1,87 @@
+"""`matchlens score --id --references --baseline`: a 1M-row run against a 1M-row baseline and a
+1M-row references file, in three CSV files, each in its own shuffled order, 1% of the ids
+missing from each side; against `matchlens score` of the run alone (the same pairs in one file).
+
+    .venv/bin/python benchmarks/bench_runs.py               # 1,000,000 rows
+    .venv/bin/python benchmarks/bench_runs.py --rows 200000
+
+Targets (issue 21): the joined run in at most 2.5x the time of scoring the run alone, and at
+most 1.5 GB peak memory for all processes (the PSS of the process tree, sampled twice a second,
+and the peak RSS of the largest process, as bench_score.py measures). The joined run reads the
+three files whole (a join needs every id) and scores the run's and the baseline's outputs in
+one pass. The machine is shared: the load average is printed with the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import random
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_score import _load, make_dataset, timed  # noqa: E402 - a sibling script
+
+COMMAND = [sys.executable, "-m", "matchlens", "score"]
+TARGET_RATIO = 2.5
+TARGET_MB = 1536
+
+
+def split(pairs: Path, other: Path, tmp: Path) -> tuple[Path, Path, Path]:
+    """run.csv (id, actual), refs.csv (id, expected), base.csv (id, actual: the other
+    dataset's outputs), each shuffled, each missing 1% of the ids."""
+    with pairs.open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.reader(handle))[1:]
+    with other.open(encoding="utf-8", newline="") as handle:
+        before = [row[2] for row in list(csv.reader(handle))[1:]]
+    rng = random.Random(21)
+    out = []
+    for name, header, cells in (("run", "actual", [r[2] for r in rows]),
+                                ("refs", "expected", [r[1] for r in rows]),
+                                ("base", "actual", before)):
+        order = list(range(len(rows)))
+        rng.shuffle(order)
+        order = order[: len(order) * 99 // 100]
+        path = tmp / f"{name}.csv"
+        with path.open("w", encoding="utf-8", newline="") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(["id", header])
+            writer.writerows([rows[i][0], cells[i]] for i in order)
+        out.append(path)
+    return out[0], out[1], out[2]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        tmp = Path(folder)
+        pairs, other = tmp / "pairs.csv", tmp / "other.csv"
+        make_dataset(pairs, args.rows)
+        make_dataset(other, args.rows, seed=8)
+        run, refs, base = split(pairs, other, tmp)
+        print(f"{args.rows:,} rows a file; {_load()}")
+        alone, peak_a, pss_a = timed([*COMMAND, str(pairs), "--expected", "expected",
+                                      "--actual", "actual", "--quiet", "-o",
+                                      str(tmp / "alone.csv")])
+        print(f"the run alone:  {alone:7.1f} s, peak {peak_a / 1024:5.0f} MB (largest "
+              f"process), {pss_a / 1024:5.0f} MB (all, PSS)")
+        joined, peak, pss = timed([*COMMAND, str(run), "--id", "id", "--actual", "actual",
+                                   "--references", str(refs), "--expected", "expected",
+                                   "--baseline", str(base), "--baseline-actual", "actual",
+                                   "--quiet", "-o", str(tmp / "joined.csv")])
+        memory = max(peak, pss) / 1024
+        print(f"joined:         {joined:7.1f} s, peak {peak / 1024:5.0f} MB (largest "
+              f"process), {pss / 1024:5.0f} MB (all, PSS)")
+        ratio = joined / alone
+        print(f"ratio {ratio:.2f}x (target <= {TARGET_RATIO}x): "
+              f"{'met' if ratio <= TARGET_RATIO else 'MISSED'}; memory {memory:.0f} MB "
+              f"(target <= {TARGET_MB} MB): {'met' if memory <= TARGET_MB else 'MISSED'}; "
+              f"{_load()}")
+
+
+if __name__ == "__main__":
+    main()
