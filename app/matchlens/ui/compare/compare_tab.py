@@ -19,6 +19,7 @@ from matchlens.core.diff.span_table import ALIGN_TASK, SpanTable
 from matchlens.core.text.textfile import FileReadError, read_text_file
 from matchlens.ui.compare.find_bar import FindBar
 from matchlens.ui.compare.metric_column import MetricColumn
+from matchlens.ui.compare.move_link import MoveLink
 from matchlens.ui.compare.navigation import DifferenceNavigation
 from matchlens.ui.compare.pane import EditorPane
 from matchlens.ui.compare.row_bar import RowBar
@@ -78,6 +79,9 @@ class CompareTab(DifferenceNavigation, QWidget):
                                       self)
         for pane in self.panes.values():
             pane.decorator.texts = self.texts
+        self.move_link = MoveLink(self.panes, lambda: self._table, lambda: self._last_side,
+                                  self.sig_status.emit, self)
+        self.addAction(self.move_link.action_jump)
         self._build_ui()
 
         self._compute_timer = QTimer(self, singleShot=True)
@@ -305,6 +309,7 @@ class CompareTab(DifferenceNavigation, QWidget):
     def _set_table(self, table: SpanTable | None) -> None:
         self._table = table
         self._hunk = None
+        self.move_link.light("expected", -1)
         for pane in self.panes.values():
             pane.decorator.set_table(table)
         self.scroll_lock.anchors = table.anchors if table is not None else None
