@@ -312,6 +312,7 @@ class CompareTab(DifferenceNavigation, QWidget):
         self.move_link.light("expected", -1)
         for pane in self.panes.values():
             pane.decorator.set_table(table)
+            pane.ruler.set_table(table)
         self.scroll_lock.anchors = table.anchors if table is not None else None
         self._update_difference_label()
 

@@ -52,7 +52,10 @@ class CompareToolbar(QToolBar):
         self.normalise_box = NormaliseBox(self)
         self.addWidget(self.normalise_box)
         self.legend = QLabel(self)
-        self.legend.setToolTip("Underlined and faint: differs only in case or whitespace")
+        self.legend.setToolTip("Underlined and faint: differs only in case or whitespace. "
+                               "Moved: a sentence, list item or paragraph found in another "
+                               "place (hover it to light its other place; Ctrl+click to go "
+                               "there)")
         self.addWidget(self.legend)
         self.update_legend(self.palette())
 
@@ -61,7 +64,7 @@ class CompareToolbar(QToolBar):
         told of a palette change before its children are)."""
         colours = diff_colours(palette)
         chips = [(colours.delete, "deleted"), (colours.insert, "inserted"),
-                 (colours.substitute, "changed")]
+                 (colours.substitute, "changed"), (colours.moved, "moved")]
         self.legend.setText("&nbsp;&nbsp;" + "&nbsp;".join(
             f'<span style="background-color:{c.name()}">&nbsp;{word}&nbsp;</span>'
             for c, word in chips))
