@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
@@ -41,9 +42,11 @@ MAX_NORMALISED_EDITS = 0.15
 # Beyond this many leftover piece pairs, only equal keys are paired (bounded work).
 FUZZY_PAIR_LIMIT = 2_000_000
 
-# A sentence (a list marker at the start of its line is part of it, not a sentence of its own)
-_SENTENCE = re.compile(r"(?:(?<![^\n])[ \t]*(?:\d{1,3}|[a-zA-Z])[.)][ \t]+)?[^\n]+?(?:[.!?]+[\"')\]]*(?=\s|\Z)|(?=\n)|\Z)")
-_LIST_MARKER = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)]|[a-zA-Z][.)])\s+")
+# Where a sentence ends: its final punctuation (and closing quotes) before a space, or a line end.
+_BOUNDARY = re.compile(r"[.!?\n](?:(?<=\n)|[.!?]*[\"')\]]*(?=\s))")
+# A piece that is only a list marker ("1.", "b)") belongs to the sentence after it.
+_MARKER_ONLY = re.compile(r"(?:\d{1,3}|[a-zA-Z])[.)]")
+_LIST_MARKER = re.compile(r"^(?:[-*+•]|\d{1,3}[.)]|[a-zA-Z][.)])\s+")
 _SPACES = re.compile(r"\s+")
 _WORD = re.compile(r"\w+")
 
@@ -64,18 +67,36 @@ class Move(NamedTuple):
 
 
 def pieces(text: str) -> list[tuple[int, int, str]]:
-    """(start, end, key) of each sentence or line of `text` (stripped of surrounding spaces),
-    in order; the key as moves compare it (spaces collapsed, a list marker dropped)."""
-    out = []
-    for m in _SENTENCE.finditer(text):
-        piece = m.group()
+    """(start, end, text) of each sentence or line of `text` (stripped of surrounding
+    spaces), in order."""
+    out: list[tuple[int, int, str]] = []
+    pos = 0
+    glued = -1  # the start of a list marker waiting for its sentence
+    ends = [m.end() for m in _BOUNDARY.finditer(text)]
+    ends.append(len(text))
+    for end in ends:
+        piece = text[pos:end]
         stripped = piece.strip()
+        s = pos + len(piece) - len(piece.lstrip())
+        pos = end
         if not stripped:
             continue
-        s = m.start() + len(piece) - len(piece.lstrip())
-        key = _SPACES.sub(" ", _LIST_MARKER.sub("", stripped)).strip()
-        out.append((s, s + len(stripped), key))
+        if (glued < 0 and len(stripped) <= 4 and _MARKER_ONLY.fullmatch(stripped)
+                and not text[text.rfind("\n", 0, s) + 1:s].strip()):
+            glued = s  # "1." at the start of a line: the item's sentence follows
+            continue
+        if glued >= 0:
+            s, glued = glued, -1
+        t = end - (len(piece) - len(piece.rstrip()))
+        out.append((s, t, text[s:t]))
     return out
+
+
+def key_of(piece: str) -> str:
+    """A piece as moves compare it: spaces collapsed, a list marker dropped."""
+    key = " ".join(piece.split())
+    marker = _LIST_MARKER.match(key)
+    return key[marker.end():] if marker else key
 
 
 def long_enough(key: str) -> bool:
@@ -88,6 +109,8 @@ def find_moves(e: str, a: str, ops: Sequence[tuple] = ()) -> list[Move]:
     e_pieces, a_pieces = pieces(e), pieces(a)
     if not e_pieces or not a_pieces:
         return []
+    e_pieces = [(s, t, key_of(p)) for s, t, p in e_pieces]
+    a_pieces = [(s, t, key_of(p)) for s, t, p in a_pieces]
     ids: dict[str, int] = {}
     e_ids = [ids.setdefault(k, len(ids)) for _, _, k in e_pieces]
     a_ids = [ids.setdefault(k, len(ids)) for _, _, k in a_pieces]
@@ -136,6 +159,10 @@ def _pair(e_pieces: list[tuple[int, int, str]], a_pieces: list[tuple[int, int, s
     for j, (_, _, key) in enumerate(a_pieces):
         if a_gap[j] >= 0:
             by_key.setdefault(key, []).append(j)
+    # Near-equal keys are looked for only in gaps holding more deletions than insertions (or
+    # the reverse): an edited sentence in place is one of each in its gap, a moved one is not.
+    e_count = Counter(g for g in e_gap if g >= 0)
+    a_count = Counter(g for g in a_gap if g >= 0)
     pairs, e_left, a_taken = [], [], set()
     for i, (_, _, key) in enumerate(e_pieces):
         if e_gap[i] < 0:
@@ -146,10 +173,11 @@ def _pair(e_pieces: list[tuple[int, int, str]], a_pieces: list[tuple[int, int, s
                 a_taken.add(j)
                 break
         else:
-            if long_enough(key):
+            if long_enough(key) and e_count[e_gap[i]] != a_count[e_gap[i]]:
                 e_left.append(i)
     a_left = [j for j in range(len(a_pieces))
-              if a_gap[j] >= 0 and j not in a_taken and long_enough(a_pieces[j][2])]
+              if a_gap[j] >= 0 and j not in a_taken and long_enough(a_pieces[j][2])
+              and e_count[a_gap[j]] != a_count[a_gap[j]]]
     if not e_left or not a_left or len(e_left) * len(a_left) > FUZZY_PAIR_LIMIT:
         return pairs
     scores = process.cdist([e_pieces[i][2] for i in e_left], [a_pieces[j][2] for j in a_left],
