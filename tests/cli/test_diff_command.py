@@ -173,6 +173,8 @@ def test_moved_sentence_is_marked_at_both_places_and_listed_in_json(cli, tmp_pat
         "[~1~The sky is blue today.~][- -]Cats like to sleep all day. Dogs bark at night."
         "{+ +}{~1~The sky is blue today.~}")
     data = json.loads(cli("diff", e, a, "--json").out)
+    # 0-22 and 48-70: "The sky is blue today." in each; the edits inside them are worked out
+    # from the exact script in tests/core/diff/test_moves.py (43 of the 46 here)
     assert data["moves"] == [{"expected": [0, 22], "actual": [48, 70], "edits": 43}]
     # the exact distance, unchanged by the move
     assert data["distance"] == Levenshtein.distance(e.read_text(), a.read_text()) == 46
