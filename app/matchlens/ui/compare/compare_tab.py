@@ -18,6 +18,7 @@ from matchlens.core.diff.pair import DISTANCE_METRIC as HIGHLIGHT_METRIC
 from matchlens.core.diff.span_table import ALIGN_TASK, SpanTable
 from matchlens.core.text.textfile import FileReadError, read_text_file
 from matchlens.ui.compare.find_bar import FindBar
+from matchlens.ui.compare.inline_pane import InlinePane
 from matchlens.ui.compare.metric_column import MetricColumn
 from matchlens.ui.compare.move_link import MoveLink
 from matchlens.ui.compare.navigation import DifferenceNavigation
@@ -131,6 +132,11 @@ class CompareTab(DifferenceNavigation, QWidget):
         self.editor_splitter.addWidget(self.panes["expected"])
         self.editor_splitter.addWidget(self.panes["actual"])
         self.editor_splitter.setChildrenCollapsible(False)
+        self.inline_pane = InlinePane(self)
+        self.inline_pane.hide()
+        self.editor_splitter.addWidget(self.inline_pane)
+        self.action_inline = bar.action_inline
+        self.action_inline.toggled.connect(self.set_inline)
         self.metrics = MetricColumn(self.config, self)
         self.metrics.sig_detail_activated.connect(self.select_json_path)
         self.metrics.sig_compute_requested.connect(self.compute_network)
@@ -154,6 +160,16 @@ class CompareTab(DifferenceNavigation, QWidget):
         layout.addWidget(self.row_bar)
         layout.addWidget(self.find_bar)
         layout.addWidget(self.splitter, 1)
+
+    def set_inline(self, inline: bool) -> None:
+        """One inline pane instead of the two editors (which stay, hidden, and editable)."""
+        for pane in self.panes.values():
+            pane.setVisible(not inline)
+        self.inline_pane.setVisible(inline)
+        if inline:
+            self.inline_pane.show_table(self._table, *self.texts())
+        if self.action_inline.isChecked() != inline:
+            self.action_inline.setChecked(inline)
 
     # -- the editors ----------------------------------------------------------------------------
     def editor(self, side: str):  # noqa: ANN201 - DiffEditor
@@ -313,6 +329,8 @@ class CompareTab(DifferenceNavigation, QWidget):
         for pane in self.panes.values():
             pane.decorator.set_table(table)
             pane.ruler.set_table(table)
+        if self.inline_pane.isVisible():
+            self.inline_pane.show_table(table, *self.texts())
         self.scroll_lock.anchors = table.anchors if table is not None else None
         self._update_difference_label()
 

@@ -42,6 +42,12 @@ class CompareToolbar(QToolBar):
         self.action_exact.setToolTip(
             "Draw the minimal edit script the Levenshtein distance counts, edit by edit, "
             "instead of the readable word-aligned pieces (Ctrl+E)")
+        self.action_inline = self.addAction("Inline")
+        self.action_inline.setCheckable(True)
+        self.action_inline.setShortcut("Ctrl+Shift+I")
+        self.action_inline.setToolTip(
+            "Show both texts as one, deleted text struck through before the inserted text, "
+            "instead of side by side (Ctrl+Shift+I)")
         self.granularity_box = QComboBox(self)
         self.granularity_box.addItem("Characters", "char")
         self.granularity_box.addItem("Words", "word")
