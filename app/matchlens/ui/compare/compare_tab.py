@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtWidgets import QFileDialog, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFileDialog, QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
 from matchlens.core.diff.pair import DISTANCE_METRIC as HIGHLIGHT_METRIC
 from matchlens.core.diff.span_table import ALIGN_TASK, SpanTable
@@ -132,6 +132,14 @@ class CompareTab(DifferenceNavigation, QWidget):
         self.editor_splitter.addWidget(self.panes["expected"])
         self.editor_splitter.addWidget(self.panes["actual"])
         self.editor_splitter.setChildrenCollapsible(False)
+        # The colour legend sits at the right of the actual text's header: the toolbar is full
+        # at 1280 px (a legend there went into the overflow menu).
+        self.panes["actual"].header_row.addWidget(bar.legend)
+        for pane in self.panes.values():  # long file names shrink; the panes stay equal
+            pane.header.setMinimumWidth(0)
+            pane.header.setSizePolicy(QSizePolicy.Policy.Ignored,
+                                      QSizePolicy.Policy.Preferred)
+        self.editor_splitter.setSizes([1000, 1000])
         self.inline_pane = InlinePane(self)
         self.inline_pane.hide()
         self.editor_splitter.addWidget(self.inline_pane)

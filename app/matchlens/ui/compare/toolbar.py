@@ -57,12 +57,12 @@ class CompareToolbar(QToolBar):
         self.addWidget(QLabel(" Normalise ", self))
         self.normalise_box = NormaliseBox(self)
         self.addWidget(self.normalise_box)
+        # (shown by the tab beside the actual text's header, not on this bar)
         self.legend = QLabel(self)
         self.legend.setToolTip("Underlined and faint: differs only in case or whitespace. "
                                "Moved: a sentence, list item or paragraph found in another "
                                "place (hover it to light its other place; Ctrl+click to go "
                                "there)")
-        self.addWidget(self.legend)
         self.update_legend(self.palette())
 
     def update_legend(self, palette: QPalette) -> None:
