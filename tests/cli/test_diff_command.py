@@ -45,7 +45,8 @@ def test_json_holds_exact_edits_readable_chunks_and_scores(cli, pair):
     run = cli("diff", *pair, "--json", "--metrics", "levenshtein_similarity,exact_match")
     assert run.code == 0, run.err
     data = json.loads(run.out)
-    assert set(data) == {"distance", "edits", "chunks", "scores"}
+    assert set(data) == {"distance", "edits", "chunks", "moves", "scores"}
+    assert data["moves"] == []  # nothing moved: "such as" became "like" in place
     assert data["distance"] == Levenshtein.distance(EXPECTED, ACTUAL) == 49
     assert len(data["edits"]) == data["distance"]
     assert {e["op"] for e in data["edits"]} <= {"replace", "delete", "insert"}
@@ -158,3 +159,22 @@ def test_a_long_diff_does_not_load_numba(tmp_path):
     assert report == {"code": 0, "numba": False}
     chunks = json.loads(done.stdout)["chunks"]
     assert "".join(actual[slice(*c["actual"])] for c in chunks if c["op"] != "delete") == actual
+
+
+def test_moved_sentence_is_marked_at_both_places_and_listed_in_json(cli, tmp_path):
+    e, a = tmp_path / "e.txt", tmp_path / "a.txt"
+    e.write_text("The sky is blue today. Cats like to sleep all day. Dogs bark at night.",
+                 encoding="utf-8")
+    a.write_text("Cats like to sleep all day. Dogs bark at night. The sky is blue today.",
+                 encoding="utf-8")
+    run = cli("diff", e, a, "--metrics", "levenshtein_distance")
+    assert run.code == 0, run.err
+    assert run.out.splitlines()[0] == (
+        "[~1~The sky is blue today.~][- -]Cats like to sleep all day. Dogs bark at night."
+        "{+ +}{~1~The sky is blue today.~}")
+    data = json.loads(cli("diff", e, a, "--json").out)
+    # 0-22 and 48-70: "The sky is blue today." in each; the edits inside them are worked out
+    # from the exact script in tests/core/diff/test_moves.py (43 of the 46 here)
+    assert data["moves"] == [{"expected": [0, 22], "actual": [48, 70], "edits": 43}]
+    # the exact distance, unchanged by the move
+    assert data["distance"] == Levenshtein.distance(e.read_text(), a.read_text()) == 46

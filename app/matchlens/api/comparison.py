@@ -2,7 +2,8 @@
 
 The same computation as `matchlens diff --json` and the window (`core.diff.pair.compare_pair`):
 `.chunks` are the readable pieces the compare view draws, `.edits` the exact Levenshtein edit
-script (one entry per unit edit, so `len(edits) == distance`), `.scores` one entry per metric;
+script (one entry per unit edit, so `len(edits) == distance`), `.moves` the moved sentences,
+list items and paragraphs (`core.diff.moves`), `.scores` one entry per metric;
 offsets are code-point offsets into the original texts. In Jupyter the result draws itself
 (`_repr_html_`, `api.html`): the highlighted diff and the score table.
 """
@@ -27,10 +28,12 @@ class Comparison:
     chunks: list[dict[str, Any]] = field(repr=False)
     edits: list[dict[str, Any]] = field(repr=False)
     scores: dict[str, dict[str, Any]]
+    moves: list[dict[str, Any]] = field(default_factory=list, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         """What `matchlens diff --json` prints for the same texts and options."""
         return {"distance": self.distance, "edits": self.edits, "chunks": self.chunks,
+                "moves": self.moves,
                 "scores": {k: {"score": v["score"], "label": v["label"]}
                            for k, v in self.scores.items()}}
 
@@ -68,4 +71,5 @@ def compare(expected: str, actual: str, *, metrics: str | Sequence[str] | None =
                     "explanation": result.explanation}
         for metric_id, result in compared.results.items()
     }
-    return Comparison(expected, actual, diff["distance"], diff["chunks"], diff["edits"], scores)
+    return Comparison(expected, actual, diff["distance"], diff["chunks"], diff["edits"], scores,
+                      diff["moves"])

@@ -4,6 +4,8 @@ The pair is compared by `core.diff.pair.compare_pair` (as in the window and `mat
 this module only renders it. On a terminal deletions are red and struck through, insertions green
 (the compare view's colours); `NO_COLOR` (any non-empty value, see no-color.org) or a pipe gives
 plain text with wdiff's markers, `[-deleted-]{+inserted+}`, which survive a CI log and `grep`.
+Moved text (`core.diff.moves`) is marked at both places with its number, in cyan on a terminal:
+`[~1~moved from here~]` where it was in the expected text, `{~1~moved to here~}` in the actual.
 `--json` prints the exact `distance` and `edits` and the readable `chunks` (`core.diff.readable`)
 with the scores.
 """
@@ -28,6 +30,7 @@ from matchlens.core.text.textfile import read_text_file
 
 _RED_STRUCK, _RED, _GREEN, _DIM = "\x1b[31;9m", "\x1b[31m", "\x1b[32m", "\x1b[2m"
 _RESET = "\x1b[0m"
+_CYAN_STRUCK, _CYAN = "\x1b[36;9m", "\x1b[36m"
 _PLAIN_MARKS = ("[-", "-]", "{+", "+}")
 
 
@@ -46,15 +49,24 @@ def inline_diff(diff: ReadableDiff, colour: bool) -> str:
 
 def _pieces(diff: ReadableDiff, colour: bool) -> Iterator[str]:
     e, a = diff.expected, diff.actual
+    # A moved piece is one whole chunk on each side (`core.diff.moves`): found by its start.
+    moved_from = {m.exp_start: n for n, m in enumerate(diff.moves, 1)}
+    moved_to = {m.act_start: n for n, m in enumerate(diff.moves, 1)}
     for chunk in diff.chunks:
         deleted = e[chunk.exp_start:chunk.exp_end]
         inserted = a[chunk.act_start:chunk.act_end]
         if chunk.op == "equal":
             yield deleted
             continue
-        if deleted:
+        if deleted and chunk.op == "delete" and chunk.exp_start in moved_from:
+            n = moved_from[chunk.exp_start]
+            yield _mark(deleted, colour, _CYAN_STRUCK, (f"[~{n}~", "~]"))
+        elif deleted:
             yield _mark(deleted, colour, _RED_STRUCK, _PLAIN_MARKS[:2])
-        if inserted:
+        if inserted and chunk.op == "insert" and chunk.act_start in moved_to:
+            n = moved_to[chunk.act_start]
+            yield _mark(inserted, colour, _CYAN, (f"{{~{n}~", "~}"))
+        elif inserted:
             yield _mark(inserted, colour, _GREEN, _PLAIN_MARKS[2:])
 
 

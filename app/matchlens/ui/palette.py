@@ -19,6 +19,8 @@ _HUE_DELETE = 0
 _HUE_INSERT = 130
 _HUE_SUBSTITUTE = 212
 _HUE_WARN = 38
+# Moved text (a sentence found elsewhere): violet, apart from red, green, blue and amber.
+_HUE_MOVED = 280
 
 
 def blend(base: QColor, tint: QColor, amount: float) -> QColor:
@@ -57,6 +59,9 @@ class DiffColours:
     json_value: QColor
     ignored: QColor  # background of characters a normalisation removed
     ignored_text: QColor
+    moved: QColor  # background of moved text, on both sides
+    moved_line: QColor  # its gutter and ruler mark
+    moved_link: QColor  # the other place of the moved text under the pointer
 
 
 def diff_colours(palette: QPalette | None = None) -> DiffColours:
@@ -81,6 +86,9 @@ def diff_colours(palette: QPalette | None = None) -> DiffColours:
         # neutral grey, never a hue: ignored text is neither an error nor a match
         ignored=blend(base, palette.color(QPalette.ColorRole.Text), 0.10),
         ignored_text=palette.color(QPalette.ColorRole.PlaceholderText),
+        moved=blend(base, _hue(_HUE_MOVED, dark), strong),
+        moved_line=_hue(_HUE_MOVED, dark),
+        moved_link=blend(base, _hue(_HUE_MOVED, dark), 0.70 if dark else 0.60),
     )
 
 

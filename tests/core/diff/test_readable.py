@@ -183,7 +183,8 @@ def test_json_shape():
     assert data == {"distance": 1,
                     "edits": [{"op": "replace", "expected": [0, 1], "actual": [0, 1]}],
                     "chunks": [{"op": "replace", "expected": [0, 1], "actual": [0, 1]},
-                               {"op": "equal", "expected": [1, 2], "actual": [1, 2]}]}
+                               {"op": "equal", "expected": [1, 2], "actual": [1, 2]}],
+                    "moves": []}
     assert Chunk("equal", 0, 1, 0, 1).as_dict()["op"] == "equal"
 
 

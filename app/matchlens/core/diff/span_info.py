@@ -11,6 +11,7 @@ from matchlens.core.diff.readable.chunks import Chunk, chunk_edits
 from matchlens.core.diff.span_table import (
     FLAG_CASE,
     FLAG_COUNTED,
+    FLAG_MOVED,
     FLAG_SPACE,
     KIND_DELETE,
     KIND_INSERT,
@@ -65,6 +66,9 @@ def describe_span(table: SpanTable, row: int, expected: str, actual: str) -> str
         head = f"Deleted “{_show(old, False)}”"
     else:
         head = f"Replaced “{_show(old, False)}” with “{_show(new, False)}”"
+    if flags & FLAG_MOVED:
+        start = es if kind == KIND_DELETE else as_
+        return _describe_move(table, kind, start, old or new, expected, actual)
     if not flags & FLAG_COUNTED:
         return f"{head}: differs only in case, not counted (the distance ignores case here)."
     notes = []
@@ -85,6 +89,23 @@ def describe_span(table: SpanTable, row: int, expected: str, actual: str) -> str
         listed += f" … and {more:,} more"
     count = f"{len(edits)} edit{'' if len(edits) == 1 else 's'}"
     return f"{head}: {count}" + _notes(notes) + f"\n{listed}"
+
+
+def _describe_move(table: SpanTable, kind: int, start: int, text: str, expected: str,
+                   actual: str) -> str:
+    """A moved piece: where its other place is, and what the metric counts for it."""
+    side = "expected" if kind == KIND_DELETE else "actual"
+    move = table.move_at(side, start)
+    if move is None:
+        return f"Moved “{_show(text, False)}”."
+    s, _, u, _, edits = (int(x) for x in table.moves[move])
+    if side == "expected":
+        where = f"moved to line {actual.count(chr(10), 0, u) + 1} of the actual text"
+    else:
+        where = f"moved from line {expected.count(chr(10), 0, s) + 1} of the expected text"
+    return (f"Moved “{_show(text, False)}”: {where} (Ctrl+click to go there). The distance "
+            f"still counts it as a deletion there and an insertion here: {edits:,} "
+            f"edit{'' if edits == 1 else 's'} of the exact script fall in its two places.")
 
 
 def _notes(notes: list[str]) -> str:

@@ -20,7 +20,7 @@ ALIGN_TASK = "__align__"
 
 # Edit kinds as small integers, so span columns are numpy arrays (cheap to pickle and bisect).
 KIND_INSERT, KIND_DELETE, KIND_SUBSTITUTE = 0, 1, 2
-FLAG_CASE, FLAG_SPACE, FLAG_COUNTED = 1, 2, 4
+FLAG_CASE, FLAG_SPACE, FLAG_COUNTED, FLAG_MOVED = 1, 2, 4, 8
 
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
@@ -51,6 +51,15 @@ class SpanTable:
     # [start, end) runs of original characters a normalisation removed: drawn as *ignored*
     exp_ignored: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), dtype=np.int64))
     act_ignored: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), dtype=np.int64))
+    # Moved text (`core.diff.moves`), readable view only: rows of exp_start, exp_end,
+    # act_start, act_end, edits; the chunks of each move carry FLAG_MOVED.
+    moves: np.ndarray = field(default_factory=lambda: np.zeros((0, 5), dtype=np.int64))
+
+    def move_at(self, side: str, offset: int) -> int | None:
+        """The index of the move covering code point `offset` on `side`, or None."""
+        cols = self.moves[:, 0:2] if side == "expected" else self.moves[:, 2:4]
+        hits = np.nonzero((cols[:, 0] <= offset) & (offset < cols[:, 1]))[0]
+        return int(hits[0]) if len(hits) else None
 
     @property
     def counted(self) -> int:
@@ -102,7 +111,7 @@ def readable_table(expected: str, actual: str, case_sensitive: bool, granularity
     from rapidfuzz.distance import Levenshtein
 
     from matchlens.core.diff.alignment import Hunk, differing_runs
-    from matchlens.core.diff.readable.chunks import chunks_from_opcodes, exact_opcodes
+    from matchlens.core.diff.readable.chunks import chunks_and_moves, exact_opcodes
     from matchlens.core.diff.scroll_sync import line_anchors
     from matchlens.core.metrics.levenshtein import prepare
     from matchlens.core.text.casefold import fold_case
@@ -111,7 +120,10 @@ def readable_table(expected: str, actual: str, case_sensitive: bool, granularity
     ops = exact_opcodes(e_cmp, a_cmp)
     distance = sum(max(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in ops if tag != "equal")
     rows: list[tuple[int, int, int, int, int, int, int]] = []
-    for c in chunks_from_opcodes(e_cmp, a_cmp, ops, words=granularity == "word"):
+    moves, chunks = chunks_and_moves(e_cmp, a_cmp, ops, words=granularity == "word")
+    moved_from = {(m.exp_start, m.exp_end) for m in moves}
+    moved_to = {(m.act_start, m.act_end) for m in moves}
+    for c in chunks:
         e_seg, a_seg = expected[c.exp_start:c.exp_end], actual[c.act_start:c.act_end]
         if c.op == "equal":
             if e_seg != a_seg:  # equal ignoring case: show the case-only marks, uncounted
@@ -125,6 +137,9 @@ def readable_table(expected: str, actual: str, case_sensitive: bool, granularity
             flags |= FLAG_SPACE
         elif kind == KIND_SUBSTITUTE and fold_case(e_seg) == fold_case(a_seg):
             flags |= FLAG_CASE
+        if ((c.exp_start, c.exp_end) in moved_from if kind == KIND_DELETE
+                else (c.act_start, c.act_end) in moved_to if kind == KIND_INSERT else False):
+            flags |= FLAG_MOVED
         units = Levenshtein.distance(e_cmp[c.exp_start:c.exp_end], a_cmp[c.act_start:c.act_end])
         rows.append((kind, flags, c.exp_start, c.exp_end, c.act_start, c.act_end, units))
     n = len(rows)
@@ -145,7 +160,8 @@ def readable_table(expected: str, actual: str, case_sensitive: bool, granularity
     return SpanTable(cols[:, 0].astype(np.int8), cols[:, 1].astype(np.int8),
                      cols[:, 2:4].copy(), cols[:, 4:6].copy(), cols[:, 6].copy(), hunks,
                      distance, granularity, astral_offsets(expected), astral_offsets(actual),
-                     anchors, "readable", case_sensitive, (len(expected), len(actual)))
+                     anchors, "readable", case_sensitive, (len(expected), len(actual)),
+                     moves=np.array(moves, dtype=np.int64).reshape(len(moves), 5))
 
 
 def table_for(expected: str, actual: str, options: Mapping[str, Any]) -> SpanTable:
@@ -183,7 +199,11 @@ def normalised_span_table(expected: str, actual: str, options: Mapping[str, Any]
     if len(hunks):
         hunks[:, 0], hunks[:, 1] = e_map.spans(hunks[:, 0], hunks[:, 1])
         hunks[:, 2], hunks[:, 3] = a_map.spans(hunks[:, 2], hunks[:, 3])
-    return replace(table, exp=exp, act=act, hunks=hunks, anchors=None,
+    moves = table.moves.copy()
+    if len(moves):
+        moves[:, 0], moves[:, 1] = e_map.spans(moves[:, 0], moves[:, 1])
+        moves[:, 2], moves[:, 3] = a_map.spans(moves[:, 2], moves[:, 3])
+    return replace(table, exp=exp, act=act, hunks=hunks, anchors=None, moves=moves,
                    exp_astral=astral_offsets(expected), act_astral=astral_offsets(actual),
                    lengths=(len(expected), len(actual)),
                    exp_ignored=e_map.ignored, act_ignored=a_map.ignored)

@@ -12,13 +12,15 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtWidgets import QFileDialog, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFileDialog, QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
 from matchlens.core.diff.pair import DISTANCE_METRIC as HIGHLIGHT_METRIC
 from matchlens.core.diff.span_table import ALIGN_TASK, SpanTable
 from matchlens.core.text.textfile import FileReadError, read_text_file
 from matchlens.ui.compare.find_bar import FindBar
+from matchlens.ui.compare.inline_pane import InlinePane
 from matchlens.ui.compare.metric_column import MetricColumn
+from matchlens.ui.compare.move_link import MoveLink
 from matchlens.ui.compare.navigation import DifferenceNavigation
 from matchlens.ui.compare.pane import EditorPane
 from matchlens.ui.compare.row_bar import RowBar
@@ -78,6 +80,9 @@ class CompareTab(DifferenceNavigation, QWidget):
                                       self)
         for pane in self.panes.values():
             pane.decorator.texts = self.texts
+        self.move_link = MoveLink(self.panes, lambda: self._table, lambda: self._last_side,
+                                  self.sig_status.emit, self)
+        self.addAction(self.move_link.action_jump)
         self._build_ui()
 
         self._compute_timer = QTimer(self, singleShot=True)
@@ -127,6 +132,19 @@ class CompareTab(DifferenceNavigation, QWidget):
         self.editor_splitter.addWidget(self.panes["expected"])
         self.editor_splitter.addWidget(self.panes["actual"])
         self.editor_splitter.setChildrenCollapsible(False)
+        # The colour legend sits at the right of the actual text's header: the toolbar is full
+        # at 1280 px (a legend there went into the overflow menu).
+        self.panes["actual"].header_row.addWidget(bar.legend)
+        for pane in self.panes.values():  # long file names shrink; the panes stay equal
+            pane.header.setMinimumWidth(0)
+            pane.header.setSizePolicy(QSizePolicy.Policy.Ignored,
+                                      QSizePolicy.Policy.Preferred)
+        self.editor_splitter.setSizes([1000, 1000])
+        self.inline_pane = InlinePane(self)
+        self.inline_pane.hide()
+        self.editor_splitter.addWidget(self.inline_pane)
+        self.action_inline = bar.action_inline
+        self.action_inline.toggled.connect(self.set_inline)
         self.metrics = MetricColumn(self.config, self)
         self.metrics.sig_detail_activated.connect(self.select_json_path)
         self.metrics.sig_compute_requested.connect(self.compute_network)
@@ -150,6 +168,16 @@ class CompareTab(DifferenceNavigation, QWidget):
         layout.addWidget(self.row_bar)
         layout.addWidget(self.find_bar)
         layout.addWidget(self.splitter, 1)
+
+    def set_inline(self, inline: bool) -> None:
+        """One inline pane instead of the two editors (which stay, hidden, and editable)."""
+        for pane in self.panes.values():
+            pane.setVisible(not inline)
+        self.inline_pane.setVisible(inline)
+        if inline:
+            self.inline_pane.show_table(self._table, *self.texts())
+        if self.action_inline.isChecked() != inline:
+            self.action_inline.setChecked(inline)
 
     # -- the editors ----------------------------------------------------------------------------
     def editor(self, side: str):  # noqa: ANN201 - DiffEditor
@@ -305,8 +333,12 @@ class CompareTab(DifferenceNavigation, QWidget):
     def _set_table(self, table: SpanTable | None) -> None:
         self._table = table
         self._hunk = None
+        self.move_link.light("expected", -1)
         for pane in self.panes.values():
             pane.decorator.set_table(table)
+            pane.ruler.set_table(table)
+        if self.inline_pane.isVisible():
+            self.inline_pane.show_table(table, *self.texts())
         self.scroll_lock.anchors = table.anchors if table is not None else None
         self._update_difference_label()
 

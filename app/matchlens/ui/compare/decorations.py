@@ -14,13 +14,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-from PySide6.QtCore import QEvent, QObject, QPoint, QTimer
-from PySide6.QtGui import QColor, QHelpEvent, QTextCharFormat, QTextCursor
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QHelpEvent, QMouseEvent, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QTextEdit, QToolTip
 
 from matchlens.core.diff.span_table import (
     FLAG_CASE,
     FLAG_COUNTED,
+    FLAG_MOVED,
     FLAG_SPACE,
     KIND_DELETE,
     KIND_INSERT,
@@ -30,6 +31,8 @@ from matchlens.core.diff.span_table import (
 from matchlens.ui.compare.editors import DiffEditor
 from matchlens.ui.palette import DiffColours, diff_colours
 
+# The style of moved text (`_formats[(KIND_MOVED, False)]`), beside the three edit kinds.
+KIND_MOVED = 3
 _MAX_SELECTIONS = 20_000  # a pathological screen (every character edited) stays bounded
 _SCROLL_DEBOUNCE_MS = 12
 
@@ -52,6 +55,11 @@ def to_code_points(position: int, astral: np.ndarray) -> int:
 class DiffDecorator(QObject):
     """Keeps one editor's "diff" layer and gutter marks in step with a SpanTable."""
 
+    # The move under the pointer changed (its index in `table.moves`, or -1): the tab lights
+    # its other place. A Ctrl+click on moved text asks to jump to its other place.
+    sig_move_hovered = Signal(int)
+    sig_move_clicked = Signal(int)
+
     def __init__(self, editor: DiffEditor, side: str) -> None:
         super().__init__(editor)
         self.editor = editor
@@ -67,6 +75,8 @@ class DiffDecorator(QObject):
         # Both texts, for the hover's list of unit edits (set by the tab).
         self.texts: Callable[[], tuple[str, str]] | None = None
         editor.viewport().installEventFilter(self)
+        editor.viewport().setMouseTracking(True)
+        self._hovered_move = -1
 
     @property
     def table(self) -> SpanTable | None:
@@ -107,6 +117,11 @@ class DiffDecorator(QObject):
         ignored.setFontStrikeOut(True)
         ignored.setToolTip("Ignored: the metric's normalisation removes this")
         self._ignored_format = ignored
+        moved = QTextCharFormat()
+        moved.setBackground(c.moved)
+        moved.setUnderlineStyle(QTextCharFormat.UnderlineStyle.DashUnderline)
+        moved.setUnderlineColor(c.moved_line)
+        self._formats[(KIND_MOVED, False)] = moved
 
     # -- hover ------------------------------------------------------------------------------------
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
@@ -117,7 +132,36 @@ class DiffDecorator(QObject):
             else:
                 QToolTip.hideText()
             return True
+        if event.type() == QEvent.Type.MouseMove and isinstance(event, QMouseEvent):
+            move = self.move_at(event.position().toPoint())
+            if move != self._hovered_move:
+                self._hovered_move = move
+                self.sig_move_hovered.emit(move)
+        elif event.type() == QEvent.Type.Leave and self._hovered_move != -1:
+            self._hovered_move = -1
+            self.sig_move_hovered.emit(-1)
+        elif (event.type() == QEvent.Type.MouseButtonRelease and isinstance(event, QMouseEvent)
+              and event.modifiers() & Qt.KeyboardModifier.ControlModifier):
+            move = self.move_at(event.position().toPoint())
+            if move >= 0:
+                self.sig_move_clicked.emit(move)
         return super().eventFilter(watched, event)
+
+    def move_at(self, point: QPoint) -> int:
+        """The index of the moved piece under `point` (viewport coordinates), or -1."""
+        table = self._table
+        if table is None or len(table.moves) == 0:
+            return -1
+        offset = self._offset_at(point)
+        move = table.move_at(self.side, offset)
+        return -1 if move is None else move
+
+    def _offset_at(self, point: QPoint) -> int:
+        cursor = self.editor.cursorForPosition(point)
+        position = cursor.position()
+        if point.x() < self.editor.cursorRect(cursor).x() and position > 0:
+            position -= 1  # the pointer is over the character before the caret position
+        return to_code_points(position, self._astral())
 
     def tooltip_at(self, point: QPoint) -> str:
         """What hovering the viewport at `point` shows: the piece under it and its edits."""
@@ -129,11 +173,7 @@ class DiffDecorator(QObject):
         expected, actual = self.texts()
         if (len(expected), len(actual)) != table.lengths:
             return ""  # the texts moved on; the next answer brings a table for them
-        cursor = self.editor.cursorForPosition(point)
-        position = cursor.position()
-        if point.x() < self.editor.cursorRect(cursor).x() and position > 0:
-            position -= 1  # the pointer is over the character before the caret position
-        row = span_at(table, self.side, to_code_points(position, self._astral()))
+        row = span_at(table, self.side, self._offset_at(point))
         return "" if row is None else describe_span(table, row, expected, actual)
 
     def _on_viewport_changed(self) -> None:
@@ -186,6 +226,7 @@ class DiffDecorator(QObject):
         soft = ((table.flags[idx] & (FLAG_CASE | FLAG_SPACE)) != 0) | (
             (table.flags[idx] & FLAG_COUNTED) == 0)
         styles = table.kind[idx].astype(np.int64) * 2 + soft
+        styles[(table.flags[idx] & FLAG_MOVED) != 0] = KIND_MOVED * 2
         astral = self._astral()
         u_starts, u_ends = to_utf16(starts, astral), to_utf16(ends, astral)
         doc = self.editor.document()
@@ -245,7 +286,8 @@ class DiffDecorator(QObject):
         first = doc.findBlock(start).blockNumber()
         last = doc.findBlock(max(start, end - 1)).blockNumber()
         colour = {KIND_DELETE: self._colours.delete_line, KIND_INSERT: self._colours.insert_line,
-                  KIND_SUBSTITUTE: self._colours.substitute_line}[kind]
+                  KIND_SUBSTITUTE: self._colours.substitute_line,
+                  KIND_MOVED: self._colours.moved_line}[kind]
         for number in range(first, last + 1):
             marks[number] = colour if number not in marks else self._colours.substitute_line
 

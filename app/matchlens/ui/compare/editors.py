@@ -232,7 +232,7 @@ class DiffEditor(QPlainTextEdit):
         self._layers[name] = selections
         if name in ("diff", "ignored"):
             self._split_diff_layer(self._layers.get("diff", []), self._layers.get("ignored", []))
-        ordered = [*self._qt_diff, *(s for key in ("json", "flash")
+        ordered = [*self._qt_diff, *(s for key in ("link", "json", "flash")
                                      for s in self._layers.get(key, []))]
         self.setExtraSelections(ordered)
 

@@ -56,6 +56,8 @@ class DifferenceNavigation:
         with self.scroll_lock.suspended():
             self.panes["expected"].show_range(int(hunk[0]), int(hunk[1]), colour)
             self.panes["actual"].show_range(int(hunk[2]), int(hunk[3]), colour)
+        if self.inline_pane.isVisible():
+            self.inline_pane.go_to_difference(index)
         self._hunk = index
         self._update_difference_label()
 

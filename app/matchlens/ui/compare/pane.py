@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from PySide6.QtGui import QColor, QPalette, QTextCharFormat, QTextCursor
-from PySide6.QtWidgets import QLabel, QTextEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QTextEdit, QVBoxLayout, QWidget
 
 from matchlens.ui.compare.decorations import DiffDecorator, Flasher, to_code_points, to_utf16
 from matchlens.ui.compare.editors import DiffEditor
+from matchlens.ui.compare.overview_ruler import OverviewRuler
 
 
 class EditorPane(QWidget):
@@ -26,8 +27,17 @@ class EditorPane(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(3)
-        layout.addWidget(self.header)
-        layout.addWidget(self.editor, 1)
+        self.header_row = QHBoxLayout()
+        self.header_row.setContentsMargins(0, 0, 0, 0)
+        self.header_row.addWidget(self.header, 1)
+        layout.addLayout(self.header_row)
+        self.ruler = OverviewRuler(self.editor, side, self)
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(1)
+        row.addWidget(self.editor, 1)
+        row.addWidget(self.ruler)
+        layout.addLayout(row, 1)
         self.editor.textChanged.connect(self.update_header)
         self.editor.document().modificationChanged.connect(self.update_header)
         self.update_header()

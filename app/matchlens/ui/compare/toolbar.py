@@ -42,6 +42,12 @@ class CompareToolbar(QToolBar):
         self.action_exact.setToolTip(
             "Draw the minimal edit script the Levenshtein distance counts, edit by edit, "
             "instead of the readable word-aligned pieces (Ctrl+E)")
+        self.action_inline = self.addAction("Inline")
+        self.action_inline.setCheckable(True)
+        self.action_inline.setShortcut("Ctrl+Shift+I")
+        self.action_inline.setToolTip(
+            "Show both texts as one, deleted text struck through before the inserted text, "
+            "instead of side by side (Ctrl+Shift+I)")
         self.granularity_box = QComboBox(self)
         self.granularity_box.addItem("Characters", "char")
         self.granularity_box.addItem("Words", "word")
@@ -51,9 +57,12 @@ class CompareToolbar(QToolBar):
         self.addWidget(QLabel(" Normalise ", self))
         self.normalise_box = NormaliseBox(self)
         self.addWidget(self.normalise_box)
+        # (shown by the tab beside the actual text's header, not on this bar)
         self.legend = QLabel(self)
-        self.legend.setToolTip("Underlined and faint: differs only in case or whitespace")
-        self.addWidget(self.legend)
+        self.legend.setToolTip("Underlined and faint: differs only in case or whitespace. "
+                               "Moved: a sentence, list item or paragraph found in another "
+                               "place (hover it to light its other place; Ctrl+click to go "
+                               "there)")
         self.update_legend(self.palette())
 
     def update_legend(self, palette: QPalette) -> None:
@@ -61,7 +70,7 @@ class CompareToolbar(QToolBar):
         told of a palette change before its children are)."""
         colours = diff_colours(palette)
         chips = [(colours.delete, "deleted"), (colours.insert, "inserted"),
-                 (colours.substitute, "changed")]
+                 (colours.substitute, "changed"), (colours.moved, "moved")]
         self.legend.setText("&nbsp;&nbsp;" + "&nbsp;".join(
             f'<span style="background-color:{c.name()}">&nbsp;{word}&nbsp;</span>'
             for c, word in chips))

@@ -45,6 +45,7 @@ from dataclasses import dataclass
 
 from rapidfuzz.distance import Levenshtein
 
+from matchlens.core.diff.moves import Move, chunks_around_moves, find_moves
 from matchlens.core.diff.readable.pieces import (
     OPS,
     TYPO_EDITS,
@@ -59,7 +60,8 @@ from matchlens.core.text import edit_script
 from matchlens.core.text.edit_script import score_hint
 from matchlens.core.text.word_edges import word_masks
 
-__all__ = ["OPS", "Chunk", "ReadableDiff", "chunk_edits", "chunks_from_opcodes",
+__all__ = ["OPS", "Chunk", "Move", "ReadableDiff", "chunk_edits", "chunks_and_moves",
+           "chunks_from_opcodes",
            "exact_edits", "exact_opcodes", "readable_diff"]
 
 
@@ -72,6 +74,9 @@ class ReadableDiff:
     chunks: tuple[Chunk, ...]
     distance: int
     case_sensitive: bool = True
+    # Pieces moved from one place to the other (`core.diff.moves`): each a whole deleted chunk
+    # on the expected side and a whole inserted chunk on the actual side.
+    moves: tuple[Move, ...] = ()
 
     def changes(self) -> list[Chunk]:
         """The chunks that are not equal: what the highlight draws and navigation walks."""
@@ -87,9 +92,10 @@ class ReadableDiff:
                            case_sensitive=self.case_sensitive)
 
     def as_dict(self) -> dict[str, object]:
-        """`distance`, `edits` and `chunks` as `matchlens diff --json` prints them."""
+        """`distance`, `edits`, `chunks` and `moves` as `matchlens diff --json` prints them."""
         return {"distance": self.distance, "edits": [e.as_dict() for e in self.edits()],
-                "chunks": [c.as_dict() for c in self.chunks]}
+                "chunks": [c.as_dict() for c in self.chunks],
+                "moves": [m.as_dict() for m in self.moves]}
 
 
 def readable_diff(expected: str, actual: str, *, case_sensitive: bool = True,
@@ -104,8 +110,26 @@ def readable_diff(expected: str, actual: str, *, case_sensitive: bool = True,
     e_cmp, a_cmp = prepare(expected, case_sensitive), prepare(actual, case_sensitive)
     ops = exact_opcodes(e_cmp, a_cmp)
     distance = sum(max(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in ops if tag != "equal")
-    chunks = chunks_from_opcodes(e_cmp, a_cmp, ops, words=words, compiled=compiled)
-    return ReadableDiff(expected, actual, tuple(chunks), distance, case_sensitive)
+    moves, chunks = chunks_and_moves(e_cmp, a_cmp, ops, words=words, compiled=compiled)
+    return ReadableDiff(expected, actual, tuple(chunks), distance, case_sensitive,
+                        tuple(moves))
+
+
+def chunks_and_moves(e: str, a: str, ops: Sequence[tuple[str, int, int, int, int]], *,
+                     words: bool = False, compiled: bool | None = None
+                     ) -> tuple[list[Move], list[Chunk]]:
+    """The moves between `e` and `a` and the readable chunks around them: without moves the
+    chunks of the exact opcodes; with moves, each moved piece a chunk of its own and the rest
+    diffed without them (`core.diff.moves`)."""
+    moves = find_moves(e, a, ops)
+    if not moves:
+        return [], chunks_from_opcodes(e, a, ops, words=words, compiled=compiled)
+
+    def chunker(e_rest: str, a_rest: str) -> list[Chunk]:
+        return chunks_from_opcodes(e_rest, a_rest, exact_opcodes(e_rest, a_rest), words=words,
+                                   compiled=compiled)
+
+    return moves, chunks_around_moves(e, a, moves, chunker, Chunk)
 
 
 def exact_opcodes(e: str, a: str) -> list[tuple[str, int, int, int, int]]:

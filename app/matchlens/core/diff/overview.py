@@ -1,0 +1,84 @@
+"""The overview ruler's marks: where each difference is in a whole text, by line (no Qt).
+
+Diff tools (Meld, VS Code) draw a narrow strip beside the scroll bar with a mark for every
+difference, so a long text shows at a glance where it differs. The marks are the highlight's
+own rows (the SpanTable: readable chunks, or the exact script), never a second computation: each
+row that is not equal is one mark on each side, at the lines its range covers there (a row with
+nothing on a side, an insertion seen from the expected side, marks the line where it would go).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from matchlens.core.diff.span_table import (
+    FLAG_CASE,
+    FLAG_COUNTED,
+    FLAG_MOVED,
+    FLAG_SPACE,
+    KIND_DELETE,
+    KIND_INSERT,
+    KIND_SUBSTITUTE,
+    SpanTable,
+)
+
+# Mark styles: the three edit kinds, then moved text and subdued (case/space/uncounted) edits.
+STYLE_INSERT, STYLE_DELETE, STYLE_SUBSTITUTE = KIND_INSERT, KIND_DELETE, KIND_SUBSTITUTE
+STYLE_MOVED, STYLE_SUBDUED = 3, 4
+
+
+class Marks(NamedTuple):
+    """One mark per row of the table: its first and last line on the side, and its style."""
+
+    first_line: np.ndarray  # int64
+    last_line: np.ndarray  # int64
+    style: np.ndarray  # int8
+    rows: np.ndarray  # int64: the table row each mark comes from
+    line_count: int
+
+
+def line_starts(text: str) -> np.ndarray:
+    """Offsets where each line after the first begins (one past each line break)."""
+    if "\n" not in text:
+        return np.zeros(0, dtype=np.int64)
+    raw = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+    return np.flatnonzero(raw == 10).astype(np.int64) + 1
+
+
+def ruler_marks(table: SpanTable, side: str, text: str) -> Marks:
+    """The marks of `side` ("expected" or "actual") whose text is `text`."""
+    starts_of_lines = line_starts(text)
+    cols = table.exp if side == "expected" else table.act
+    rows = np.arange(len(table), dtype=np.int64)
+    start, end = cols[:, 0], cols[:, 1]
+    first = np.searchsorted(starts_of_lines, start, side="right")
+    last = np.searchsorted(starts_of_lines, np.maximum(start, end - 1), side="right")
+    flags = table.flags
+    style = table.kind.astype(np.int8).copy()
+    subdued = ((flags & (FLAG_CASE | FLAG_SPACE)) != 0) | ((flags & FLAG_COUNTED) == 0)
+    style[subdued] = STYLE_SUBDUED
+    style[(flags & FLAG_MOVED) != 0] = STYLE_MOVED
+    return Marks(first.astype(np.int64), last.astype(np.int64), style, rows,
+                 len(starts_of_lines) + 1)
+
+
+def pixel_marks(marks: Marks, height: int, min_height: int = 2
+                ) -> list[tuple[int, int, int]]:
+    """(y, h, style) rectangles for a ruler `height` pixels tall: marks that fall on the same
+    pixel rows with the same style are drawn once (a million-character text stays cheap)."""
+    if len(marks.rows) == 0 or height <= 0:
+        return []
+    scale = height / max(1, marks.line_count)
+    y0 = np.floor(marks.first_line * scale).astype(np.int64)
+    y1 = np.maximum(np.floor((marks.last_line + 1) * scale).astype(np.int64), y0 + min_height)
+    keys = np.unique(np.stack([y0, y1, marks.style.astype(np.int64)], axis=1), axis=0)
+    return [(int(a), int(b - a), int(s)) for a, b, s in keys]
+
+
+def line_of_pixel(y: float, height: int, line_count: int) -> int:
+    """The line a click `y` pixels down a ruler `height` tall points at."""
+    if height <= 0:
+        return 0
+    return max(0, min(line_count - 1, int(y / height * line_count)))

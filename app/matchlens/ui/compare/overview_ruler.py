@@ -1,0 +1,107 @@
+"""The overview ruler beside an editor's scroll bar: every difference a mark in its colour.
+
+The marks come from `core.diff.overview` (the highlight's own rows, by line); this widget paints
+them scaled to its height, outlines the region the editor shows, and scrolls the editor to the
+line under a click (the scroll lock brings the other side along).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPen, QTextCursor
+from PySide6.QtWidgets import QWidget
+
+from matchlens.core.diff.overview import (
+    STYLE_DELETE,
+    STYLE_INSERT,
+    STYLE_MOVED,
+    STYLE_SUBDUED,
+    STYLE_SUBSTITUTE,
+    Marks,
+    line_of_pixel,
+    pixel_marks,
+    ruler_marks,
+)
+from matchlens.core.diff.span_table import SpanTable
+from matchlens.ui.compare.editors import DiffEditor
+from matchlens.ui.palette import diff_colours
+
+RULER_WIDTH = 12
+
+
+class OverviewRuler(QWidget):
+    """A strip of difference marks for one editor (`side`)."""
+
+    def __init__(self, editor: DiffEditor, side: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.editor = editor
+        self.side = side
+        self.marks: Marks | None = None
+        self._pixels: tuple[int, list[tuple[int, int, int]]] | None = None
+        self.setFixedWidth(RULER_WIDTH)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setToolTip("Overview: every difference in the whole text (click to go there)")
+        self.setAccessibleName(f"{side.capitalize()} overview ruler")
+        editor.verticalScrollBar().valueChanged.connect(self.update)
+        editor.sig_viewport_changed.connect(self.update)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        return QSize(RULER_WIDTH, 100)
+
+    def set_table(self, table: SpanTable | None) -> None:
+        text = self.editor.text()
+        length = None if table is None else table.lengths[0 if self.side == "expected" else 1]
+        if table is None or len(text) != length:
+            self.marks = None  # the text moved on: the next table brings marks that fit
+        else:
+            self.marks = ruler_marks(table, self.side, text)
+        self._pixels = None
+        self.update()
+
+    def pixel_marks(self) -> list[tuple[int, int, int]]:
+        """(y, height, style) of what is painted, at the current height."""
+        if self.marks is None:
+            return []
+        if self._pixels is None or self._pixels[0] != self.height():
+            self._pixels = (self.height(), pixel_marks(self.marks, self.height()))
+        return self._pixels[1]
+
+    def visible_lines(self) -> tuple[float, float]:
+        """The first and last line the editor shows (the outlined region)."""
+        first, last = self.editor.visible_positions()
+        doc = self.editor.document()
+        return (doc.findBlock(first).blockNumber(), doc.findBlock(last).blockNumber() + 1)
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
+        painter = QPainter(self)
+        palette = self.palette()
+        painter.fillRect(self.rect(), palette.base().color().darker(104))
+        c = diff_colours(palette)
+        colours = {STYLE_DELETE: c.delete_line, STYLE_INSERT: c.insert_line,
+                   STYLE_SUBSTITUTE: c.substitute_line, STYLE_MOVED: c.moved_line,
+                   STYLE_SUBDUED: c.ignored_text}
+        width = self.width()
+        for y, h, style in self.pixel_marks():
+            painter.fillRect(2, y, width - 4, h, colours[style])
+        lines = max(1, self.editor.blockCount())
+        top, bottom = self.visible_lines()
+        scale = self.height() / lines
+        outline = QColor(palette.text().color())
+        outline.setAlphaF(0.55)
+        painter.setPen(QPen(outline, 1))
+        painter.drawRect(0, int(top * scale), width - 1,
+                         max(3, int((bottom - top) * scale) - 1))
+        painter.end()
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
+        if event.button() != Qt.MouseButton.LeftButton:
+            return
+        self.go_to_pixel(event.position().y())
+
+    def go_to_pixel(self, y: float) -> None:
+        """Centre the editor on the line a click at `y` points at."""
+        line = line_of_pixel(y, self.height(), max(1, self.editor.blockCount()))
+        block = self.editor.document().findBlockByNumber(line)
+        cursor = QTextCursor(block)
+        self.editor.setTextCursor(cursor)
+        self.editor.centerCursor()
