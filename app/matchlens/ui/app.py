@@ -24,6 +24,7 @@ from matchlens.core.text.textfile import FileReadError, read_text_file
 from matchlens.ui import pyside_fixes
 from matchlens.ui.config_model import ConfigModel
 from matchlens.ui.main_window import MainWindow
+from matchlens.ui.wheel_guard import install_wheel_guard
 
 SCREENSHOT_TIMEOUT_S = float(os.environ.get("MATCHLENS_SCREENSHOT_TIMEOUT", "60"))
 SCREENSHOT_SIZE = (1440, 900)
@@ -43,6 +44,7 @@ def make_application() -> QApplication:
     app.setApplicationVersion(__version__)
     # The launcher's name (matchlens.desktop): docks and task bars match the window to it.
     app.setDesktopFileName("matchlens")
+    install_wheel_guard(app)
     icon = resource_dir() / "icons" / "matchlens.svg"
     if icon.exists():
         app.setWindowIcon(QIcon(str(icon)))

@@ -31,6 +31,7 @@ from matchlens.ui.compare.compare_tab import CompareTab
 from matchlens.ui.config_model import ConfigModel, ask_thresholds_path
 from matchlens.ui.label_menu import install_label_menu
 from matchlens.ui.notice_bar import NoticeBar
+from matchlens.ui.wheel_guard import install_wheel_guard
 from matchlens.ui.window_fit import fit_to_screen, keep_on_screen, restore_or_fit
 
 BATCH_PLACEHOLDER = ("Batch scoring arrives here: load a CSV/JSONL dataset, score every row, "
@@ -62,6 +63,7 @@ class MainWindow(QMainWindow):
     def __init__(self, config: ConfigModel, settings: QSettings | None = None,
                  restore: bool = True) -> None:
         super().__init__()
+        install_wheel_guard()  # no wheel changes a setting it is not focused on
         self.config = config
         self.settings = settings or make_settings()
         self.setWindowTitle("MatchLens")
