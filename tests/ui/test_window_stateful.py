@@ -14,6 +14,7 @@ import json
 import os
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
@@ -27,6 +28,7 @@ from hypothesis.stateful import (
 from PySide6.QtCore import Qt
 
 from matchlens.core.metrics.registry import DEFAULT_METRICS, evaluate, get_metric
+from matchlens.core.scoring.view_order import FILTER_ALL, filter_mask, search_hits
 from matchlens.ui.config_model import ConfigModel, default_config_path
 from matchlens.ui.main_window import MainWindow
 from tests.ui.batch_support import drag_line, load, small_dataset, wait_idle
@@ -183,6 +185,15 @@ class WindowMachine(RuleBasedStateMachine):
     def _settings(self) -> dict:
         return {m: self.config.settings(m) for m in METRICS}
 
+    @precondition(lambda self: self.tab.result is not None)
+    @rule(pick=st.integers(0, 20), search=st.sampled_from(["", "fox", "Paris", "zzz"]))
+    def filter_table(self, pick: int, search: str) -> None:
+        """Pick an entry of the Show box and type a search, as a user does."""
+        bar = self.tab.table_bar
+        bar.filter.setCurrentIndex(pick % bar.filter.count())
+        bar.search.setText(search)
+        self.qtbot.waitUntil(lambda: self.tab.model.view_spec().search == search, timeout=5000)
+
     @rule()
     def undo(self) -> None:
         """Back to the settings seen the last time the stack stood one step lower."""
@@ -211,6 +222,25 @@ class WindowMachine(RuleBasedStateMachine):
         assert self.window.notice.isHidden()  # the file it wrote reads back
 
     # -- what must hold after every step --------------------------------------------------------
+    @invariant()
+    def show_box_and_table_agree(self) -> None:
+        """The rows shown are the rows the Show box and the search name (issue 24, item 2)."""
+        self._settle()
+        bar, model = self.tab.table_bar, self.tab.model
+        data = model.view_data()
+        if data is None:
+            return
+        which = bar.filter.currentData() or FILTER_ALL
+        search = bar.search.text()
+        # computed here from core's filter and search over the rows in file order
+        keep = filter_mask(data, which)
+        rows = np.arange(data.rows) if keep is None else np.flatnonzero(keep)
+        if search:
+            rows = search_hits(data, rows, search)
+        assert sorted(model.order().tolist()) == sorted(rows.tolist()), \
+            (bar.filter.currentText(), search)
+        assert model.rowCount() == len(rows)
+
     @invariant()
     def every_verdict_is_cores(self) -> None:
         self._settle()
