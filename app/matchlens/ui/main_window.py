@@ -93,12 +93,27 @@ class MainWindow(QMainWindow):
         self.compare_tab.sig_status.connect(self.show_status)
         self.config.sig_error.connect(self.show_status)
         self.statusBar().showMessage("Ready.")
+        # Which thresholds file is in effect (a dataset's own, the defaults, or --config).
+        self.thresholds_label = QLabel(self)
+        self.thresholds_label.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.statusBar().addPermanentWidget(self.thresholds_label)
+        self.config.sig_source.connect(self._show_thresholds_source)
+        self._show_thresholds_source()
         self._shown_once = False
         self.fit_screen = True  # --screenshot sets its own size, whatever the screen
         fit_to_screen(self)
         self._restore_view_options()
         if restore:
             self._restore_geometry()
+
+    def _show_thresholds_source(self) -> None:
+        text, tip = self.config.source_text()
+        self.thresholds_label.setText(text)
+        self.thresholds_label.setToolTip(tip)
+
+    def save_defaults(self) -> None:
+        self.show_status(self.config.save_as_defaults()[1])
 
     # -- the batch tab, made when first needed --------------------------------------------------
     @property
@@ -164,6 +179,9 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         self._action(file_menu, "&Save thresholds…", self.save_thresholds_dialog, None,
                      "Write thresholds and options as TOML for `matchlens score --config`")
+        self._action(file_menu, "Make these thresholds my &defaults",
+                     self.save_defaults, None,
+                     "A dataset without thresholds of its own starts from your defaults")
         file_menu.addSeparator()
         self._action(file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 
@@ -301,13 +319,14 @@ class MainWindow(QMainWindow):
 
     def load_dataset(self, path: Path, expected: str | None = None,
                      actuals: list[str] | None = None, label: str | None = None,
-                     encoding: str | None = None) -> bool:
+                     encoding: str | None = None, **reading: str | None) -> bool:
+        """Open `path` in the Batch tab (`reading`: records, sheet, format, delimiter)."""
         if self.batch_tab is None:
             return False
         self.tabs.setCurrentWidget(self.batch_tab)
         self.batch_finished = False
         self.batch_tab.load(path, expected=expected, actuals=actuals, label=label,
-                            encoding=encoding)
+                            encoding=encoding, **reading)
         self.add_recent("dataset", path)
         return True
 

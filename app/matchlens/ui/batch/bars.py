@@ -49,6 +49,7 @@ class TopBar(QWidget):
     sig_export_thresholds = Signal()
     sig_export_plot = Signal(str)  # plot key
     sig_encoding = Signal(str)  # "" for auto: the user wants the file read again this way
+    sig_rows_from = Signal(str, str)  # ("sheet" | "records", its name; "" automatic): read again
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -71,6 +72,16 @@ class TopBar(QWidget):
         self.encoding.activated.connect(lambda _i: self.sig_encoding.emit(self.chosen_encoding()))
         self.encoding.lineEdit().returnPressed.connect(
             lambda: self.sig_encoding.emit(self.chosen_encoding()))
+        # Shown when the file has several sheets or arrays of objects (read_choices.py).
+        self.rows_label = QLabel("Rows from", self)
+        self.rows_from = QComboBox(self)
+        self.rows_from.setToolTip("The sheet, or the array of objects in the JSON file, that "
+                                  "holds the rows (--sheet / --records on the command line)")
+        self.rows_from.activated.connect(self._rows_from_chosen)
+        self._rows_kind = ""
+        row.addWidget(self.rows_label)
+        row.addWidget(self.rows_from)
+        self.set_rows_choices("", (), None)
         row.addWidget(QLabel("Encoding", self))
         row.addWidget(self.encoding)
         self.export_button = QToolButton(self)
@@ -90,6 +101,25 @@ class TopBar(QWidget):
     def set_file(self, path: Path, details: str) -> None:
         self.file_label.setText(f"<b>{html.escape(Path(path).name)}</b> · {html.escape(details)}")
         self.file_label.setToolTip(str(path))
+
+    def set_rows_choices(self, kind: str, names: tuple[str, ...], current: str | None) -> None:
+        """Offer `names` (sheets or record arrays) with `current` selected; none: hidden."""
+        self._rows_kind = kind
+        self.rows_from.clear()
+        if names:
+            self.rows_from.addItem("Automatic" if kind == "records" else "The first sheet", "")
+            for name in names:
+                self.rows_from.addItem(name, name)
+            self.rows_from.setCurrentIndex(max(0, self.rows_from.findData(current or "")))
+        self.rows_label.setText("Sheet" if kind == "sheet" else "Rows from")
+        self.rows_label.setVisible(bool(names))
+        self.rows_from.setVisible(bool(names))
+
+    def rows_kind(self) -> str:
+        return self._rows_kind
+
+    def _rows_from_chosen(self, _index: int) -> None:
+        self.sig_rows_from.emit(self._rows_kind, self.rows_from.currentData() or "")
 
     def chosen_encoding(self) -> str:
         """"" for auto; else the codec's own name when Python knows it ('UTF 16' -> 'utf-16')."""

@@ -53,6 +53,7 @@ from matchlens.ui.batch.loading import (
 )
 from matchlens.ui.batch.mapping_panel import MappingPanel
 from matchlens.ui.batch.network_consent import NetworkConsent
+from matchlens.ui.batch.read_choices import RowsChoices
 from matchlens.ui.batch.scoring_run import ScoringRun
 from matchlens.ui.batch.table_model import BatchTableModel
 from matchlens.ui.batch.table_view import BatchTableView
@@ -60,6 +61,12 @@ from matchlens.ui.batch.threshold_sync import ThresholdSync
 from matchlens.ui.batch.variants_view import VariantsView
 from matchlens.ui.batch.worker import Task, release, stop_tasks
 from matchlens.ui.config_model import ConfigModel
+
+
+def _options(request: ReadRequest) -> dict[str, str | None]:
+    return {"records": request.records, "sheet": request.sheet, "format": request.format,
+            "delimiter": request.delimiter}
+
 
 _VERDICT_WORDS = {ROW_PASS: "pass", ROW_FAIL: "fail", ROW_PROBLEM: "no score"}
 
@@ -112,6 +119,7 @@ class BatchTab(QWidget):
         self.top = TopBar(self)
         self.top.open_button.clicked.connect(self.open_dialog)
         self.top.sig_encoding.connect(self._reload_as)
+        self.top.sig_rows_from.connect(self._reload_from)
         layout.addWidget(self.top)
         self.progress = ProgressRow(self)
         self.progress.cancel_button.clicked.connect(self.cancel)
@@ -156,6 +164,7 @@ class BatchTab(QWidget):
         split.setSizes([260, 1000])
         layout.addWidget(split, 1)
         self.labelling = BatchLabelling(self)  # the human column, Label actions, live calibration
+        self.choices = RowsChoices(self.top, self)  # the Rows from / Sheet chooser
         self._show_idle()
 
     # -- the agreed interface --------------------------------------------------------------------
@@ -225,14 +234,17 @@ class BatchTab(QWidget):
     def is_busy(self) -> bool:
         return self.reader.is_reading() or self.consent.is_checking() or self.run.is_busy() \
             or self.exports.is_busy() or self.model.is_busy() or self.labelling.live.is_busy() \
-            or self.variants.is_busy() or self.histograms.is_drawing()
+            or self.variants.is_busy() or self.histograms.is_drawing() \
+            or self.choices.is_busy()
 
     # -- reading a dataset -----------------------------------------------------------------------
     def load(self, path: Path, expected: str | None = None, actuals: list[str] | None = None,
-             label: str | None = None, score: bool = True, encoding: str | None = None) -> None:
-        """Read `path` off the GUI thread (in `encoding`, else UTF-8 or what its BOM says), map
-        its columns (given names win over guesses), and score it unless `score` is False. Ends
-        with sig_finished whatever happens."""
+             label: str | None = None, score: bool = True, encoding: str | None = None,
+             **reading: str | None) -> None:
+        """Read `path` off the GUI thread (in `encoding`, else UTF-8 or what its BOM says;
+        `reading`: records, sheet, format, delimiter as `score` takes them), map its columns
+        (given names win over guesses), and score it unless `score` is False. Ends with
+        sig_finished whatever happens."""
         path = Path(path)
         self.top.set_encoding(encoding)
         self._stop_work()
@@ -241,7 +253,9 @@ class BatchTab(QWidget):
         self.top.set_file(path, "reading…")
         self.progress.start(f"Reading {path.name}…", busy=True)
         self.say("")
-        self.reader.read(ReadRequest(path, encoding or "", expected, actuals, label, score))
+        self.reader.read(ReadRequest(path, encoding or "", expected, actuals, label, score,
+                                     **reading))
+        self.choices.look(self.reader.request)
         self.mapping_panel.set_busy(True)
 
     def open_dialog(self) -> None:
@@ -266,9 +280,21 @@ class BatchTab(QWidget):
             self.load(request.path, request.expected, request.actuals, request.label,
                       score=request.score, encoding=request.encoding)
 
+    def _reload_from(self, kind: str, name: str) -> None:
+        """The user chose a sheet or an array of objects: read the same file from there."""
+        request = self.reader.request
+        if request is not None:
+            chosen = {kind: name or None}
+            self.load(request.path, request.expected, request.actuals, request.label,
+                      score=request.score, encoding=request.encoding,
+                      **{**_options(request), **chosen})
+
     def _on_table(self, table: Table, request: ReadRequest, score: bool) -> None:
         self._clear_session()
         self.table = table
+        problem = self.config_model.use_dataset(table.path)  # this dataset's own thresholds
+        if problem:
+            self.sig_status.emit(problem)
         self.mapping = guess_mapping(table, default_metrics(self.config_model.config()),
                                      request.expected, request.actuals, request.label)
         self.mapping_panel.set_columns(table.columns, self.mapping)
