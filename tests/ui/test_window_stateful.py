@@ -27,6 +27,7 @@ from hypothesis.stateful import (
 )
 from PySide6.QtCore import Qt
 
+from matchlens.core.dataset_thresholds import beside_path
 from matchlens.core.metrics.registry import DEFAULT_METRICS, evaluate, get_metric
 from matchlens.core.scoring.view_order import FILTER_ALL, filter_mask, search_hits
 from matchlens.ui.config_model import ConfigModel, default_config_path
@@ -67,6 +68,8 @@ class WindowMachine(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         default_config_path().unlink(missing_ok=True)  # each example starts afresh
+        for path in (self.files.small, self.files.second):  # (thresholds saved for a dataset)
+            beside_path(path).unlink(missing_ok=True)
         self.dataset: Path | None = None
         self.seen: dict[int, dict] = {}  # undo stack index -> settings there
         self.window = self._open_window()
@@ -77,8 +80,8 @@ class WindowMachine(RuleBasedStateMachine):
         self.qtbot.addWidget(window)
         window.show()
         window.compare_tab.set_texts(*PAIR)
-        if self.dataset is not None:
-            self._load(self.dataset)
+        if self.dataset is not None:  # the new window's tab (self.window is the old one)
+            load(self.qtbot, window.batch_tab, self.dataset)
         self._settle()
         return window if not hasattr(self, "window") else window
 
