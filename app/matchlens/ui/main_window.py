@@ -29,6 +29,7 @@ from matchlens.embeddings.redact import scrub
 from matchlens.ui.batch_rows import BatchRows
 from matchlens.ui.compare.compare_tab import CompareTab
 from matchlens.ui.config_model import ConfigModel, ask_thresholds_path
+from matchlens.ui.dialogs.shortcuts import ShortcutsDialog
 from matchlens.ui.label_menu import install_label_menu
 from matchlens.ui.notice_bar import NoticeBar
 from matchlens.ui.wheel_guard import install_wheel_guard
@@ -106,6 +107,12 @@ class MainWindow(QMainWindow):
         self._restore_view_options()
         if restore:
             self._restore_geometry()
+
+    def show_shortcuts(self) -> ShortcutsDialog:
+        dialog = ShortcutsDialog(self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
+        return dialog
 
     def _show_thresholds_source(self) -> None:
         text, tip = self.config.source_text()
@@ -224,6 +231,8 @@ class MainWindow(QMainWindow):
         self.action_settings.setMenuRole(QAction.MenuRole.PreferencesRole)
 
         help_menu = bar.addMenu("&Help")
+        self._action(help_menu, "&Keyboard shortcuts", self.show_shortcuts,
+                     QKeySequence.StandardKey.HelpContents, "Every shortcut of the window")
         self._action(help_menu, "&About MatchLens", self.show_about)
         self._rebuild_recent_menu()
 
