@@ -38,7 +38,7 @@ from matchlens.ui.window_fit import fit_to_screen, keep_on_screen, restore_or_fi
 BATCH_PLACEHOLDER = ("Batch scoring arrives here: load a CSV/JSONL dataset, score every row, "
                      "tune thresholds.")
 _MAX_RECENT = 8
-_VIEW_DEFAULTS = {"wrap": True, "monospace": True, "whitespace": False, "lock": True,
+_VIEW_DEFAULTS = {"wrap": True, "monospace": True, "whitespace": False, "lock": True, "mapping": True,
                   "granularity": "char"}
 
 
@@ -108,6 +108,10 @@ class MainWindow(QMainWindow):
         if restore:
             self._restore_geometry()
 
+    def _show_mapping(self, on: bool) -> None:
+        if self._batch_made and self._batch_tab is not None:
+            self._batch_tab.mapping_panel.setVisible(on)
+
     def show_shortcuts(self) -> ShortcutsDialog:
         dialog = ShortcutsDialog(self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -145,6 +149,10 @@ class MainWindow(QMainWindow):
             tab.sig_status.connect(self.show_status)
             tab.sig_finished.connect(self._on_batch_finished)
         self._batch_tab = tab
+        if tab is not None:
+            tab.restore_layout({key: self.settings.value(f"batch/{key}")
+                                for key in ("split", "right")})
+            tab.mapping_panel.setVisible(self.action_mapping.isChecked())
         self.label_menu = install_label_menu(self)
         index = self.tabs.indexOf(self._batch_slot)
         current = self.tabs.currentIndex()
@@ -203,6 +211,9 @@ class MainWindow(QMainWindow):
             view, "Show &whitespace (· → ¶)", tab.set_whitespace_markers, checkable=True,
             tip="Draw spaces, tabs and line ends")
         view.addAction(tab.action_lock)
+        self.action_mapping = self._action(
+            view, "Batch &mapping panel", self._show_mapping, "Ctrl+Shift+M", checkable=True,
+            tip="Show or fold away the Batch tab's column mapping (more room for the table)")
         granularity = view.addMenu("Highlight &granularity")
         self.granularity_group = QActionGroup(self)
         self.granularity_actions: dict[str, QAction] = {}
@@ -407,7 +418,8 @@ class MainWindow(QMainWindow):
 
     def _restore_view_options(self) -> None:
         for action, key in ((self.action_wrap, "wrap"), (self.action_mono, "monospace"),
-                            (self.action_whitespace, "whitespace")):
+                            (self.action_whitespace, "whitespace"),
+                            (self.action_mapping, "mapping")):
             value = bool(self._view_value(key))
             action.setChecked(value)
             action.toggled.emit(value)  # apply even when it equals the unchecked default
@@ -432,6 +444,10 @@ class MainWindow(QMainWindow):
         self.settings.setValue("window/state", self.saveState())
         for key, value in self.compare_tab.save_state().items():
             self.settings.setValue(f"compare/{key}", value)
+        if self._batch_tab is not None:
+            for key, value in self._batch_tab.layout_state().items():
+                self.settings.setValue(f"batch/{key}", value)
+        self.settings.setValue("view/mapping", self.action_mapping.isChecked())
         self.settings.setValue("view/wrap", self.action_wrap.isChecked())
         self.settings.setValue("view/monospace", self.action_mono.isChecked())
         self.settings.setValue("view/whitespace", self.action_whitespace.isChecked())

@@ -40,7 +40,7 @@ class MetricHistogram(QFrame):
         small.setPointSizeF(small.pointSizeF() * 0.9)
         self.stats.setFont(small)
         self.plot = pg.PlotWidget(self, axisItems={"left": CountAxis("left")})
-        self.plot.setMinimumHeight(150)
+        self.plot.setMinimumHeight(100)  # shrinks at 1280x720 rather than push the table
         style_plot(self.plot)
         item = self.plot.getPlotItem()
         item.setLabel("left", "rows")

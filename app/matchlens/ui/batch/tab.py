@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QShowEvent
 from PySide6.QtWidgets import (
     QFileDialog,
     QLabel,
@@ -66,6 +66,10 @@ from matchlens.ui.config_model import ConfigModel
 def _options(request: ReadRequest) -> dict[str, str | None]:
     return {"records": request.records, "sheet": request.sheet, "format": request.format,
             "delimiter": request.delimiter}
+
+
+TABLE_ROWS = 10  # rows the table gets at first show when the window has the room
+MIN_PLOTS_HEIGHT = 190  # the plots tab never shrinks below this: a histogram's axes stay
 
 
 _VERDICT_WORDS = {ROW_PASS: "pass", ROW_FAIL: "fail", ROW_PROBLEM: "no score"}
@@ -155,17 +159,54 @@ class BatchTab(QWidget):
         self.tabs.addTab(self.variants, "Variants")
         right.addWidget(table_box)
         right.addWidget(self.tabs)
-        # Half and half: at 1280x720 a 2:3 split left the table five rows.
+        # Neither the table nor the plots can be dragged away: they shrink to their minimum
+        # (a few rows; a plot's axes) instead of vanishing. The first show gives the table
+        # TABLE_ROWS rows when there is room (fit_table_rows); the user's sizes are remembered.
+        right.setChildrenCollapsible(False)
+        self.tabs.setMinimumHeight(MIN_PLOTS_HEIGHT)
         right.setStretchFactor(0, 1)
         right.setStretchFactor(1, 1)
         split.addWidget(self.mapping_panel)
         split.addWidget(right)
         split.setStretchFactor(1, 1)
+        split.setCollapsible(1, False)  # the mapping panel folds away (View ▸ Mapping panel)
         split.setSizes([260, 1000])
+        self.split, self.right_split = split, right
+        self._sized = False  # the first show sizes the table, unless sizes were restored
         layout.addWidget(split, 1)
         self.labelling = BatchLabelling(self)  # the human column, Label actions, live calibration
         self.choices = RowsChoices(self.top, self)  # the Rows from / Sheet chooser
         self._show_idle()
+
+    # -- layout the window keeps ------------------------------------------------------------------
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
+        super().showEvent(event)
+        if not self._sized:
+            self._sized = True
+            self.fit_table_rows()
+
+    def fit_table_rows(self, rows: int = TABLE_ROWS) -> None:
+        """Give the table `rows` rows (header and bar too) when the plots keep their minimum;
+        else what is left after the plots' minimum."""
+        total = sum(self.right_split.sizes())
+        if total <= 0:
+            return
+        view = self.view
+        chrome = self.table_bar.sizeHint().height() + view.horizontalHeader().sizeHint().height()
+        chrome += view.horizontalScrollBar().sizeHint().height() + 2 * view.frameWidth() + 6
+        want = chrome + rows * view.verticalHeader().defaultSectionSize()
+        table = max(min(want, total - MIN_PLOTS_HEIGHT), total // 2)
+        table = min(table, total - MIN_PLOTS_HEIGHT)
+        self.right_split.setSizes([table, total - table])
+
+    def layout_state(self) -> dict[str, object]:
+        """The splitters' sizes and whether the mapping panel shows (kept in QSettings)."""
+        return {"split": self.split.saveState(), "right": self.right_split.saveState()}
+
+    def restore_layout(self, state: dict[str, object]) -> None:
+        for key, splitter in (("split", self.split), ("right", self.right_split)):
+            if state.get(key) is not None and splitter.restoreState(state[key]):
+                self._sized = self._sized or key == "right"
 
     # -- the agreed interface --------------------------------------------------------------------
     def pair_for_row(self, row: int) -> tuple[str, str, str] | None:
