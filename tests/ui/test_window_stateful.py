@@ -197,6 +197,18 @@ class WindowMachine(RuleBasedStateMachine):
         bar.search.setText(search)
         self.qtbot.waitUntil(lambda: self.tab.model.view_spec().search == search, timeout=5000)
 
+    @precondition(lambda self: self.tab.result is not None)
+    @rule(metric=st.sampled_from(METRICS), where=st.floats(0.0, 1.0))
+    def filter_from_a_chart(self, metric: str, where: float) -> None:
+        """A histogram bar picked (as a click on it does; test_histogram_bar_filter clicks)."""
+        panel = self.tab.histograms.panels.get(metric)
+        if panel is None or panel._x_range is None:
+            return
+        lo, hi = panel._x_range
+        bar = panel.bar_at(lo + where * (hi - lo))
+        if bar is not None:
+            panel.sig_bar.emit(metric, *bar)
+
     @rule()
     def undo(self) -> None:
         """Back to the settings seen the last time the stack stood one step lower."""

@@ -25,6 +25,7 @@ from matchlens.core.metrics.registry import MetricSpec
 from matchlens.core.scoring.batch import Progress
 from matchlens.core.scoring.view_order import (
     FILTER_ALL,
+    FILTER_BIN_PREFIX,
     FILTER_ERRORS,
     FILTER_FAIL_PREFIX,
     FILTER_FAILING,
@@ -222,6 +223,13 @@ class TableBar(QWidget):
                                "invalid or missing.")
         self.filter.currentIndexChanged.connect(self._apply)
         row.addWidget(self.filter)
+        # A histogram bar's rows (show_bar): named in the Show box, cleared with one click.
+        self.clear_filter = QToolButton(self)
+        self.clear_filter.setText("✕")
+        self.clear_filter.setToolTip("Show all rows again")
+        self.clear_filter.clicked.connect(lambda: self.set_filter(FILTER_ALL))
+        self.clear_filter.hide()
+        row.addWidget(self.clear_filter)
         self.search = QLineEdit(self)
         self.search.setPlaceholderText("Search id, expected, actual (Ctrl+F)")
         self.search.setClearButtonEnabled(True)
@@ -253,6 +261,7 @@ class TableBar(QWidget):
         for metric_id, spec in specs.items():
             self.filter.addItem(f"Failing {spec.label}", FILTER_FAIL_PREFIX + metric_id)
         self.filter.blockSignals(False)
+        self.clear_filter.hide()
         self.search.blockSignals(True)
         self.search.clear()
         self.search.blockSignals(False)
@@ -261,8 +270,28 @@ class TableBar(QWidget):
     def set_filter(self, which: str) -> None:
         self.filter.setCurrentIndex(max(0, self.filter.findData(which)))
 
+    def show_bar(self, metric_label: str, lo: float, hi: float, last: bool, key: str) -> None:
+        """The table shows a histogram bar's rows; the Show box names them."""
+        self._drop_bar_entries()
+        closing = "]" if last else ")"
+        self.filter.addItem(f"{metric_label} in [{lo:.3g}, {hi:.3g}{closing} (chart bar)", key)
+        self.set_filter(key)
+
+    def _drop_bar_entries(self) -> None:
+        self.filter.blockSignals(True)
+        current = self.filter.currentData()
+        for i in reversed(range(self.filter.count())):
+            data = self.filter.itemData(i)
+            if isinstance(data, str) and data.startswith(FILTER_BIN_PREFIX) and data != current:
+                self.filter.removeItem(i)
+        self.filter.blockSignals(False)
+
     def _apply(self) -> None:
         self._timer.stop()
+        current = self.filter.currentData() or FILTER_ALL
+        self.clear_filter.setVisible(current != FILTER_ALL)
+        if not current.startswith(FILTER_BIN_PREFIX):
+            self._drop_bar_entries()  # a bar's entry lasts while it is the filter
         spec = replace(self.model.view_spec(), filter=self.filter.currentData() or FILTER_ALL,
                        search=self.search.text())
         if spec != self.model.view_spec():

@@ -37,7 +37,13 @@ from matchlens.core.metrics.registry import get_metric
 from matchlens.core.scoring.batch import BatchResult
 from matchlens.core.scoring.mapping import ColumnMapping, Prepared, guess_mapping
 from matchlens.core.scoring.stats import Final
-from matchlens.core.scoring.view_order import ROW_FAIL, ROW_PASS, ROW_PROBLEM, failing_mask
+from matchlens.core.scoring.view_order import (
+    ROW_FAIL,
+    ROW_PASS,
+    ROW_PROBLEM,
+    bin_filter,
+    failing_mask,
+)
 from matchlens.embeddings.redact import scrub
 from matchlens.ui.batch.bars import ProgressRow, TableBar, TopBar
 from matchlens.ui.batch.calibration_view import CalibrationView
@@ -152,6 +158,7 @@ class BatchTab(QWidget):
         box.addWidget(self.view)
         self.tabs = QTabWidget(right)
         self.histograms = HistogramGrid(self.tabs)
+        self.histograms.sig_bar.connect(self.show_bar)
         self.calibration = CalibrationView(self.tabs)
         self.variants = VariantsView(self.tabs)
         self.tabs.addTab(self.histograms, "Distributions")
@@ -266,6 +273,13 @@ class BatchTab(QWidget):
         if candidates.size <= skip:
             return None
         return int(order[candidates[skip]])
+
+    def show_bar(self, metric_id: str, index: int, lo: float, hi: float, last: bool) -> None:
+        """A histogram bar was clicked: the table shows the rows it counts (selected variant)."""
+        if self.result is None or metric_id not in {job.id for job in self.result.jobs}:
+            return
+        self.table_bar.show_bar(get_metric(metric_id).label, lo, hi, last,
+                                bin_filter(metric_id, index, lo, hi, last))
 
     def focus_search(self) -> None:
         """Edit ▸ Find (Ctrl+F) on this tab: the table's text search."""
