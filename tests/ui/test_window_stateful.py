@@ -31,7 +31,7 @@ from matchlens.core.dataset_thresholds import beside_path
 from matchlens.core.metrics.registry import DEFAULT_METRICS, evaluate, get_metric
 from matchlens.core.scoring.view_order import FILTER_ALL, filter_mask, search_hits
 from matchlens.ui.config_model import ConfigModel, default_config_path
-from matchlens.ui.main_window import MainWindow
+from matchlens.ui.main_window import MainWindow, make_settings
 from tests.ui.batch_support import drag_line, load, small_dataset, wait_idle
 from tests.ui.verdict_check import check_batch_tab
 
@@ -68,6 +68,7 @@ class WindowMachine(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         default_config_path().unlink(missing_ok=True)  # each example starts afresh
+        make_settings().remove("batch/metrics")  # (the metrics last scored)
         for path in (self.files.small, self.files.second):  # (thresholds saved for a dataset)
             beside_path(path).unlink(missing_ok=True)
         self.dataset: Path | None = None

@@ -150,6 +150,7 @@ class MainWindow(QMainWindow):
             tab.sig_finished.connect(self._on_batch_finished)
         self._batch_tab = tab
         if tab is not None:
+            tab.memory = self.settings  # the metrics last scored are ticked for the next file
             tab.restore_layout({key: self.settings.value(f"batch/{key}")
                                 for key in ("split", "right")})
             tab.mapping_panel.setVisible(self.action_mapping.isChecked())

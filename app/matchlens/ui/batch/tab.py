@@ -18,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QShowEvent
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 from matchlens.core.datasets import Cancelled, Table
 from matchlens.core.datasets.readers import OPEN_FILTER
 from matchlens.core.errors import MatchLensError
-from matchlens.core.metrics.registry import get_metric
+from matchlens.core.metrics.registry import all_metrics, get_metric
 from matchlens.core.scoring.batch import BatchResult
 from matchlens.core.scoring.mapping import ColumnMapping, Prepared, guess_mapping
 from matchlens.core.scoring.stats import Final
@@ -95,6 +95,7 @@ class BatchTab(QWidget):
         self.result: BatchResult | None = None
         self.final: Final | None = None
         self.mapping: ColumnMapping | None = None
+        self.memory: QSettings | None = None  # the window's settings: the metrics last scored
         self._build()
         self.reader = DatasetReader(self)
         self.reader.sig_read.connect(self._on_table)
@@ -350,7 +351,7 @@ class BatchTab(QWidget):
         problem = self.config_model.use_dataset(table.path)  # this dataset's own thresholds
         if problem:
             self.sig_status.emit(problem)
-        self.mapping = guess_mapping(table, default_metrics(self.config_model.config()),
+        self.mapping = guess_mapping(table, self.chosen_metrics(),
                                      request.expected, request.actuals, request.label)
         self.mapping_panel.set_columns(table.columns, self.mapping)
         self._show_table_file(table)
@@ -360,6 +361,14 @@ class BatchTab(QWidget):
         else:
             self._show_idle()
             self.sig_finished.emit()
+
+    def chosen_metrics(self) -> tuple[str, ...]:
+        """The metrics a dataset opens with: those last scored (remembered in `memory`, the
+        window's QSettings), else the default ones."""
+        saved = self.memory.value("batch/metrics") if self.memory is not None else None
+        known = {spec.id for spec in all_metrics()}
+        chosen = tuple(m for m in str(saved or "").split(",") if m in known)
+        return chosen or default_metrics(self.config_model.config())
 
     def _show_table_file(self, table: Table) -> None:
         self.top.set_file(table.path, f"{len(table):,} rows · {table.kind.upper()} · "
@@ -393,6 +402,8 @@ class BatchTab(QWidget):
             self.consent.check(self.table, mapping, network)
             return
         self.mapping = mapping
+        if self.memory is not None:  # the next dataset opens with these metrics ticked
+            self.memory.setValue("batch/metrics", ",".join(mapping.metrics))
         self.run.start(self.table, mapping, prepared, note)
 
     def cancel(self) -> None:
