@@ -44,3 +44,9 @@ def test_a_read_only_folder_keeps_them_away_starting_from_the_one_shipped(tmp_pa
 
 def test_standard_input_has_none():
     assert saved_thresholds("-") is None and saved_thresholds(None) is None
+
+
+def test_a_symlink_loop_has_none_the_reader_names_it(tmp_path):
+    (tmp_path / "a.csv").symlink_to(tmp_path / "b.csv")
+    (tmp_path / "b.csv").symlink_to(tmp_path / "a.csv")
+    assert saved_thresholds(tmp_path / "a.csv") is None

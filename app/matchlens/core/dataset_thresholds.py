@@ -66,4 +66,7 @@ def saved_thresholds(data: str | Path | None) -> Path | None:
     (None: standard input, or none yet). `score` and `calibrate` read it without --config."""
     if data is None or str(data) == "-":
         return None
-    return locate(data).source()
+    try:
+        return locate(data).source()
+    except (OSError, RuntimeError):  # a symlink loop, a name too long: the reader says so
+        return None
