@@ -37,10 +37,11 @@ def test_eight_rows_and_the_plots_at_1280x720_and_nothing_vanishes(qtbot):
     load(qtbot, tab, sample_dataset())
     QApplication.processEvents()
     assert _full_rows(tab) >= 8
-    assert tab.tabs.height() >= MIN_PLOTS_HEIGHT and tab.histograms.isVisible()
+    assert tab.tabs.height() >= MIN_PLOTS_HEIGHT
+    assert tab.histograms.isVisible()
     total = sum(tab.right_split.sizes())
     tab.right_split.setSizes([total, 0])  # as a drag to the bottom edge
-    assert tab.right_split.sizes()[1] >= MIN_PLOTS_HEIGHT  # the plots shrink, never vanish
+    assert tab.right_split.sizes()[1] >= MIN_PLOTS_HEIGHT  # plots shrink, never vanish
     tab.right_split.setSizes([0, total])
     assert tab.right_split.sizes()[0] > 0
     width = tab.view.width()

@@ -8,14 +8,15 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from matchlens.core.dataset_thresholds import saved_thresholds
-
 
 def config_path(args: argparse.Namespace) -> Path | None:
     """The thresholds file to read: --config, else the dataset's saved one (None: none)."""
     if getattr(args, "score_config", None):
         return Path(args.score_config)
     if getattr(args, "thresholds_of_data", False):
+        # imported here: a plain run of `matchlens` loads no labels code (test_startup_imports)
+        from matchlens.core.dataset_thresholds import saved_thresholds
+
         return saved_thresholds(getattr(args, "data", None))
     return None
 

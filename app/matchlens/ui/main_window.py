@@ -110,7 +110,7 @@ class MainWindow(QMainWindow):
 
     def _show_mapping(self, on: bool) -> None:
         if self._batch_made and self._batch_tab is not None:
-            self._batch_tab.mapping_panel.setVisible(on)
+            self._batch_tab.show_mapping(on)
 
     def show_shortcuts(self) -> ShortcutsDialog:
         dialog = ShortcutsDialog(self)
@@ -153,7 +153,7 @@ class MainWindow(QMainWindow):
             tab.memory = self.settings  # the metrics last scored are ticked for the next file
             tab.restore_layout({key: self.settings.value(f"batch/{key}")
                                 for key in ("split", "right")})
-            tab.mapping_panel.setVisible(self.action_mapping.isChecked())
+            tab.show_mapping(self.action_mapping.isChecked())
         self.label_menu = install_label_menu(self)
         index = self.tabs.indexOf(self._batch_slot)
         current = self.tabs.currentIndex()

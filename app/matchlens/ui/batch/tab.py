@@ -171,7 +171,6 @@ class BatchTab(QWidget):
         # (a few rows; a plot's axes) instead of vanishing. The first show gives the table
         # TABLE_ROWS rows when there is room (fit_table_rows); the user's sizes are remembered.
         right.setChildrenCollapsible(False)
-        self.tabs.setMinimumHeight(MIN_PLOTS_HEIGHT)
         right.setStretchFactor(0, 1)
         right.setStretchFactor(1, 1)
         split.addWidget(self.mapping_panel)
@@ -203,9 +202,19 @@ class BatchTab(QWidget):
         chrome = self.table_bar.sizeHint().height() + view.horizontalHeader().sizeHint().height()
         chrome += view.horizontalScrollBar().sizeHint().height() + 2 * view.frameWidth() + 6
         want = chrome + rows * view.verticalHeader().defaultSectionSize()
-        table = max(min(want, total - MIN_PLOTS_HEIGHT), total // 2)
-        table = min(table, total - MIN_PLOTS_HEIGHT)
+        plots = self.plots_minimum()
+        table = max(min(want, total - plots), total // 2)
+        table = min(table, total - plots)
         self.right_split.setSizes([table, total - table])
+
+    def plots_minimum(self) -> int:
+        """The least height the plots' tabs get (the splitter keeps it: never collapsible): a
+        histogram's axes, and the Calibration page's controls with a scroll bar."""
+        return max(MIN_PLOTS_HEIGHT, self.tabs.minimumSizeHint().height())
+
+    def show_mapping(self, on: bool) -> None:
+        """View ▸ Batch mapping panel: fold the column mapping away (the table gets its room)."""
+        self.mapping_panel.setVisible(on)
 
     def layout_state(self) -> dict[str, object]:
         """The splitters' sizes and whether the mapping panel shows (kept in QSettings)."""
