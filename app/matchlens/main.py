@@ -86,6 +86,12 @@ def _main(argv: Sequence[str] | None) -> int:
             cli.preload(args.command)
             return _finish(cli.run_headless(args))
         return cli.run_headless(args)
+    from matchlens.ui.system_check import window_problem
+
+    problem = window_problem()  # Qt's own answer to a missing display or library is an abort
+    if problem:
+        print(f"matchlens: {problem}", file=sys.stderr)
+        return 2
     try:
         from matchlens.ui.app import run_app  # Qt is loaded only here
     except ImportError as err:

@@ -21,8 +21,10 @@ HEAVY = ("sacrebleu", "jsonpath_ng", "openai", "httpx", "PySide6", "pyqtgraph",
 # The standard library's share, a few ms each on every run: TOML is parsed only for --config
 # or --set (tomllib also loads datetime), a temporary copy is made only of a pipe or standard
 # input, a random temporary name needs no OpenSSL (secrets loads hmac and _hashlib), and uuid
-# only marks a number JSON cannot hold.
-UNNEEDED = ("tomllib", "tempfile", "secrets", "hmac", "uuid")
+# only marks a number JSON cannot hold. (tempfile is no longer on the list: a run on a file
+# asks platformdirs where the user's data folder is, for the thresholds the window may have
+# kept there for the dataset — core.dataset_thresholds — and platformdirs imports tempfile.)
+UNNEEDED = ("tomllib", "secrets", "hmac", "uuid")
 
 PROBE = """
 import json, sys

@@ -152,12 +152,24 @@ class FakeBatchTab(QWidget):
         self.rows = [("a", "a", "pass"), ("b", "c", "fail"), ("d", "d", "pass"), ("e", "f", "fail")]
         self.loads: list[tuple] = []
 
-    def load(self, path, expected=None, actuals=None, label=None, score=True, encoding=None) -> None:
+    def load(self, path, expected=None, actuals=None, label=None, score=True, encoding=None,
+             **reading) -> None:
         self.loads.append((path, expected, actuals, label))
         QTimer.singleShot(300, self.sig_finished.emit)  # scoring and plots take a moment
 
     def is_busy(self) -> bool:
         return False
+
+    memory = None  # the window's settings (the metrics last scored)
+
+    def layout_state(self) -> dict:
+        return {}
+
+    def restore_layout(self, state: dict) -> None:
+        pass
+
+    def show_mapping(self, on: bool) -> None:
+        pass
 
     def pair_for_row(self, row: int):
         expected, actual, verdict = self.rows[row]

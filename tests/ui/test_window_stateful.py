@@ -14,6 +14,7 @@ import json
 import os
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
@@ -26,9 +27,11 @@ from hypothesis.stateful import (
 )
 from PySide6.QtCore import Qt
 
+from matchlens.core.dataset_thresholds import beside_path
 from matchlens.core.metrics.registry import DEFAULT_METRICS, evaluate, get_metric
+from matchlens.core.scoring.view_order import FILTER_ALL, filter_mask, search_hits
 from matchlens.ui.config_model import ConfigModel, default_config_path
-from matchlens.ui.main_window import MainWindow
+from matchlens.ui.main_window import MainWindow, make_settings
 from tests.ui.batch_support import drag_line, load, small_dataset, wait_idle
 from tests.ui.verdict_check import check_batch_tab
 
@@ -65,6 +68,9 @@ class WindowMachine(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         default_config_path().unlink(missing_ok=True)  # each example starts afresh
+        make_settings().remove("batch/metrics")  # (the metrics last scored)
+        for path in (self.files.small, self.files.second):  # (thresholds saved for a dataset)
+            beside_path(path).unlink(missing_ok=True)
         self.dataset: Path | None = None
         self.seen: dict[int, dict] = {}  # undo stack index -> settings there
         self.window = self._open_window()
@@ -75,8 +81,8 @@ class WindowMachine(RuleBasedStateMachine):
         self.qtbot.addWidget(window)
         window.show()
         window.compare_tab.set_texts(*PAIR)
-        if self.dataset is not None:
-            self._load(self.dataset)
+        if self.dataset is not None:  # the new window's tab (self.window is the old one)
+            load(self.qtbot, window.batch_tab, self.dataset)
         self._settle()
         return window if not hasattr(self, "window") else window
 
@@ -183,6 +189,27 @@ class WindowMachine(RuleBasedStateMachine):
     def _settings(self) -> dict:
         return {m: self.config.settings(m) for m in METRICS}
 
+    @precondition(lambda self: self.tab.result is not None)
+    @rule(pick=st.integers(0, 20), search=st.sampled_from(["", "fox", "Paris", "zzz"]))
+    def filter_table(self, pick: int, search: str) -> None:
+        """Pick an entry of the Show box and type a search, as a user does."""
+        bar = self.tab.table_bar
+        bar.filter.setCurrentIndex(pick % bar.filter.count())
+        bar.search.setText(search)
+        self.qtbot.waitUntil(lambda: self.tab.model.view_spec().search == search, timeout=5000)
+
+    @precondition(lambda self: self.tab.result is not None)
+    @rule(metric=st.sampled_from(METRICS), where=st.floats(0.0, 1.0))
+    def filter_from_a_chart(self, metric: str, where: float) -> None:
+        """A histogram bar picked (as a click on it does; test_histogram_bar_filter clicks)."""
+        panel = self.tab.histograms.panels.get(metric)
+        if panel is None or panel._x_range is None:
+            return
+        lo, hi = panel._x_range
+        bar = panel.bar_at(lo + where * (hi - lo))
+        if bar is not None:
+            panel.sig_bar.emit(metric, *bar)
+
     @rule()
     def undo(self) -> None:
         """Back to the settings seen the last time the stack stood one step lower."""
@@ -211,6 +238,25 @@ class WindowMachine(RuleBasedStateMachine):
         assert self.window.notice.isHidden()  # the file it wrote reads back
 
     # -- what must hold after every step --------------------------------------------------------
+    @invariant()
+    def show_box_and_table_agree(self) -> None:
+        """The rows shown are the rows the Show box and the search name (issue 24, item 2)."""
+        self._settle()
+        bar, model = self.tab.table_bar, self.tab.model
+        data = model.view_data()
+        if data is None:
+            return
+        which = bar.filter.currentData() or FILTER_ALL
+        search = bar.search.text()
+        # computed here from core's filter and search over the rows in file order
+        keep = filter_mask(data, which)
+        rows = np.arange(data.rows) if keep is None else np.flatnonzero(keep)
+        if search:
+            rows = search_hits(data, rows, search)
+        assert sorted(model.order().tolist()) == sorted(rows.tolist()), \
+            (bar.filter.currentText(), search)
+        assert model.rowCount() == len(rows)
+
     @invariant()
     def every_verdict_is_cores(self) -> None:
         self._settle()

@@ -16,6 +16,7 @@ import numpy as np
 
 from matchlens.cli.exit_codes import EXIT_OK
 from matchlens.cli.score import build_config, reading_options
+from matchlens.cli.thresholds_source import source_line
 from matchlens.core.config import Config, save_config
 from matchlens.core.datasets import guess_columns, parse_label, read_table, resolve_column
 from matchlens.core.errors import ConfigError, OutputError
@@ -92,6 +93,7 @@ def calibrate_command(args: argparse.Namespace) -> int:
     if bool(args.expected) == (args.expected_literal is not None):
         raise ConfigError("give --expected SPEC (a column or $.json.path) or --expected-literal "
                           "TEXT, one of the two")
+    args.thresholds_of_data = True  # without --config, the dataset's own (thresholds_source)
     config = build_config(args)
     metric_ids = choose_metrics(args, config)
     if not metric_ids:
@@ -111,6 +113,9 @@ def calibrate_command(args: argparse.Namespace) -> int:
         reports[variant] = [
             calibrate_scores(job.spec, result.scores[(variant, job.id)], codes[variant],
                              job.threshold)[0] for job in jobs]
+    said = source_line(args)
+    if said:
+        print(said)
     print(format_reports(reports, codes, source=table.label))
     for note in table.notes:  # renamed header cells, the sheet or array the rows came from
         print(f"  note: {note}")

@@ -60,8 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     batch.add_argument("--actual", metavar="SPEC", action="append",
                        help="an output column or JSONPath; repeat for prompt variants")
     batch.add_argument("--label", metavar="COLUMN", help="a human pass/fail column (calibration)")
-    batch.add_argument("--encoding", metavar="NAME",
-                       help="the file's encoding when it is not UTF-8 (e.g. cp1252, latin-1)")
+    _reading_options(batch)  # every reading option `score` takes
     _gui_common(batch)
 
     score = sub.add_parser(

@@ -12,6 +12,7 @@ from pathlib import Path
 from matchlens.cli.crash import say
 from matchlens.cli.exit_codes import EXIT_GATE, EXIT_OK
 from matchlens.cli.stdout_guard import discard_stdout, stdout_as_utf8
+from matchlens.cli.thresholds_source import config_path, source_line
 from matchlens.core.atomic import together
 from matchlens.core.config import Config, config_to_dict, load_config
 from matchlens.core.datasets import iter_tables
@@ -31,7 +32,8 @@ from matchlens.embeddings.preflight import load_network_metrics, pin_endpoint
 def build_config(args: argparse.Namespace) -> Config:
     """The config the flags shape (`score`, `calibrate`, `diff`): the --config file, then
     --normalise, each --set, and --base-url (core.scoring.plan.shape_config)."""
-    config = load_config(args.score_config) if args.score_config else Config()
+    path = config_path(args)  # --config, else the thresholds saved for the dataset
+    config = load_config(path) if path else Config()
     return plan.shape_config(config, normalise=getattr(args, "normalise", None),
                              overrides=args.overrides, base_url=getattr(args, "base_url", None))
 
@@ -59,6 +61,7 @@ def score_command(args: argparse.Namespace) -> int:
     `scored_writer`): memory does not grow with the rows; the summary (a `Tally`) stays
     exact."""
     load_network_metrics()
+    args.thresholds_of_data = True  # without --config, the dataset's own (thresholds_source)
     planned = plan.make_plan(build_config(args), args.metrics, pin=pin_endpoint)
     jobs, config, metric_ids = planned.jobs, planned.config, planned.metric_ids
     if args.fail_under is not None and all(job.threshold is None for job in jobs):
@@ -108,7 +111,9 @@ def score_command(args: argparse.Namespace) -> int:
             "U+FFFD in their place (a .jsonl output keeps them exactly)")
     if not args.quiet:
         with contextlib.suppress(OSError, ValueError):  # stderr closed or full: not an error
-            print(scrub(format_summary(tally)), file=sys.stderr)
+            said = source_line(args)
+            print(scrub(f"{said}\n" if said else "") + scrub(format_summary(tally)),
+                  file=sys.stderr)
     return _gate(tally, args.fail_under)
 
 

@@ -24,6 +24,7 @@ from matchlens.core.text.textfile import FileReadError, read_text_file
 from matchlens.ui import pyside_fixes
 from matchlens.ui.config_model import ConfigModel
 from matchlens.ui.main_window import MainWindow
+from matchlens.ui.wheel_guard import install_wheel_guard
 
 SCREENSHOT_TIMEOUT_S = float(os.environ.get("MATCHLENS_SCREENSHOT_TIMEOUT", "60"))
 SCREENSHOT_SIZE = (1440, 900)
@@ -43,10 +44,22 @@ def make_application() -> QApplication:
     app.setApplicationVersion(__version__)
     # The launcher's name (matchlens.desktop): docks and task bars match the window to it.
     app.setDesktopFileName("matchlens")
+    install_wheel_guard(app)
     icon = resource_dir() / "icons" / "matchlens.svg"
     if icon.exists():
         app.setWindowIcon(QIcon(str(icon)))
     return app  # type: ignore[return-value]
+
+
+def reading_options(args: argparse.Namespace) -> dict[str, str | None]:
+    """`matchlens batch`'s reading options besides --encoding, as the batch tab takes them
+    (the delimiter as `score` parses it: `\\t` or `tab` is a tab)."""
+    from matchlens.cli.score import parse_delimiter  # only `batch` needs the score command
+
+    delimiter = getattr(args, "delimiter", None)
+    return {"records": getattr(args, "records", None), "sheet": getattr(args, "sheet", None),
+            "format": getattr(args, "format", None),
+            "delimiter": parse_delimiter(delimiter) if delimiter else None}
 
 
 def load_config_model(path: Path | None) -> tuple[ConfigModel, str | None]:
@@ -56,7 +69,9 @@ def load_config_model(path: Path | None) -> tuple[ConfigModel, str | None]:
         model = ConfigModel.from_disk()
         return model, model.load_error
     try:
-        return ConfigModel(load_config(path)), None
+        model = ConfigModel(load_config(path))
+        model.given_path = Path(path)
+        return model, None
     except MatchLensError as err:
         return ConfigModel(), f"{err}; the default thresholds are in use."
 
@@ -176,9 +191,15 @@ def build_window(args: argparse.Namespace, screenshot: bool) -> tuple[MainWindow
         if getattr(args, "json", False):
             window.compare_tab.show_panel("json_distance")
     elif command == "batch":
+        try:
+            reading = reading_options(args)
+        except MatchLensError as err:  # a --delimiter of two characters: one sentence
+            errors.append(f"{err}; the file is read with the delimiter detected.")
+            reading = reading_options(argparse.Namespace(**{**vars(args), "delimiter": None}))
         wait_for_batch = window.load_dataset(args.data, expected=args.expected,
                                              actuals=args.actual, label=args.label,
-                                             encoding=getattr(args, "encoding", None))
+                                             encoding=getattr(args, "encoding", None),
+                                             **reading)
         if not wait_for_batch:
             errors.append("The Batch tab is not available in this build; nothing was scored.")
     else:

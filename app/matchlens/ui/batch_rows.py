@@ -1,5 +1,6 @@
 """A dataset row in the compare view: opening one from the Batch tab, stepping to the next
-(or next failing) row without going back, and the row bar's buttons that do it.
+(or next failing) row without going back, the row bar's buttons that do it, and Esc back to
+the table on the same row.
 
 `BatchRows` belongs to the main window and owns the row open in the compare view (`row`).
 While a row is open, the Label keys and buttons label that row; as soon as the compare view
@@ -11,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMainWindow, QMenu
+from PySide6.QtWidgets import QApplication, QMainWindow, QMenu
 
 # (menu, text, slot, shortcut, tip) -> the action, added to the menu: the window's own maker
 MakeAction = Callable[[QMenu, str, Callable[[], None], str, str], QAction]
@@ -34,6 +35,12 @@ class BatchRows(QObject):
         self.action_next_failing = make_action(
             nav, "Next &failing row", lambda: self.step(1, failing_only=True), "Ctrl+F7",
             "Open the next row that fails a threshold")
+        # Esc in the compare view: back to the table, on the row shown (only while a row is
+        # open, and only with the focus in the compare view: the batch tab's Esc cancels).
+        self.action_back = make_action(nav, "Back to the &table", self.back_to_table, "Esc",
+                                       "Return to the Batch tab's table on this row")
+        self.action_back.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        window.compare_tab.addAction(self.action_back)
         self.buttons = self._add_row_buttons()
         # A file in the compare view (opened, dropped, recent) is no longer the row.
         window.compare_tab.sig_file_loaded.connect(lambda _side: self.leave())
@@ -84,6 +91,28 @@ class BatchRows(QObject):
             return
         self.open(row)
 
+    def back_to_table(self) -> None:
+        """Esc: the Batch tab, the table's current row the one the compare view showed."""
+        window = self.window
+        focus = QApplication.focusWidget()
+        find_bar = window.compare_tab.find_bar
+        if focus is not None and find_bar.isAncestorOf(focus):  # Esc there closes the bar
+            find_bar.close_bar()
+            return
+        tab = window.batch_tab
+        if tab is None or self.row is None:
+            return
+        window.tabs.setCurrentWidget(tab)
+        view_row = tab.model.view_row(self.row)
+        if view_row is None:
+            window.show_status(f"Row {self.row + 1} is hidden by the Show box or the search.")
+            tab.view.setFocus()
+            return
+        index = tab.model.index(view_row, 0)
+        tab.view.setCurrentIndex(index)
+        tab.view.scrollTo(index)
+        tab.view.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
     def _add_row_buttons(self) -> list[QAction]:
         """Row stepping on the compare tab's row bar, shown while a dataset row is open there."""
         return self.window.compare_tab.row_bar.add_buttons([
@@ -95,6 +124,7 @@ class BatchRows(QObject):
     def update_actions(self) -> None:
         # (never makes the Batch tab: with no row open, batch_tab is not asked for)
         enabled = self.row is not None and self.window.batch_tab is not None
-        for action in (self.action_next_row, self.action_previous_row, self.action_next_failing):
+        for action in (self.action_next_row, self.action_previous_row, self.action_next_failing,
+                       self.action_back):
             action.setEnabled(enabled)
         self.window.compare_tab.row_bar.setVisible(enabled)

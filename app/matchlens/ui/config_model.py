@@ -2,11 +2,18 @@
 
 Every change goes through Qt's QUndoStack (`ConfigModel.undo_stack`): one command per change,
 merged while one gesture (a slider or histogram drag) lasts, so Ctrl+Z undoes a drag in one step.
+
+Thresholds belong to a dataset (shared/guides/ui.md): the user's own model (`from_disk`)
+follows the open dataset (`use_dataset`): it reads that dataset's thresholds file
+(`core.dataset_thresholds`) or, for a dataset without one, starts from the user's defaults,
+and saves every change to the dataset's file. `source_text()` says which file is in effect.
+A model made from `--config` never follows a dataset: `--config` always wins.
 """
 
 from __future__ import annotations
 
 import datetime
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +22,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 from PySide6.QtWidgets import QFileDialog, QWidget
 
 from matchlens.core.config import Config, MetricSettings, load_config, save_config
+from matchlens.core.dataset_thresholds import ThresholdsHome, locate
 from matchlens.core.errors import MatchLensError
 from matchlens.core.metrics.registry import all_metrics, get_metric
 from matchlens.core.results import threshold_text
@@ -95,6 +103,7 @@ class ConfigModel(QObject):
 
     sig_changed = Signal(str)
     sig_error = Signal(str)
+    sig_source = Signal()  # another thresholds file is in effect (source_text() says which)
 
     def __init__(self, config: Config | None = None, autosave_path: Path | None = None,
                  parent: QObject | None = None) -> None:
@@ -106,6 +115,14 @@ class ConfigModel(QObject):
         # Dragging a threshold fires many changes; the file is written once it settles.
         self._save_timer = QTimer(self, singleShot=True, interval=500)
         self._save_timer.timeout.connect(self._autosave)
+        # The user's defaults (what a dataset without thresholds starts from) and where they
+        # are saved; set by from_disk, the only model that follows datasets.
+        self._defaults: Config | None = None
+        self._defaults_path: Path | None = None
+        self._defaults_dirty = False
+        self.home: ThresholdsHome | None = None  # the open dataset's, when following datasets
+        self.dataset: Path | None = None
+        self.given_path: Path | None = None  # --config: that file, read only
 
     @classmethod
     def from_disk(cls, path: Path | None = None, parent: QObject | None = None) -> ConfigModel:
@@ -133,9 +150,11 @@ class ConfigModel(QObject):
                          "defaults are in use.")
                 model = cls(config, autosave_path=autosave, parent=parent)
                 model.load_error = error
+                model._defaults, model._defaults_path = config, autosave
                 return model
         model = cls(config, autosave_path=path, parent=parent)
         model.load_error = error
+        model._defaults, model._defaults_path = config, path
         return model
 
     load_error: str | None = None
@@ -185,6 +204,74 @@ class ConfigModel(QObject):
     def replace(self, config: Config, text: str = "Change settings") -> None:
         self.push(config, "", text)
 
+    # -- the dataset the thresholds belong to -------------------------------------------------------
+    def follows_datasets(self) -> bool:
+        return self._defaults_path is not None
+
+    def use_dataset(self, data: Path) -> str | None:
+        """From now on, the thresholds of dataset `data`: its own file if it has one, else the
+        user's defaults (saved to its file at the first change). Undo starts afresh (a step
+        taken on one dataset never applies to another). Returns a sentence when its file
+        cannot be read (the defaults are used, and that file is never written over)."""
+        if not self.follows_datasets():
+            return None
+        data = Path(data).resolve()
+        if self.dataset == data:
+            return None
+        self.flush()  # a pending save goes to the file it belongs to
+        if self.dataset is None:
+            self._defaults = self._config
+        home, error = locate(data), None
+        config = self._defaults or Config()
+        source = home.source()
+        if source is not None:
+            try:  # a file that came with the data: its endpoint URLs are marked as from it
+                loaded = load_config(source)
+            except MatchLensError as err:
+                error = (f"The thresholds saved for {data.name} could not be read: {err}. Your "
+                         "default thresholds are in use; that file is left untouched.")
+                home = None
+            else:
+                # The endpoint is the user's setting, not the dataset's.
+                config = replace(loaded, base_url=config.base_url, model=config.model,
+                                 url_files={**config.url_files, **loaded.url_files})
+        self.dataset, self.home = data, home
+        self._autosave_path = home.path if home is not None else None
+        self.undo_stack.clear()
+        self._config = config
+        self.sig_changed.emit("")
+        self.sig_source.emit()
+        return error
+
+    def source_text(self) -> tuple[str, str]:
+        """(a few words for the status bar, a tooltip) naming the thresholds in effect."""
+        if self.given_path is not None:
+            return (f"Thresholds: {self.given_path.name} (--config)",
+                    f"{self.given_path} (given with --config; changes are not saved to it)")
+        if self.dataset is None or self.home is None:
+            where = self._defaults_path or "not saved"
+            if self.dataset is not None:
+                return ("Thresholds: your defaults", f"{where} (this dataset's own thresholds "
+                        "file could not be read, so changes are not saved)")
+            return "Thresholds: your defaults", f"{where}"
+        if self.home.source() is None:
+            return ("Thresholds: your defaults (new dataset)",
+                    f"Your defaults ({self._defaults_path}); the first change is saved for "
+                    f"{self.dataset.name} in {self.home.path}")
+        place = "kept for it in your data folder" if self.home.away else "beside the dataset"
+        return (f"Thresholds: {self.home.source().name}",
+                f"{self.home.source()} ({place}; `matchlens score` and `calibrate` on "
+                f"{self.dataset.name} read it too)")
+
+    def save_as_defaults(self) -> tuple[bool, str]:
+        """The thresholds in effect become the user's defaults (what new datasets start from)."""
+        if self._defaults_path is None:
+            return False, "No defaults file: the window was started with --config."
+        self._defaults = self._config
+        saved, sentence = self.save_thresholds(self._defaults_path)
+        return saved, ("These thresholds are now your defaults: a dataset without its own "
+                       "starts from them." if saved else sentence)
+
     # -- files -----------------------------------------------------------------------------------
     def save_as(self, path: Path) -> None:
         save_config(self._config, path, [spec.id for spec in all_metrics()])
@@ -201,8 +288,13 @@ class ConfigModel(QObject):
     def _apply(self, config: Config, metric_id: str) -> None:
         """What a command's redo/undo does; nothing else sets the config."""
         self._config = config
+        if self.dataset is not None and self._defaults is not None and \
+                (config.base_url, config.model) != (self._defaults.base_url, self._defaults.model):
+            # Settings changed the endpoint: the user's, so their defaults keep it too.
+            self._defaults = replace(self._defaults, base_url=config.base_url, model=config.model)
+            self._defaults_dirty = True
         self.sig_changed.emit(metric_id)
-        if self._autosave_path is not None:
+        if self._autosave_path is not None or self._defaults_dirty:
             self._save_timer.start()
 
     def flush(self) -> None:
@@ -212,11 +304,21 @@ class ConfigModel(QObject):
             self._autosave()
 
     def _autosave(self) -> None:
+        if self._defaults_dirty and self._defaults_path is not None:
+            self._defaults_dirty = False
+            self._write(self._defaults, self._defaults_path)
+        if self._autosave_path is not None:
+            first = self.home is not None and self.home.source() is None
+            self._write(self._config, self._autosave_path)
+            if first:  # the dataset's own file exists now
+                self.sig_source.emit()
+
+    def _write(self, config: Config, path: Path) -> None:
         try:
-            self._autosave_path.parent.mkdir(parents=True, exist_ok=True)
-            self.save_as(self._autosave_path)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            save_config(config, path, [spec.id for spec in all_metrics()])
         except (OSError, MatchLensError) as err:
-            self.sig_error.emit(f"Could not save thresholds to {self._autosave_path}: {err}")
+            self.sig_error.emit(f"Could not save thresholds to {path}: {err}")
 
 
 def ask_thresholds_path(parent: QWidget) -> Path | None:

@@ -29,14 +29,16 @@ from matchlens.embeddings.redact import scrub
 from matchlens.ui.batch_rows import BatchRows
 from matchlens.ui.compare.compare_tab import CompareTab
 from matchlens.ui.config_model import ConfigModel, ask_thresholds_path
+from matchlens.ui.dialogs.shortcuts import ShortcutsDialog
 from matchlens.ui.label_menu import install_label_menu
 from matchlens.ui.notice_bar import NoticeBar
+from matchlens.ui.wheel_guard import install_wheel_guard
 from matchlens.ui.window_fit import fit_to_screen, keep_on_screen, restore_or_fit
 
 BATCH_PLACEHOLDER = ("Batch scoring arrives here: load a CSV/JSONL dataset, score every row, "
                      "tune thresholds.")
 _MAX_RECENT = 8
-_VIEW_DEFAULTS = {"wrap": True, "monospace": True, "whitespace": False, "lock": True,
+_VIEW_DEFAULTS = {"wrap": True, "monospace": True, "whitespace": False, "lock": True, "mapping": True,
                   "granularity": "char"}
 
 
@@ -62,6 +64,7 @@ class MainWindow(QMainWindow):
     def __init__(self, config: ConfigModel, settings: QSettings | None = None,
                  restore: bool = True) -> None:
         super().__init__()
+        install_wheel_guard()  # no wheel changes a setting it is not focused on
         self.config = config
         self.settings = settings or make_settings()
         self.setWindowTitle("MatchLens")
@@ -91,12 +94,37 @@ class MainWindow(QMainWindow):
         self.compare_tab.sig_status.connect(self.show_status)
         self.config.sig_error.connect(self.show_status)
         self.statusBar().showMessage("Ready.")
+        # Which thresholds file is in effect (a dataset's own, the defaults, or --config).
+        self.thresholds_label = QLabel(self)
+        self.thresholds_label.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.statusBar().addPermanentWidget(self.thresholds_label)
+        self.config.sig_source.connect(self._show_thresholds_source)
+        self._show_thresholds_source()
         self._shown_once = False
         self.fit_screen = True  # --screenshot sets its own size, whatever the screen
         fit_to_screen(self)
         self._restore_view_options()
         if restore:
             self._restore_geometry()
+
+    def _show_mapping(self, on: bool) -> None:
+        if self._batch_made and self._batch_tab is not None:
+            self._batch_tab.show_mapping(on)
+
+    def show_shortcuts(self) -> ShortcutsDialog:
+        dialog = ShortcutsDialog(self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
+        return dialog
+
+    def _show_thresholds_source(self) -> None:
+        text, tip = self.config.source_text()
+        self.thresholds_label.setText(text)
+        self.thresholds_label.setToolTip(tip)
+
+    def save_defaults(self) -> None:
+        self.show_status(self.config.save_as_defaults()[1])
 
     # -- the batch tab, made when first needed --------------------------------------------------
     @property
@@ -121,6 +149,11 @@ class MainWindow(QMainWindow):
             tab.sig_status.connect(self.show_status)
             tab.sig_finished.connect(self._on_batch_finished)
         self._batch_tab = tab
+        if tab is not None:
+            tab.memory = self.settings  # the metrics last scored are ticked for the next file
+            tab.restore_layout({key: self.settings.value(f"batch/{key}")
+                                for key in ("split", "right")})
+            tab.show_mapping(self.action_mapping.isChecked())
         self.label_menu = install_label_menu(self)
         index = self.tabs.indexOf(self._batch_slot)
         current = self.tabs.currentIndex()
@@ -162,6 +195,9 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         self._action(file_menu, "&Save thresholds…", self.save_thresholds_dialog, None,
                      "Write thresholds and options as TOML for `matchlens score --config`")
+        self._action(file_menu, "Make these thresholds my &defaults",
+                     self.save_defaults, None,
+                     "A dataset without thresholds of its own starts from your defaults")
         file_menu.addSeparator()
         self._action(file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 
@@ -176,6 +212,9 @@ class MainWindow(QMainWindow):
             view, "Show &whitespace (· → ¶)", tab.set_whitespace_markers, checkable=True,
             tip="Draw spaces, tabs and line ends")
         view.addAction(tab.action_lock)
+        self.action_mapping = self._action(
+            view, "Batch &mapping panel", self._show_mapping, "Ctrl+Shift+M", checkable=True,
+            tip="Show or fold away the Batch tab's column mapping (more room for the table)")
         granularity = view.addMenu("Highlight &granularity")
         self.granularity_group = QActionGroup(self)
         self.granularity_actions: dict[str, QAction] = {}
@@ -204,6 +243,8 @@ class MainWindow(QMainWindow):
         self.action_settings.setMenuRole(QAction.MenuRole.PreferencesRole)
 
         help_menu = bar.addMenu("&Help")
+        self._action(help_menu, "&Keyboard shortcuts", self.show_shortcuts,
+                     QKeySequence.StandardKey.HelpContents, "Every shortcut of the window")
         self._action(help_menu, "&About MatchLens", self.show_about)
         self._rebuild_recent_menu()
 
@@ -299,13 +340,14 @@ class MainWindow(QMainWindow):
 
     def load_dataset(self, path: Path, expected: str | None = None,
                      actuals: list[str] | None = None, label: str | None = None,
-                     encoding: str | None = None) -> bool:
+                     encoding: str | None = None, **reading: str | None) -> bool:
+        """Open `path` in the Batch tab (`reading`: records, sheet, format, delimiter)."""
         if self.batch_tab is None:
             return False
         self.tabs.setCurrentWidget(self.batch_tab)
         self.batch_finished = False
         self.batch_tab.load(path, expected=expected, actuals=actuals, label=label,
-                            encoding=encoding)
+                            encoding=encoding, **reading)
         self.add_recent("dataset", path)
         return True
 
@@ -377,7 +419,8 @@ class MainWindow(QMainWindow):
 
     def _restore_view_options(self) -> None:
         for action, key in ((self.action_wrap, "wrap"), (self.action_mono, "monospace"),
-                            (self.action_whitespace, "whitespace")):
+                            (self.action_whitespace, "whitespace"),
+                            (self.action_mapping, "mapping")):
             value = bool(self._view_value(key))
             action.setChecked(value)
             action.toggled.emit(value)  # apply even when it equals the unchecked default
@@ -402,6 +445,10 @@ class MainWindow(QMainWindow):
         self.settings.setValue("window/state", self.saveState())
         for key, value in self.compare_tab.save_state().items():
             self.settings.setValue(f"compare/{key}", value)
+        if self._batch_tab is not None:
+            for key, value in self._batch_tab.layout_state().items():
+                self.settings.setValue(f"batch/{key}", value)
+        self.settings.setValue("view/mapping", self.action_mapping.isChecked())
         self.settings.setValue("view/wrap", self.action_wrap.isChecked())
         self.settings.setValue("view/monospace", self.action_mono.isChecked())
         self.settings.setValue("view/whitespace", self.action_whitespace.isChecked())

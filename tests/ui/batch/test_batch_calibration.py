@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtCore import QPointF, QRectF, Qt
 
 from matchlens.core.datasets import parse_label, read_table
 from matchlens.core.labels.calibration import labelled, sweep
@@ -92,10 +92,19 @@ def test_a_metric_that_does_not_separate_the_labels_is_said_so(qtbot, tab, confi
             "does not separate the human labels.") in text
     assert "Best F1" not in text  # not dressed up as a suggestion
     assert "no useful gate" in view.best_button.toolTip()
-    assert view.best_button.isEnabled()  # it still moves the line if asked to
-    with qtbot.waitSignal(config.sig_changed):
-        view.best_button.click()
-    assert config.settings("exact_match").threshold == 0.0
+    # as `calibrate -o`, which keeps such a threshold: nothing to set, and the button says why
+    assert not view.best_button.isEnabled()
+    assert view.best_button.text() == "No useful threshold"
+    before = config.settings("exact_match").threshold
+    view.best_button.click()  # a disabled button does nothing
+    assert config.settings("exact_match").threshold == before
+    summary = tab.labelling.summary  # the Calibration table's Apply: the same rule
+    qtbot.waitUntil(lambda: summary.report("exact_match") is not None)
+    summary.table.selectRow([summary.table.item(r, 0).data(Qt.ItemDataRole.UserRole)
+                             for r in range(summary.table.rowCount())].index("exact_match"))
+    assert not summary.apply_button.isEnabled()
+    assert summary.apply_button.text() == "No useful threshold"
+    assert "no better than passing every row" in summary.apply_button.toolTip()
     wait_idle(qtbot, tab)
 
 

@@ -76,6 +76,22 @@ class Histogram:
         return edges, counts
 
 
+def bar_mask(spec: MetricSpec, scores: np.ndarray, index: int, lo: float, hi: float,
+             last: bool) -> np.ndarray:
+    """The rows a histogram bar counts: bar `index` of `Histogram.bars()`, spanning [lo, hi]
+    (the last bar includes hi), by the rule `Histogram.add` bins with (NaN: no bar)."""
+    low, high = spec.score_range
+    with np.errstate(invalid="ignore"):
+        if spec.integer:  # edges at half-integers: the value's integer decides
+            v = np.rint(scores)
+            return (v >= lo) & (v < hi)
+        if high is not None:
+            scale = FLOAT_BINS / (high - low)
+            k = np.clip(np.floor((scores - low) * scale + _EDGE_EPS), 0, FLOAT_BINS - 1)
+            return (k == index) & ~np.isnan(scores)
+        return (scores >= lo) & ((scores <= hi) if last else (scores < hi))
+
+
 class KeyStats:
     """One (variant, metric): status counts, running mean, histogram, pass counts."""
 

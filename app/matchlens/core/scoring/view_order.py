@@ -15,6 +15,7 @@ import numpy as np
 
 from matchlens.core.metrics.registry import STATUS_SCORED, MetricSpec
 from matchlens.core.scoring.batch import verdict_array
+from matchlens.core.scoring.stats import bar_mask
 
 # Row verdict codes for the selected variant (over the metrics that have a threshold).
 ROW_PASS = 1
@@ -26,6 +27,12 @@ FILTER_ALL = "all"
 FILTER_FAILING = "failing"  # every row that does not pass (the core's rule: no score, no pass)
 FILTER_ERRORS = "errors"  # any metric errored, invalid or missing
 FILTER_FAIL_PREFIX = "fail:"  # "fail:<metric_id>": that metric fails or has no score
+# "bin:<metric_id>:<index>:<last 0|1>:<lo>:<hi>": the rows a histogram bar counts (bar_mask)
+FILTER_BIN_PREFIX = "bin:"
+
+
+def bin_filter(metric_id: str, index: int, lo: float, hi: float, last: bool) -> str:
+    return f"{FILTER_BIN_PREFIX}{metric_id}:{index}:{int(last)}:{lo!r}:{hi!r}"
 
 
 @dataclass(frozen=True)
@@ -102,6 +109,10 @@ def filter_mask(data: ViewData, which: str) -> np.ndarray | None:
             return (data.status[metric_id] != STATUS_SCORED) & scored_part
         verdicts = verdict_array(data.scores[metric_id], data.specs[metric_id], threshold)
         return (verdicts != 1) & scored_part
+    if which.startswith(FILTER_BIN_PREFIX):
+        metric_id, index, last, lo, hi = which[len(FILTER_BIN_PREFIX):].split(":")
+        return bar_mask(data.specs[metric_id], data.scores[metric_id], int(index), float(lo),
+                        float(hi), last == "1") & scored_part
     raise ValueError(f"unknown filter {which!r}")
 
 

@@ -25,6 +25,7 @@ from matchlens.core.metrics.registry import MetricSpec
 from matchlens.core.scoring.batch import Progress
 from matchlens.core.scoring.view_order import (
     FILTER_ALL,
+    FILTER_BIN_PREFIX,
     FILTER_ERRORS,
     FILTER_FAIL_PREFIX,
     FILTER_FAILING,
@@ -49,6 +50,7 @@ class TopBar(QWidget):
     sig_export_thresholds = Signal()
     sig_export_plot = Signal(str)  # plot key
     sig_encoding = Signal(str)  # "" for auto: the user wants the file read again this way
+    sig_rows_from = Signal(str, str)  # ("sheet" | "records", its name; "" automatic): read again
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -71,6 +73,16 @@ class TopBar(QWidget):
         self.encoding.activated.connect(lambda _i: self.sig_encoding.emit(self.chosen_encoding()))
         self.encoding.lineEdit().returnPressed.connect(
             lambda: self.sig_encoding.emit(self.chosen_encoding()))
+        # Shown when the file has several sheets or arrays of objects (read_choices.py).
+        self.rows_label = QLabel("Rows from", self)
+        self.rows_from = QComboBox(self)
+        self.rows_from.setToolTip("The sheet, or the array of objects in the JSON file, that "
+                                  "holds the rows (--sheet / --records on the command line)")
+        self.rows_from.activated.connect(self._rows_from_chosen)
+        self._rows_kind = ""
+        row.addWidget(self.rows_label)
+        row.addWidget(self.rows_from)
+        self.set_rows_choices("", (), None)
         row.addWidget(QLabel("Encoding", self))
         row.addWidget(self.encoding)
         self.export_button = QToolButton(self)
@@ -90,6 +102,25 @@ class TopBar(QWidget):
     def set_file(self, path: Path, details: str) -> None:
         self.file_label.setText(f"<b>{html.escape(Path(path).name)}</b> · {html.escape(details)}")
         self.file_label.setToolTip(str(path))
+
+    def set_rows_choices(self, kind: str, names: tuple[str, ...], current: str | None) -> None:
+        """Offer `names` (sheets or record arrays) with `current` selected; none: hidden."""
+        self._rows_kind = kind
+        self.rows_from.clear()
+        if names:
+            self.rows_from.addItem("Automatic" if kind == "records" else "The first sheet", "")
+            for name in names:
+                self.rows_from.addItem(name, name)
+            self.rows_from.setCurrentIndex(max(0, self.rows_from.findData(current or "")))
+        self.rows_label.setText("Sheet" if kind == "sheet" else "Rows from")
+        self.rows_label.setVisible(bool(names))
+        self.rows_from.setVisible(bool(names))
+
+    def rows_kind(self) -> str:
+        return self._rows_kind
+
+    def _rows_from_chosen(self, _index: int) -> None:
+        self.sig_rows_from.emit(self._rows_kind, self.rows_from.currentData() or "")
 
     def chosen_encoding(self) -> str:
         """"" for auto; else the codec's own name when Python knows it ('UTF 16' -> 'utf-16')."""
@@ -192,6 +223,13 @@ class TableBar(QWidget):
                                "invalid or missing.")
         self.filter.currentIndexChanged.connect(self._apply)
         row.addWidget(self.filter)
+        # A histogram bar's rows (show_bar): named in the Show box, cleared with one click.
+        self.clear_filter = QToolButton(self)
+        self.clear_filter.setText("✕")
+        self.clear_filter.setToolTip("Show all rows again")
+        self.clear_filter.clicked.connect(lambda: self.set_filter(FILTER_ALL))
+        self.clear_filter.hide()
+        row.addWidget(self.clear_filter)
         self.search = QLineEdit(self)
         self.search.setPlaceholderText("Search id, expected, actual (Ctrl+F)")
         self.search.setClearButtonEnabled(True)
@@ -223,6 +261,7 @@ class TableBar(QWidget):
         for metric_id, spec in specs.items():
             self.filter.addItem(f"Failing {spec.label}", FILTER_FAIL_PREFIX + metric_id)
         self.filter.blockSignals(False)
+        self.clear_filter.hide()
         self.search.blockSignals(True)
         self.search.clear()
         self.search.blockSignals(False)
@@ -231,8 +270,28 @@ class TableBar(QWidget):
     def set_filter(self, which: str) -> None:
         self.filter.setCurrentIndex(max(0, self.filter.findData(which)))
 
+    def show_bar(self, metric_label: str, lo: float, hi: float, last: bool, key: str) -> None:
+        """The table shows a histogram bar's rows; the Show box names them."""
+        self._drop_bar_entries()
+        closing = "]" if last else ")"
+        self.filter.addItem(f"{metric_label} in [{lo:.3g}, {hi:.3g}{closing} (chart bar)", key)
+        self.set_filter(key)
+
+    def _drop_bar_entries(self) -> None:
+        self.filter.blockSignals(True)
+        current = self.filter.currentData()
+        for i in reversed(range(self.filter.count())):
+            data = self.filter.itemData(i)
+            if isinstance(data, str) and data.startswith(FILTER_BIN_PREFIX) and data != current:
+                self.filter.removeItem(i)
+        self.filter.blockSignals(False)
+
     def _apply(self) -> None:
         self._timer.stop()
+        current = self.filter.currentData() or FILTER_ALL
+        self.clear_filter.setVisible(current != FILTER_ALL)
+        if not current.startswith(FILTER_BIN_PREFIX):
+            self._drop_bar_entries()  # a bar's entry lasts while it is the filter
         spec = replace(self.model.view_spec(), filter=self.filter.currentData() or FILTER_ALL,
                        search=self.search.text())
         if spec != self.model.view_spec():

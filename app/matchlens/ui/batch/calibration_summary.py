@@ -130,16 +130,20 @@ class CalibrationSummary(QWidget):
             self.apply_button.setToolTip("Choose a metric with labelled rows above")
             return
         target = threshold_text(r.spec.direction, r.best.threshold)
+        if not r.best.useful:  # the rule of `calibrate -o`: such a threshold is not set
+            self.apply_button.setEnabled(False)
+            self.apply_button.setText("No useful threshold")
+            self.apply_button.setToolTip(
+                f"The best F1 for {r.spec.label}, at {target}, is no better than passing every "
+                "row: it is no useful gate, so there is nothing to apply.")
+            return
         in_use = r.threshold == r.best.threshold
         self.apply_button.setText(f"Apply {target}" + (" (in use)" if in_use else ""))
         self.apply_button.setEnabled(not in_use)
-        useful = "" if r.best.useful else (" It is no better than passing every row, so it "
-                                           "is no useful gate.")
         self.apply_button.setToolTip(f"Set the {r.spec.label} threshold to {target}, the best "
-                                     f"F1 against your labels, as one step (Ctrl+Z undoes it)."
-                                     + useful)
+                                     f"F1 against your labels, as one step (Ctrl+Z undoes it).")
 
     def _apply(self) -> None:
         r = self._reports.get(self._selected) if self._selected else None
-        if r is not None and r.best is not None:
+        if r is not None and r.best is not None and r.best.useful:
             self.sig_apply.emit(r.spec.id, r.best.threshold)

@@ -24,8 +24,9 @@ MARKER_PEN = 2
 ROC_PADDING = 0.02
 
 BEST_TIP = "Move the threshold to the one with the highest F1 (the strictest of ties)"
-NO_USE_TIP = ("No threshold on this metric beats passing every row (by F1): the button still "
-              "moves the line there, but it is no useful gate")
+# The same rule as `matchlens calibrate -o`, which keeps such a metric's threshold as it is.
+NO_USE_TIP = ("No threshold on this metric beats passing every row (by F1): it is no useful "
+              "gate, so there is nothing to set")
 
 NO_LABELS = ("Map a label column (a human's pass/fail per row) to see precision, recall and F1 "
              "at each threshold, the ROC curve, and a suggested threshold.")
@@ -183,10 +184,13 @@ class CalibrationView(QWidget):
             in_use = threshold == best.threshold
             self.best_button.setText(f"Best threshold: {target}" + (" (in use)" if in_use
                                                                    else ""))
-            self.best_button.setToolTip(
-                f"Set the {spec.label} threshold to {target}. "
-                f"{self.best_button.toolTip()} (Edit ▸ Undo takes it back)")
-            self.best_button.setEnabled(not in_use)
+            if best.useful:
+                self.best_button.setToolTip(
+                    f"Set the {spec.label} threshold to {target}. "
+                    f"{self.best_button.toolTip()} (Edit ▸ Undo takes it back)")
+            else:
+                self.best_button.setText("No useful threshold")
+            self.best_button.setEnabled(best.useful and not in_use)
         warning = labelled.warning()
         if warning:
             lines.append(f"<b>Note:</b> {html.escape(warning)}")

@@ -24,6 +24,7 @@ from matchlens.ui.batch.plot_style import CountAxis, SteadyLabel, nowrap, snap, 
 class MetricHistogram(QFrame):
     sig_moving = Signal(str, float)  # metric_id, snapped threshold while dragging
     sig_committed = Signal(str, float)  # metric_id, threshold when released
+    sig_bar = Signal(str, int, float, float, bool)  # a bar clicked: metric, index, lo, hi, last
 
     def __init__(self, spec: MetricSpec, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -40,7 +41,7 @@ class MetricHistogram(QFrame):
         small.setPointSizeF(small.pointSizeF() * 0.9)
         self.stats.setFont(small)
         self.plot = pg.PlotWidget(self, axisItems={"left": CountAxis("left")})
-        self.plot.setMinimumHeight(150)
+        self.plot.setMinimumHeight(100)  # shrinks at 1280x720 rather than push the table
         style_plot(self.plot)
         item = self.plot.getPlotItem()
         item.setLabel("left", "rows")
@@ -79,6 +80,9 @@ class MetricHistogram(QFrame):
         self.summaries: list[str] = []  # each variant's counts line, as written under the plot
         self._placed: tuple[float | None, float] | None = None
         self._setting = False
+        self._edges: np.ndarray | None = None  # the bars' edges (every variant shares them)
+        self.plot.scene().sigMouseClicked.connect(self._on_click)
+        self.plot.setToolTip("Click a bar: the table shows its rows")
 
     def set_variants(self, variants: list[str]) -> None:
         """One curve and one mean line per variant (a reused panel drops the previous run's)."""
@@ -107,6 +111,25 @@ class MetricHistogram(QFrame):
 
     def set_bars(self, variant: str, edges: np.ndarray, counts: np.ndarray) -> None:
         self._curves[variant].setData(edges, counts)
+        self._edges = np.asarray(edges, dtype=float)
+
+    def bar_at(self, x: float) -> tuple[int, float, float, bool] | None:
+        """(index, lo, hi, last) of the bar under plot coordinate `x`, if any."""
+        edges = self._edges
+        if edges is None or edges.size < 2 or not edges[0] <= x <= edges[-1]:
+            return None
+        index = int(min(np.searchsorted(edges, x, side="right") - 1, edges.size - 2))
+        return index, float(edges[index]), float(edges[index + 1]), index == edges.size - 2
+
+    def _on_click(self, event) -> None:  # noqa: ANN001 - pyqtgraph's MouseClickEvent
+        if event.button() != Qt.MouseButton.LeftButton or self.line.mouseHovering:
+            return  # the threshold line is dragged, not clicked through
+        view = self.plot.getPlotItem().vb
+        if not view.sceneBoundingRect().contains(event.scenePos()):
+            return
+        bar = self.bar_at(view.mapSceneToView(event.scenePos()).x())
+        if bar is not None:
+            self.sig_bar.emit(self.spec.id, *bar)
 
     def fit_y(self, top: float) -> None:
         """Grow (or, after a new run, shrink) the y range in steps of 1.5x, with headroom."""

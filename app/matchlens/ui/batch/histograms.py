@@ -34,6 +34,7 @@ class HistogramGrid(QScrollArea):
     sig_moving = Signal(str, float)
     sig_committed = Signal(str, float)
     sig_drawn = Signal()  # every panel shows the latest counts
+    sig_bar = Signal(str, int, float, float, bool)  # a bar clicked (MetricHistogram.sig_bar)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -101,6 +102,7 @@ class HistogramGrid(QScrollArea):
         panel.hide()
         panel.sig_moving.connect(self._on_moving)
         panel.sig_committed.connect(self.sig_committed)
+        panel.sig_bar.connect(self.sig_bar)
         self._cache[spec.id] = panel
         return panel
 

@@ -9,7 +9,7 @@ name, and the reader's advice said the window's way.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
@@ -24,6 +24,8 @@ from matchlens.ui.batch.worker import Task, read_dataset
 def for_the_window(sentence: str) -> str:
     """The reader's advice names the CLI's --encoding; here the choice is the Encoding box."""
     sentence = re.sub(r"--encoding (\S+) was given", r"Encoding \1 was chosen", sentence)
+    sentence = re.sub(r"say which holds the rows with --records \(e\.g\. --records [^)]*\)",
+                      "choose the one that holds the rows under Rows from", sentence)
     return sentence.replace("pass --encoding ", "choose Encoding ▸ ").replace(
         "given with --encoding", "chosen under Encoding")
 
@@ -38,6 +40,12 @@ class ReadRequest:
     actuals: list[str] | None = None
     label: str | None = None
     score: bool = True  # score it once read (kept for a reload in another encoding)
+    # The command line's other reading options (`matchlens batch --records ...`), or what the
+    # *Rows from* chooser picked; None: the reader decides.
+    records: str | None = None
+    sheet: str | None = None
+    format: str | None = None  # noqa: A003 - the CLI's name
+    delimiter: str | None = None
 
 
 class DatasetReader(QObject):
@@ -64,7 +72,9 @@ class DatasetReader(QObject):
         self.cancel()
         self.request = request
         self._score_after_read = request.score
-        task = Task(read_dataset, request.path, encoding=request.encoding or None, owner=self)
+        task = Task(read_dataset, request.path, encoding=request.encoding or None,
+                    records=request.records, sheet=request.sheet, format=request.format,
+                    delimiter=request.delimiter, owner=self)
         task.sig_returned.connect(self._on_table)
         task.sig_errored.connect(self.sig_errored)
         task.sig_done.connect(self._on_done)
@@ -94,8 +104,7 @@ class DatasetReader(QObject):
             return None
         if self.task is None and current is not None and encoding == current:
             return None
-        return ReadRequest(request.path, encoding, request.expected, request.actuals,
-                           request.label, request.score)
+        return replace(request, encoding=encoding)
 
     def _on_table(self, table: Table) -> None:
         score, self._score_after_read = self._score_after_read, False

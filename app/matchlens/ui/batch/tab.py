@@ -18,8 +18,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QShowEvent
 from PySide6.QtWidgets import (
     QFileDialog,
     QLabel,
@@ -33,11 +33,17 @@ from PySide6.QtWidgets import (
 from matchlens.core.datasets import Cancelled, Table
 from matchlens.core.datasets.readers import OPEN_FILTER
 from matchlens.core.errors import MatchLensError
-from matchlens.core.metrics.registry import get_metric
+from matchlens.core.metrics.registry import all_metrics, get_metric
 from matchlens.core.scoring.batch import BatchResult
 from matchlens.core.scoring.mapping import ColumnMapping, Prepared, guess_mapping
 from matchlens.core.scoring.stats import Final
-from matchlens.core.scoring.view_order import ROW_FAIL, ROW_PASS, ROW_PROBLEM, failing_mask
+from matchlens.core.scoring.view_order import (
+    ROW_FAIL,
+    ROW_PASS,
+    ROW_PROBLEM,
+    bin_filter,
+    failing_mask,
+)
 from matchlens.embeddings.redact import scrub
 from matchlens.ui.batch.bars import ProgressRow, TableBar, TopBar
 from matchlens.ui.batch.calibration_view import CalibrationView
@@ -53,6 +59,7 @@ from matchlens.ui.batch.loading import (
 )
 from matchlens.ui.batch.mapping_panel import MappingPanel
 from matchlens.ui.batch.network_consent import NetworkConsent
+from matchlens.ui.batch.read_choices import RowsChoices
 from matchlens.ui.batch.scoring_run import ScoringRun
 from matchlens.ui.batch.table_model import BatchTableModel
 from matchlens.ui.batch.table_view import BatchTableView
@@ -60,6 +67,16 @@ from matchlens.ui.batch.threshold_sync import ThresholdSync
 from matchlens.ui.batch.variants_view import VariantsView
 from matchlens.ui.batch.worker import Task, release, stop_tasks
 from matchlens.ui.config_model import ConfigModel
+
+
+def _options(request: ReadRequest) -> dict[str, str | None]:
+    return {"records": request.records, "sheet": request.sheet, "format": request.format,
+            "delimiter": request.delimiter}
+
+
+TABLE_ROWS = 10  # rows the table gets at first show when the window has the room
+MIN_PLOTS_HEIGHT = 190  # the plots tab never shrinks below this: a histogram's axes stay
+
 
 _VERDICT_WORDS = {ROW_PASS: "pass", ROW_FAIL: "fail", ROW_PROBLEM: "no score"}
 
@@ -78,6 +95,7 @@ class BatchTab(QWidget):
         self.result: BatchResult | None = None
         self.final: Final | None = None
         self.mapping: ColumnMapping | None = None
+        self.memory: QSettings | None = None  # the window's settings: the metrics last scored
         self._build()
         self.reader = DatasetReader(self)
         self.reader.sig_read.connect(self._on_table)
@@ -112,6 +130,7 @@ class BatchTab(QWidget):
         self.top = TopBar(self)
         self.top.open_button.clicked.connect(self.open_dialog)
         self.top.sig_encoding.connect(self._reload_as)
+        self.top.sig_rows_from.connect(self._reload_from)
         layout.addWidget(self.top)
         self.progress = ProgressRow(self)
         self.progress.cancel_button.clicked.connect(self.cancel)
@@ -140,6 +159,7 @@ class BatchTab(QWidget):
         box.addWidget(self.view)
         self.tabs = QTabWidget(right)
         self.histograms = HistogramGrid(self.tabs)
+        self.histograms.sig_bar.connect(self.show_bar)
         self.calibration = CalibrationView(self.tabs)
         self.variants = VariantsView(self.tabs)
         self.tabs.addTab(self.histograms, "Distributions")
@@ -147,16 +167,63 @@ class BatchTab(QWidget):
         self.tabs.addTab(self.variants, "Variants")
         right.addWidget(table_box)
         right.addWidget(self.tabs)
-        # Half and half: at 1280x720 a 2:3 split left the table five rows.
+        # Neither the table nor the plots can be dragged away: they shrink to their minimum
+        # (a few rows; a plot's axes) instead of vanishing. The first show gives the table
+        # TABLE_ROWS rows when there is room (fit_table_rows); the user's sizes are remembered.
+        right.setChildrenCollapsible(False)
         right.setStretchFactor(0, 1)
         right.setStretchFactor(1, 1)
         split.addWidget(self.mapping_panel)
         split.addWidget(right)
         split.setStretchFactor(1, 1)
+        split.setCollapsible(1, False)  # the mapping panel folds away (View ▸ Mapping panel)
         split.setSizes([260, 1000])
+        self.split, self.right_split = split, right
+        self._sized = False  # the first show sizes the table, unless sizes were restored
         layout.addWidget(split, 1)
         self.labelling = BatchLabelling(self)  # the human column, Label actions, live calibration
+        self.choices = RowsChoices(self.top, self)  # the Rows from / Sheet chooser
         self._show_idle()
+
+    # -- layout the window keeps ------------------------------------------------------------------
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
+        super().showEvent(event)
+        if not self._sized:
+            self._sized = True
+            self.fit_table_rows()
+
+    def fit_table_rows(self, rows: int = TABLE_ROWS) -> None:
+        """Give the table `rows` rows (header and bar too) when the plots keep their minimum;
+        else what is left after the plots' minimum."""
+        total = sum(self.right_split.sizes())
+        if total <= 0:
+            return
+        view = self.view
+        chrome = self.table_bar.sizeHint().height() + view.horizontalHeader().sizeHint().height()
+        chrome += view.horizontalScrollBar().sizeHint().height() + 2 * view.frameWidth() + 6
+        want = chrome + rows * view.verticalHeader().defaultSectionSize()
+        plots = self.plots_minimum()
+        table = max(min(want, total - plots), total // 2)
+        table = min(table, total - plots)
+        self.right_split.setSizes([table, total - table])
+
+    def plots_minimum(self) -> int:
+        """The least height the plots' tabs get (the splitter keeps it: never collapsible): a
+        histogram's axes, and the Calibration page's controls with a scroll bar."""
+        return max(MIN_PLOTS_HEIGHT, self.tabs.minimumSizeHint().height())
+
+    def show_mapping(self, on: bool) -> None:
+        """View ▸ Batch mapping panel: fold the column mapping away (the table gets its room)."""
+        self.mapping_panel.setVisible(on)
+
+    def layout_state(self) -> dict[str, object]:
+        """The splitters' sizes and whether the mapping panel shows (kept in QSettings)."""
+        return {"split": self.split.saveState(), "right": self.right_split.saveState()}
+
+    def restore_layout(self, state: dict[str, object]) -> None:
+        for key, splitter in (("split", self.split), ("right", self.right_split)):
+            if state.get(key) is not None and splitter.restoreState(state[key]):
+                self._sized = self._sized or key == "right"
 
     # -- the agreed interface --------------------------------------------------------------------
     def pair_for_row(self, row: int) -> tuple[str, str, str] | None:
@@ -217,6 +284,13 @@ class BatchTab(QWidget):
             return None
         return int(order[candidates[skip]])
 
+    def show_bar(self, metric_id: str, index: int, lo: float, hi: float, last: bool) -> None:
+        """A histogram bar was clicked: the table shows the rows it counts (selected variant)."""
+        if self.result is None or metric_id not in {job.id for job in self.result.jobs}:
+            return
+        self.table_bar.show_bar(get_metric(metric_id).label, lo, hi, last,
+                                bin_filter(metric_id, index, lo, hi, last))
+
     def focus_search(self) -> None:
         """Edit ▸ Find (Ctrl+F) on this tab: the table's text search."""
         self.table_bar.search.setFocus(Qt.FocusReason.ShortcutFocusReason)
@@ -225,14 +299,17 @@ class BatchTab(QWidget):
     def is_busy(self) -> bool:
         return self.reader.is_reading() or self.consent.is_checking() or self.run.is_busy() \
             or self.exports.is_busy() or self.model.is_busy() or self.labelling.live.is_busy() \
-            or self.variants.is_busy() or self.histograms.is_drawing()
+            or self.variants.is_busy() or self.histograms.is_drawing() \
+            or self.choices.is_busy()
 
     # -- reading a dataset -----------------------------------------------------------------------
     def load(self, path: Path, expected: str | None = None, actuals: list[str] | None = None,
-             label: str | None = None, score: bool = True, encoding: str | None = None) -> None:
-        """Read `path` off the GUI thread (in `encoding`, else UTF-8 or what its BOM says), map
-        its columns (given names win over guesses), and score it unless `score` is False. Ends
-        with sig_finished whatever happens."""
+             label: str | None = None, score: bool = True, encoding: str | None = None,
+             **reading: str | None) -> None:
+        """Read `path` off the GUI thread (in `encoding`, else UTF-8 or what its BOM says;
+        `reading`: records, sheet, format, delimiter as `score` takes them), map its columns
+        (given names win over guesses), and score it unless `score` is False. Ends with
+        sig_finished whatever happens."""
         path = Path(path)
         self.top.set_encoding(encoding)
         self._stop_work()
@@ -241,7 +318,9 @@ class BatchTab(QWidget):
         self.top.set_file(path, "reading…")
         self.progress.start(f"Reading {path.name}…", busy=True)
         self.say("")
-        self.reader.read(ReadRequest(path, encoding or "", expected, actuals, label, score))
+        self.reader.read(ReadRequest(path, encoding or "", expected, actuals, label, score,
+                                     **reading))
+        self.choices.look(self.reader.request)
         self.mapping_panel.set_busy(True)
 
     def open_dialog(self) -> None:
@@ -266,10 +345,22 @@ class BatchTab(QWidget):
             self.load(request.path, request.expected, request.actuals, request.label,
                       score=request.score, encoding=request.encoding)
 
+    def _reload_from(self, kind: str, name: str) -> None:
+        """The user chose a sheet or an array of objects: read the same file from there."""
+        request = self.reader.request
+        if request is not None:
+            chosen = {kind: name or None}
+            self.load(request.path, request.expected, request.actuals, request.label,
+                      score=request.score, encoding=request.encoding,
+                      **{**_options(request), **chosen})
+
     def _on_table(self, table: Table, request: ReadRequest, score: bool) -> None:
         self._clear_session()
         self.table = table
-        self.mapping = guess_mapping(table, default_metrics(self.config_model.config()),
+        problem = self.config_model.use_dataset(table.path)  # this dataset's own thresholds
+        if problem:
+            self.sig_status.emit(problem)
+        self.mapping = guess_mapping(table, self.chosen_metrics(),
                                      request.expected, request.actuals, request.label)
         self.mapping_panel.set_columns(table.columns, self.mapping)
         self._show_table_file(table)
@@ -279,6 +370,14 @@ class BatchTab(QWidget):
         else:
             self._show_idle()
             self.sig_finished.emit()
+
+    def chosen_metrics(self) -> tuple[str, ...]:
+        """The metrics a dataset opens with: those last scored (remembered in `memory`, the
+        window's QSettings), else the default ones."""
+        saved = self.memory.value("batch/metrics") if self.memory is not None else None
+        known = {spec.id for spec in all_metrics()}
+        chosen = tuple(m for m in str(saved or "").split(",") if m in known)
+        return chosen or default_metrics(self.config_model.config())
 
     def _show_table_file(self, table: Table) -> None:
         self.top.set_file(table.path, f"{len(table):,} rows · {table.kind.upper()} · "
@@ -312,6 +411,8 @@ class BatchTab(QWidget):
             self.consent.check(self.table, mapping, network)
             return
         self.mapping = mapping
+        if self.memory is not None:  # the next dataset opens with these metrics ticked
+            self.memory.setValue("batch/metrics", ",".join(mapping.metrics))
         self.run.start(self.table, mapping, prepared, note)
 
     def cancel(self) -> None:

@@ -104,6 +104,11 @@ class BatchTableModel(QAbstractTableModel):
         self._cancel_ranks()
         self._ranks = {}
         self._columns = self._make_columns()
+        # A new session shows every row (the Show box and the search start again, and say so);
+        # the sort stays when its column is still there.
+        keep_sort = self._spec.sort in {c.key for c in self._columns}
+        self._spec = ViewSpec(sort=self._spec.sort if keep_sort else None,
+                              descending=self._spec.descending if keep_sort else False)
         self.colours = verdict_colours()
         self.endResetModel()
         self.sig_order_changed.emit()

@@ -50,11 +50,11 @@ class BatchTableView(QTableView):
         model: BatchTableModel = self.model()
         spec = model.view_spec()
         keys = [model.column_key(c) for c in range(model.columnCount())]
-        if spec.sort in keys:
+        if spec.sort in keys or spec.sort is None:
             order = Qt.SortOrder.DescendingOrder if spec.descending else Qt.SortOrder.AscendingOrder
             header = self.horizontalHeader()
             header.blockSignals(True)
-            header.setSortIndicator(keys.index(spec.sort), order)
+            header.setSortIndicator(keys.index(spec.sort) if spec.sort else 0, order)
             header.blockSignals(False)
 
     def dataChanged(self, top_left: QModelIndex, bottom_right: QModelIndex,  # noqa: N802

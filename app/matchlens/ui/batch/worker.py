@@ -195,12 +195,14 @@ def stop_tasks(owner: QObject, timeout: float = 5.0) -> bool:
     return all(task.wait(timeout) for task in mine)
 
 
-def read_dataset(path: Path, cancel: Callable[[], bool], encoding: str | None = None) -> Table:
-    """read_table, with the collector kept off the new rows (see the module docstring)."""
+def read_dataset(path: Path, cancel: Callable[[], bool], encoding: str | None = None,
+                 **options: str | None) -> Table:
+    """read_table (`options`: its records, sheet, format, delimiter), with the collector kept
+    off the new rows (see the module docstring)."""
     was_enabled = gc.isenabled()
     gc.disable()  # the reader pauses gc itself; keeping it off here avoids the pass at its end
     try:
-        table = read_table(path, encoding=encoding, cancel=cancel)
+        table = read_table(path, encoding=encoding, cancel=cancel, **options)
         gc.freeze()
         return table
     finally:

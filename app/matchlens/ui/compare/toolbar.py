@@ -26,7 +26,7 @@ class CompareToolbar(QToolBar):
         self.addSeparator()
         self.action_previous = self.addAction("◀ Previous")
         self.action_previous.setToolTip("Previous difference (Shift+F7)")
-        self.difference_label = QLabel(" no differences ", self)
+        self.difference_label = QLabel(" — ", self)  # "no differences" only once computed
         self.difference_label.setObjectName("difference_label")
         self.addWidget(self.difference_label)
         self.action_next = self.addAction("Next ▶")
