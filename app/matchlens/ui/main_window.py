@@ -213,7 +213,7 @@ class MainWindow(QMainWindow):
             tip="Draw spaces, tabs and line ends")
         view.addAction(tab.action_lock)
         self.action_mapping = self._action(
-            view, "Batch &mapping panel", self._show_mapping, "Ctrl+Shift+M", checkable=True,
+            view, "Batch &mapping panel", self._show_mapping, "Ctrl+Shift+B", checkable=True,
             tip="Show or fold away the Batch tab's column mapping (more room for the table)")
         granularity = view.addMenu("Highlight &granularity")
         self.granularity_group = QActionGroup(self)
