@@ -18,6 +18,7 @@ from matchlens.core.diff.pair import DISTANCE_METRIC as HIGHLIGHT_METRIC
 from matchlens.core.diff.span_table import ALIGN_TASK, SpanTable
 from matchlens.core.text.textfile import FileReadError, read_text_file
 from matchlens.ui.compare.find_bar import FindBar
+from matchlens.ui.compare.json_mode import JsonMode
 from matchlens.ui.compare.metric_column import MetricColumn
 from matchlens.ui.compare.navigation import DifferenceNavigation
 from matchlens.ui.compare.pane import EditorPane
@@ -150,6 +151,7 @@ class CompareTab(DifferenceNavigation, QWidget):
         layout.addWidget(self.row_bar)
         layout.addWidget(self.find_bar)
         layout.addWidget(self.splitter, 1)
+        self.json_mode = JsonMode(self)  # both sides JSON: its panel first, Format JSON
 
     # -- the editors ----------------------------------------------------------------------------
     def editor(self, side: str):  # noqa: ANN201 - DiffEditor
