@@ -20,7 +20,7 @@ from typing import TextIO
 
 from matchlens.cli.score import build_config, choose_metrics, load_network_metrics
 from matchlens.cli.stdout_guard import stdout_as_utf8
-from matchlens.core.diff.pair import compare_pair
+from matchlens.core.diff.pair import compare_pair, score_entry
 from matchlens.core.diff.readable.chunks import ReadableDiff
 from matchlens.core.metrics.json_walk import JsonDiff
 from matchlens.core.metrics.registry import get_metric
@@ -101,17 +101,6 @@ def path_lines(result: MetricResult, indent: int, colour: bool) -> list[str]:
         lines.append(f"{pad}… and {len(paths) - SHOWN_PATHS} more differing paths "
                      "(--json lists every one)")
     return lines
-
-
-def score_entry(metric_id: str, result: MetricResult) -> dict:
-    """One metric in `--json`: score, label, explanation; json_distance adds `fields`, every
-    differing path with its kind and both values, never cut short."""
-    entry = {"score": result.score, "label": str(result.label),
-             "explanation": result.explanation}
-    paths = [d for d in result.details if isinstance(d, JsonDiff)]
-    if paths or metric_id == "json_distance":
-        entry["fields"] = [d.as_dict() for d in paths]
-    return entry
 
 
 def diff_command(args: argparse.Namespace) -> int:
