@@ -49,6 +49,28 @@ def test_fields_view_lists_paths_worst_first(qtbot, config, tmp_path):
         tab.shutdown()
 
 
+def test_clicking_a_path_filters_the_table_to_its_wrong_rows(qtbot, config, tmp_path):
+    tab = make_tab(qtbot, config)
+    try:
+        load(qtbot, tab, invoices(tmp_path / "inv.csv"), expected="reference",
+             actuals=["output"])
+        view = tab.fields
+        qtbot.waitUntil(lambda: bool(view.summary), timeout=20_000)
+        view.table.cellClicked.emit(0, 0)  # $.phone: dropped in rows r0, r1, r2
+        qtbot.waitUntil(lambda: tab.model.rowCount() == 3, timeout=5000)
+        ids = [tab.model.index(r, 1).data() for r in range(3)]
+        assert ids == ["r0", "r1", "r2"]
+        assert tab.table_bar.filter.currentText() == "Wrong $.phone"
+        view.table.cellClicked.emit(1, 0)  # $.total: wrong in r4 only; the filter is replaced
+        qtbot.waitUntil(lambda: tab.model.rowCount() == 1, timeout=5000)
+        assert [tab.table_bar.filter.itemText(i) for i in range(tab.table_bar.filter.count())
+                ].count("Wrong $.phone") == 0
+        tab.table_bar.set_filter("all")  # cleared from the Show box: every row again
+        qtbot.waitUntil(lambda: tab.model.rowCount() == 8, timeout=5000)
+    finally:
+        tab.shutdown()
+
+
 def test_prose_outputs_are_not_counted(qtbot, config, tmp_path):
     rows = [[f"r{i}", "Paris", "Paris" if i else "Rome"] for i in range(4)]
     tab = make_tab(qtbot, config)

@@ -40,14 +40,19 @@ class VariantFields:
     compared: int = 0
     invalid: int = 0
     reasons: Counter = field(default_factory=Counter)  # "the output is not JSON: …" -> rows
+    # with FieldTally(track_rows=True): per path, the rows (0-based) where it is not equal
+    wrong_rows: dict[str, list[int]] = field(default_factory=dict)
 
 
 class FieldTally:
     """Per-path counts over rows added with `add`; `variants` are the output columns."""
 
     def __init__(self, variants: Sequence[str], options: Mapping[str, Any] | None = None, *,
-                 by_index: bool = False) -> None:
+                 by_index: bool = False, track_rows: bool = False) -> None:
         self.options = dict(options or {})
+        # the window filters its table to the rows where a path is wrong: each pair is then
+        # walked apart and its wrong paths noted under its row (slower; `fields` skips it)
+        self.track_rows = track_rows
         self.walker = Walker(self.options, by_index=by_index)  # validates the options now
         self.variants = {v: VariantFields() for v in dict.fromkeys(variants)}
         self.rows = 0
@@ -64,7 +69,10 @@ class FieldTally:
             for tally, column in columns:
                 a_value, a_reason = self.parse(column[i], "actual")
                 if e_reason is None and a_reason is None:
-                    reason = self.walk(e_value, a_value, e_text, column[i], tally.counts)
+                    if self.track_rows:
+                        reason = self.walk_tracked(e_value, a_value, tally, self.rows + i)
+                    else:
+                        reason = self.walk(e_value, a_value, e_text, column[i], tally.counts)
                     if reason is None:
                         tally.compared += 1
                         continue
@@ -107,6 +115,24 @@ class FieldTally:
                 into = counts.setdefault(path, [0, 0, 0, 0])
                 for k in range(4):
                     into[k] += row[k]
+        return None
+
+    def walk_tracked(self, e: Any, a: Any, tally: VariantFields, row: int) -> str | None:
+        """As `walk`, noting `row` under every path of the pair that is not equal."""
+        apart: dict[str, list[int]] = {}
+        try:
+            self.walker.leaves(e, a, apart)
+        except RecursionError:
+            return _TOO_DEEP
+        finally:
+            self.walker.notes.clear()
+        counts, wrong = tally.counts, tally.wrong_rows
+        for path, found in apart.items():
+            into = counts.setdefault(path, [0, 0, 0, 0])
+            for k in range(4):
+                into[k] += found[k]
+            if found[1] or found[2] or found[3]:
+                wrong.setdefault(path, []).append(row)
         return None
 
     def summary(self) -> dict[str, Any]:

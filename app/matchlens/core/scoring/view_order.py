@@ -26,6 +26,7 @@ FILTER_ALL = "all"
 FILTER_FAILING = "failing"  # every row that does not pass (the core's rule: no score, no pass)
 FILTER_ERRORS = "errors"  # any metric errored, invalid or missing
 FILTER_FAIL_PREFIX = "fail:"  # "fail:<metric_id>": that metric fails or has no score
+FILTER_ROWS_PREFIX = "rows:"  # "rows:<name>": the rows of ViewData.row_masks[<that key>]
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,8 @@ class ViewData:
     # "id" / "expected" / "actual" -> each row's rank in its column's text order (equal texts
     # share a rank), when computed: a text sort is then an integer argsort (~40 ms a million).
     ranks: Mapping[str, np.ndarray] = field(default_factory=dict)
+    # filter key ("rows:…") -> the rows it keeps (the Fields view: rows where a path is wrong)
+    row_masks: Mapping[str, np.ndarray] = field(default_factory=dict)
 
     @property
     def rows(self) -> int:
@@ -102,6 +105,9 @@ def filter_mask(data: ViewData, which: str) -> np.ndarray | None:
             return (data.status[metric_id] != STATUS_SCORED) & scored_part
         verdicts = verdict_array(data.scores[metric_id], data.specs[metric_id], threshold)
         return (verdicts != 1) & scored_part
+    if which.startswith(FILTER_ROWS_PREFIX):
+        mask = data.row_masks.get(which)
+        return np.zeros(data.rows, dtype=bool) if mask is None else mask
     raise ValueError(f"unknown filter {which!r}")
 
 

@@ -1,6 +1,6 @@
 """The batch tab's Fields view: for JSON outputs, every leaf path with its accuracy and its
 differs / missing / extra counts, worst first, as a table and a bar chart, for the variant
-chosen. The counts are `matchlens fields`' own (core.diff.json_fields, json_distance's walk and
+chosen; clicking a path filters the batch table to the rows where it is wrong. The counts are `matchlens fields`' own (core.diff.json_fields, json_distance's walk and
 options), computed on a worker thread when a run starts; the view only shows them.
 """
 
@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from matchlens.core.diff.json_fields import FieldTally, field_rows
+from matchlens.core.scoring.view_order import FILTER_ROWS_PREFIX
 from matchlens.ui.batch.colours import variant_colour, with_alpha
 from matchlens.ui.batch.plot_style import style_plot
 from matchlens.ui.batch.worker import Task, TaskSlot
@@ -36,15 +37,34 @@ _SLICE = 5_000  # rows counted between two checks for a cancel
 
 def count(expected: Sequence[str | None], actuals: Mapping[str, Sequence[str | None]],
           options: Mapping[str, Any], cancel: Callable[[], bool]
-          ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """Worker body: the fields rows and the summary, in slices so a new run cancels it."""
-    tally = FieldTally(list(actuals), options)
+          ) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, dict[str, np.ndarray]]]:
+    """Worker body: the fields rows, the summary, and per variant and path the rows where the
+    path is wrong; in slices, so a new run cancels it."""
+    tally = FieldTally(list(actuals), options, track_rows=True)
     for start in range(0, len(expected), _SLICE):
         if cancel():
-            return [], {}
+            return [], {}, {}
         stop = start + _SLICE
         tally.add(expected[start:stop], {v: values[start:stop] for v, values in actuals.items()})
-    return field_rows(tally), tally.summary()
+    wrong = {v: {path: np.asarray(rows, dtype=np.int64) for path, rows in t.wrong_rows.items()}
+             for v, t in tally.variants.items()}
+    return field_rows(tally), tally.summary(), wrong
+
+
+def show_wrong_rows(tab: Any, variant: str, path: str, rows: np.ndarray) -> None:
+    """The batch tab's table filtered to the rows where `path` is wrong in `variant`, named in
+    its Show box ("Wrong $.phone"); choosing another filter there clears it."""
+    model, bar = tab.model, tab.table_bar
+    data = model.view_data()
+    if data is None:
+        return
+    if variant != bar.variant.currentText():
+        bar.variant.setCurrentText(variant)
+    mask = np.zeros(data.rows, dtype=bool)
+    mask[rows[rows < data.rows]] = True
+    key = FILTER_ROWS_PREFIX + path
+    model.set_row_mask(key, mask)
+    bar.show_rows(key, f"Wrong {path}")
 
 
 def wants_fields(prepared: Any, specs: Mapping[str, Any]) -> bool:
@@ -59,6 +79,8 @@ def wants_fields(prepared: Any, specs: Mapping[str, Any]) -> bool:
 
 
 class FieldsView(QWidget):
+    sig_show_rows = Signal(str, str, object)  # variant, path, the rows where it is wrong
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         layout = QVBoxLayout(self)
@@ -82,6 +104,8 @@ class FieldsView(QWidget):
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+        self.table.setToolTip("Click a path to show the rows where it is wrong")
+        self.table.cellClicked.connect(self._on_clicked)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         for column in range(1, len(HEADERS)):
@@ -102,12 +126,13 @@ class FieldsView(QWidget):
         layout.addWidget(split, 1)
         self.rows: list[dict[str, Any]] = []
         self.summary: dict[str, Any] = {}
+        self.wrong: dict[str, dict[str, np.ndarray]] = {}
         self._slot = TaskSlot()
 
     def reset(self, expected: Sequence[str | None], actuals: Mapping[str, Sequence[str | None]],
               options: Mapping[str, Any]) -> None:
         """Count the run's pairs on a worker (a new run cancels the count in flight)."""
-        self.rows, self.summary = [], {}
+        self.rows, self.summary, self.wrong = [], {}, {}
         self.variant.blockSignals(True)
         self.variant.clear()
         self.variant.addItems(list(actuals))
@@ -123,9 +148,17 @@ class FieldsView(QWidget):
     def is_busy(self) -> bool:
         return self._slot.busy
 
-    def _on_counted(self, value: tuple[list[dict[str, Any]], dict[str, Any]]) -> None:
-        self.rows, self.summary = value
+    def _on_counted(self, value: tuple) -> None:
+        self.rows, self.summary, self.wrong = value
         self._show_variant()
+
+    def _on_clicked(self, row: int, _column: int) -> None:
+        item = self.table.item(row, 0)
+        if item is None:
+            return
+        variant, path = self.variant.currentText(), item.text()
+        rows = self.wrong.get(variant, {}).get(path, np.zeros(0, dtype=np.int64))
+        self.sig_show_rows.emit(variant, path, rows)
 
     def _show_variant(self) -> None:
         variant = self.variant.currentText()

@@ -42,7 +42,7 @@ from matchlens.embeddings.redact import scrub
 from matchlens.ui.batch.bars import ProgressRow, TableBar, TopBar
 from matchlens.ui.batch.calibration_view import CalibrationView
 from matchlens.ui.batch.export_actions import BatchExports
-from matchlens.ui.batch.fields_view import FieldsView, wants_fields
+from matchlens.ui.batch.fields_view import FieldsView, show_wrong_rows, wants_fields
 from matchlens.ui.batch.histograms import HistogramGrid
 from matchlens.ui.batch.labelling import BatchLabelling
 from matchlens.ui.batch.loading import (
@@ -147,6 +147,7 @@ class BatchTab(QWidget):
         self.tabs.addTab(self.calibration, "Calibration")
         self.tabs.addTab(self.variants, "Variants")
         self.fields = FieldsView(self.tabs)
+        self.fields.sig_show_rows.connect(lambda *shown: show_wrong_rows(self, *shown))
         self.tabs.addTab(self.fields, "Fields")
         right.addWidget(table_box)
         right.addWidget(self.tabs)
