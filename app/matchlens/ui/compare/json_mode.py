@@ -1,5 +1,5 @@
 """The compare view when both sides are JSON: the JSON distance panel moves to the top of the
-metric column, and the toolbar's *Format JSON* toggle pretty-prints both sides alike (the
+metric column, and its *Format JSON* toggle pretty-prints both sides alike (the
 output's keys in the reference's order, numbers exactly as written: core.diff.json_format), so
 the text diff lines up field by field. Off again, the texts as they were come back (unless they
 were edited meanwhile: then the edit stays).
@@ -11,6 +11,7 @@ panes, as opening a file does.
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, QTimer
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QToolButton
 
 from matchlens.core.diff.json_format import format_pair, is_json
@@ -25,14 +26,14 @@ class JsonMode(QObject):
     def __init__(self, tab) -> None:  # noqa: ANN001 - a CompareTab (no import cycle)
         super().__init__(tab)
         self.tab = tab
-        self.action = tab.toolbar.addAction("Format JSON")
+        # not on the toolbar: it is full at 1280 px; the JSON distance panel, first whenever
+        # the toggle applies, carries its button
+        self.action = QAction("Format JSON", self)
         self.action.setCheckable(True)
         self.action.setEnabled(False)
         self.action.setToolTip("Pretty-print both JSON sides alike: the output's keys in the "
                                "reference's order, numbers as written")
         self.action.toggled.connect(self.set_formatted)
-        # the toolbar is full at 1280 px (the action may sit in its » menu): the JSON distance
-        # panel, first whenever the toggle applies, carries a button for it too
         panel = tab.panels.get(PANEL)
         self.button = QToolButton(panel)
         self.button.setDefaultAction(self.action)
