@@ -6,6 +6,7 @@ In Python (a notebook, a pipeline):
     scored = matchlens.score(df, expected="expected", actual="output")   # a pandas DataFrame
     scored.attrs["matchlens"]                                             # the summary
     matchlens.compare("expected text", "actual text")                     # a diff in Jupyter
+    matchlens.fields(df, expected="ref", actual="out")                    # wrong JSON fields
     matchlens.show(df, expected="expected", actual="output")             # the batch tab
     import matchlens.dask                                                 # pip install 'matchlens[dask]'
 
@@ -23,6 +24,7 @@ __version__ = "0.1.0"
 _LAZY = {
     "score": ("matchlens.api.scoring", "score"),
     "compare": ("matchlens.api.comparison", "compare"),
+    "fields": ("matchlens.api.fields", "fields"),
     "Comparison": ("matchlens.api.comparison", "Comparison"),
     "show": ("matchlens.api.window", "show"),
     "MatchLensError": ("matchlens.core.errors", "MatchLensError"),

@@ -61,7 +61,10 @@ def test_scores_are_the_metrics_own():
     for metric_id, entry in result.scores.items():
         direct = evaluate(get_metric(metric_id), "The quick brown fox", "The quick brown dog")
         assert (entry["score"], entry["label"]) == (direct.score, str(direct.label))
-    assert result.to_dict()["scores"]["exact_match"] == {"score": 0.0, "label": "fail"}
+    # cli.md's diff --json: score, label and the metric's sentence
+    assert result.to_dict()["scores"]["exact_match"] == {
+        "score": 0.0, "label": "fail",
+        "explanation": "The texts differ from character 17: 'f' vs 'd'"}
 
 
 def test_metrics_and_config_as_for_score():

@@ -56,8 +56,10 @@ def test_json_holds_exact_edits_readable_chunks_and_scores(cli, pair):
     assert "".join(ACTUAL[slice(*c["actual"])] for c in chunks
                    if c["op"] in ("equal", "insert", "replace")) == ACTUAL
     assert [c["op"] for c in chunks] == ["replace", "equal", "insert", "equal"]
-    assert data["scores"] == {"levenshtein_similarity": {"score": 0.17, "label": "fail"},
-                              "exact_match": {"score": 0.0, "label": "fail"}}
+    assert {m: (v["score"], v["label"]) for m, v in data["scores"].items()} == {
+        "levenshtein_similarity": (0.17, "fail"), "exact_match": (0.0, "fail")}
+    # cli.md: each entry carries the metric's sentence too
+    assert data["scores"]["exact_match"]["explanation"]
 
 
 def test_offsets_are_code_points(cli, tmp_path):

@@ -16,8 +16,11 @@ from typing import Any
 
 from matchlens.api.html import comparison_html
 from matchlens.api.plan import ConfigLike, settle_metrics
-from matchlens.core.diff.pair import compare_pair
+from matchlens.core.diff.pair import compare_pair, score_entry
 from matchlens.core.errors import ConfigError
+
+# What `diff --json` prints of each metric (core.diff.pair.score_entry).
+_ENTRY = ("score", "label", "explanation", "fields")
 
 
 @dataclass(frozen=True)
@@ -34,7 +37,7 @@ class Comparison:
         """What `matchlens diff --json` prints for the same texts and options."""
         return {"distance": self.distance, "edits": self.edits, "chunks": self.chunks,
                 "moves": self.moves,
-                "scores": {k: {"score": v["score"], "label": v["label"]}
+                "scores": {k: {key: v[key] for key in _ENTRY if key in v}
                            for k, v in self.scores.items()}}
 
     def _repr_html_(self) -> str:
@@ -66,9 +69,8 @@ def compare(expected: str, actual: str, *, metrics: str | Sequence[str] | None =
     compared = compare_pair(expected, actual, settled, metric_ids, words=words)
     diff = compared.diff.as_dict()
     scores = {
-        metric_id: {"score": result.score, "passed": result.passed, "label": str(result.label),
-                    "threshold": compared.thresholds[metric_id],
-                    "explanation": result.explanation}
+        metric_id: {**score_entry(metric_id, result), "passed": result.passed,
+                    "threshold": compared.thresholds[metric_id]}
         for metric_id, result in compared.results.items()
     }
     return Comparison(expected, actual, diff["distance"], diff["chunks"], diff["edits"], scores,

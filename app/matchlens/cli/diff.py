@@ -7,7 +7,8 @@ plain text with wdiff's markers, `[-deleted-]{+inserted+}`, which survive a CI l
 Moved text (`core.diff.moves`) is marked at both places with its number, in cyan on a terminal:
 `[~1~moved from here~]` where it was in the expected text, `{~1~moved to here~}` in the actual.
 `--json` prints the exact `distance` and `edits` and the readable `chunks` (`core.diff.readable`)
-with the scores.
+with the scores; json_distance's entry lists every differing path (`fields`), and the text form
+lists them under its line (up to 50, then a count).
 """
 
 from __future__ import annotations
@@ -22,8 +23,9 @@ from typing import TextIO
 from matchlens.cli import diff_large
 from matchlens.cli.score import build_config, choose_metrics, load_network_metrics
 from matchlens.cli.stdout_guard import stdout_as_utf8
-from matchlens.core.diff.pair import compare_pair, metric_outcome
+from matchlens.core.diff.pair import compare_pair, metric_outcome, score_entry
 from matchlens.core.diff.readable.chunks import ReadableDiff
+from matchlens.core.metrics.json_walk import JsonDiff
 from matchlens.core.metrics.registry import get_metric
 from matchlens.core.results import Label, MetricResult, judge
 from matchlens.core.text.textfile import read_text_file
@@ -93,6 +95,24 @@ def score_lines(results: dict[str, MetricResult], colour: bool) -> list[str]:
             label = f"{_GREEN if result.label is Label.PASS else _RED}{label}{_RESET}"
         explanation = f"{_DIM}{result.explanation}{_RESET}" if colour else result.explanation
         lines.append(f"{metric_id:<{width}}{score:>8}  {label}  {explanation}")
+        lines.extend(path_lines(result, width, colour))
+    return lines
+
+
+# The text form lists this many differing paths under a metric's line, then a count.
+SHOWN_PATHS = 50
+
+
+def path_lines(result: MetricResult, indent: int, colour: bool) -> list[str]:
+    """json_distance's differing paths, one a line under its score line (all of them up to
+    SHOWN_PATHS, then how many more)."""
+    paths = [d for d in result.details if isinstance(d, JsonDiff)]
+    pad = " " * indent
+    lines = [f"{pad}{_DIM if colour else ''}{d.kind:<8} {d}{_RESET if colour else ''}"
+             for d in paths[:SHOWN_PATHS]]
+    if len(paths) > SHOWN_PATHS:
+        lines.append(f"{pad}… and {len(paths) - SHOWN_PATHS} more differing paths "
+                     "(--json lists every one)")
     return lines
 
 
@@ -112,8 +132,7 @@ def diff_command(args: argparse.Namespace) -> int:
     out = sys.stdout
     if args.json:
         data = diff.as_dict()
-        data["scores"] = {m: {"score": r.score, "label": str(r.label)}
-                          for m, r in results.items()}
+        data["scores"] = {m: score_entry(m, r) for m, r in results.items()}
         json.dump(data, out, ensure_ascii=False)
         out.write("\n")
         return 0

@@ -10,8 +10,8 @@ from pathlib import Path
 from matchlens import __version__
 from matchlens.cli.exit_codes import EXIT_USAGE
 
-_COMMANDS = ("compare", "batch", "score", "calibrate", "diff")
-HEADLESS = ("score", "calibrate", "diff")
+_COMMANDS = ("compare", "batch", "score", "calibrate", "diff", "fields")
+HEADLESS = ("score", "calibrate", "diff", "fields")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -118,7 +118,27 @@ def build_parser() -> argparse.ArgumentParser:
                       help="thresholds and options (the file the app saves)")
     diff.add_argument("--set", metavar="ID.OPTION=VALUE", action="append", default=[],
                       dest="overrides", help="one override, repeatable")
+    _fields_parser(sub)
     return parser
+
+
+def _fields_parser(sub) -> None:  # noqa: ANN001 - argparse's private subparsers type
+    fields = sub.add_parser("fields", help="which JSON fields are wrong, and how often")
+    _input_arguments(fields)
+    fields.add_argument("--actual", metavar="SPEC", action="append",
+                        help="the output under test (JSON); repeat for several variants")
+    fields.add_argument("--json", action="store_true",
+                        help='print {"rows", "invalid", "fields": [...]} as JSON')
+    fields.add_argument("-o", "--output", type=Path, metavar="fields.csv", help="write CSV")
+    fields.add_argument("--by-index", action="store_true",
+                        help="keep array indices in paths ($.items[2].price), not [*]")
+    fields.add_argument("--config", type=Path, metavar="FILE.toml", dest="score_config",
+                        help="json_distance's options (array_match, tolerances, ignore_paths)")
+    fields.add_argument("--set", metavar="ID.OPTION=VALUE", action="append", default=[],
+                        dest="overrides",
+                        help="one override, repeatable (json_distance.array_match=unordered)")
+    fields.add_argument("--quiet", action="store_true", help="no header on standard error")
+    _reading_options(fields)
 
 
 def _calibrate_parser(sub) -> None:  # noqa: ANN001 - argparse's private subparsers type
@@ -257,6 +277,14 @@ def run_calibrate(args: argparse.Namespace) -> int:
     return run_guarded(printing_guarded(calibrate_command), args)
 
 
+def run_fields(args: argparse.Namespace) -> int:
+    from matchlens.cli.crash import run_guarded
+    from matchlens.cli.fields import fields_command
+    from matchlens.cli.stdout_guard import printing_guarded
+
+    return run_guarded(printing_guarded(fields_command), args)
+
+
 def run_diff(args: argparse.Namespace) -> int:
     from matchlens.cli.crash import run_guarded
     from matchlens.cli.diff import diff_command
@@ -272,6 +300,7 @@ _MODULES = {
     "calibrate": ("matchlens.cli.calibrate", "matchlens.embeddings.metric",
                   "matchlens.core.datasets.readers"),
     "diff": ("matchlens.cli.diff", "matchlens.embeddings.metric"),
+    "fields": ("matchlens.cli.fields", "matchlens.core.datasets.readers"),
 }
 
 
@@ -300,8 +329,9 @@ def preload(command: str) -> None:
 
 
 def run_headless(args: argparse.Namespace) -> int:
-    """`score`, `calibrate` or `diff`: the forms that never load Qt."""
-    runner = {"diff": run_diff, "calibrate": run_calibrate}.get(args.command, run_score)
+    """`score`, `calibrate`, `diff` or `fields`: the forms that never load Qt."""
+    runner = {"diff": run_diff, "calibrate": run_calibrate,
+              "fields": run_fields}.get(args.command, run_score)
     return runner(args)
 
 

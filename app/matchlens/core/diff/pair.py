@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from matchlens.core.diff.span_table import ALIGN_TASK, table_for
+from matchlens.core.metrics.json_walk import JsonDiff
 from matchlens.core.metrics.registry import get_metric
 from matchlens.core.results import Label, MetricResult, Outcome, judge
 
@@ -77,6 +78,18 @@ def compare_pair(expected: str, actual: str, config: Settings, metric_ids: Itera
         results[metric_id] = judge(outcome, get_metric(metric_id).direction, settings.threshold)
         thresholds[metric_id] = settings.threshold
     return PairComparison(diff, results, thresholds)
+
+
+def score_entry(metric_id: str, result: MetricResult) -> dict[str, Any]:
+    """One metric as `matchlens diff --json` and `matchlens.compare(...).to_dict()` give it:
+    score, label, explanation; json_distance adds `fields`, every differing path with its
+    kind and both values, never cut short."""
+    entry: dict[str, Any] = {"score": result.score, "label": str(result.label),
+                             "explanation": result.explanation}
+    paths = [d for d in result.details if isinstance(d, JsonDiff)]
+    if paths or metric_id == "json_distance":
+        entry["fields"] = [d.as_dict() for d in paths]
+    return entry
 
 
 def run_task(name: str, expected: str, actual: str, options: Mapping[str, Any]) -> Any:

@@ -11,12 +11,14 @@ from typing import Any
 
 import numpy as np
 
+from matchlens.core.errors import ConfigError
 from matchlens.core.jsonpath import step_text, strip_fences
+from matchlens.core.metrics.json_extract import extract_json
+from matchlens.core.metrics.json_walk import JsonDiff, walker_for
 from matchlens.core.metrics.registry import register
 from matchlens.core.metrics.spec import STATUS_INVALID, ManyOutcome, MetricSpec, OptionSpec
 from matchlens.core.results import Direction, Label, Outcome
 
-_MISSING = object()
 # What json's scanner accepts as the first character of a value, and the whitespace it skips
 # before it (json.decoder.WHITESPACE): a text starting otherwise fails with "Expecting value"
 # there, which `parse_side` says without running the decoder (most non-JSON outputs).
@@ -24,23 +26,19 @@ _VALUE_START = frozenset('"{[-0123456789tfnNI')
 _JSON_SPACE = re.compile(r"[ \t\n\r]*")
 
 
-@dataclass(frozen=True)
-class JsonDiff:
-    """One differing path: `$.items[2].price: 10 → 12`."""
-
-    path: str
-    expected: str  # the JSON text of the value, or "missing"
-    actual: str
-
-    def __str__(self) -> str:
-        return f"{self.path}: {self.expected} → {self.actual}"
-
-
 class InvalidJson(ValueError):
     def __init__(self, side: str, error: json.JSONDecodeError) -> None:
         self.side = side
-        super().__init__(
-            f"{side} is not valid JSON: {error.msg} at line {error.lineno} column {error.colno}")
+        self.reason = decode_reason(error)
+        super().__init__(f"{side} is not valid JSON: {self.reason}")
+
+
+def decode_reason(error: json.JSONDecodeError) -> str:
+    """The parser's message with its place: "Expecting value at line 1 column 1". Some of
+    Python's messages end in "at" already ("Unterminated string starting at"): no "at at"."""
+    msg = error.msg.rstrip()
+    joint = " " if msg.endswith(" at") else " at "
+    return f"{msg}{joint}line {error.lineno} column {error.colno}"
 
 
 def parse_side(text: str, side: str, fences: bool) -> Any:
@@ -84,103 +82,50 @@ def child_path(path: str, key: str | int) -> str:
     return step_text(path, key)
 
 
-def _kind(value: Any) -> str:
-    # bool before number: in Python True == 1, in JSON they are different types.
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
-
-
-def _show(value: Any) -> str:
-    if value is _MISSING:
-        return "missing"
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= 60 else text[:57] + "…"
-
-
-class _Walker:
-    def __init__(self, options: Mapping[str, Any]) -> None:
-        self.ignore = set(options.get("ignore_keys") or ())
-        self.fold = bool(options.get("case_insensitive_strings"))
-        self.tolerance = float(options.get("numeric_tolerance") or 0.0)
-        self.diffs: list[JsonDiff] = []
-
-    def walk(self, e: Any, a: Any, path: str) -> int:
-        if e is _MISSING or a is _MISSING:
-            return self._differ(e, a, path)
-        ke, ka = _kind(e), _kind(a)
-        if ke == ka == "object":
-            return sum(self._member(e, a, key, path) for key in _union_keys(e, a)
-                       if key not in self.ignore)
-        if ke == ka == "array":
-            total = sum(self.walk(x, y, child_path(path, i)) for i, (x, y) in enumerate(zip(e, a, strict=False)))
-            longer = e if len(e) > len(a) else a
-            for i in range(min(len(e), len(a)), len(longer)):
-                x = e[i] if i < len(e) else _MISSING
-                y = a[i] if i < len(a) else _MISSING
-                total += self._differ(x, y, child_path(path, i))
-            return total
-        if ke == ka and self._leaf_equal(ke, e, a):
-            return 0
-        return self._differ(e, a, path)
-
-    def _member(self, e: dict, a: dict, key: str, path: str) -> int:
-        return self.walk(e.get(key, _MISSING), a.get(key, _MISSING), child_path(path, key))
-
-    def _leaf_equal(self, kind: str, e: Any, a: Any) -> bool:
-        if kind == "number":
-            # e == a first: 1e400 parses to inf on both sides, and inf - inf is nan
-            if e == a:
-                return True
-            try:
-                return bool(self.tolerance) and abs(e - a) <= self.tolerance
-            except OverflowError:  # a 400-digit integer against a float: far apart anyway
-                return False
-        if kind == "string" and self.fold:
-            return e.casefold() == a.casefold()
-        return e == a
-
-    def _differ(self, e: Any, a: Any, path: str) -> int:
-        self.diffs.append(JsonDiff(path, _show(e), _show(a)))
-        return 1
-
-
-def _union_keys(e: dict, a: dict) -> list[str]:
-    return list(e) + [k for k in a if k not in e]
+def parse_for(text: str, side: str, options: Mapping[str, Any]) -> tuple[Any, str | None]:
+    """One side parsed as the options say: (value, a note when `extract_json` had to dig the
+    JSON out of prose, else None). InvalidJson when no JSON is there."""
+    fences = bool(options.get("strip_code_fences"))
+    try:
+        return parse_side(text, side, fences), None
+    except InvalidJson:
+        if not options.get("extract_json"):
+            raise
+        found = extract_json(text)
+        if found is None:
+            raise
+        value, line, column = found
+        return value, f"the {side} JSON was taken from its text at line {line} column {column}"
 
 
 def json_distance(expected: Any, actual: Any, options: Mapping[str, Any] | None = None
                   ) -> tuple[int, list[JsonDiff]]:
     """Distance between two parsed JSON values and the paths that differ."""
-    walker = _Walker(options or {})
-    return walker.walk(expected, actual, "$"), walker.diffs
+    return walker_for(options).diff(expected, actual)
 
 
 def _outcome(expected: str, actual: str, options: Mapping[str, Any]) -> Outcome:
-    fences = bool(options.get("strip_code_fences"))
     try:
-        e = parse_side(expected, "expected", fences)
-        a = parse_side(actual, "actual", fences)
+        walker = walker_for(options)
+    except ConfigError as err:
+        return Outcome(None, str(err), Label.ERROR)
+    try:
+        e, e_note = parse_for(expected, "expected", options)
+        a, a_note = parse_for(actual, "actual", options)
     except InvalidJson as err:
         return Outcome(None, str(err), Label.INVALID)
     try:
-        dist, diffs = json_distance(e, a, options)
+        dist, diffs = walker.diff(e, a)
     except RecursionError:
         return Outcome(None, "JSON nested too deeply to compare", Label.INVALID)
+    notes = [n for n in (e_note, a_note, *walker.notes) if n]
+    tail = "".join(f"; {note}" for note in notes)
     if dist == 0:
-        return Outcome(0.0, "The JSON documents are equal")
+        return Outcome(0.0, f"The JSON documents are equal{tail}")
     first = str(diffs[0])
     more = f" (+{dist - 1} more)" if dist > 1 else ""
     noun = "value differs" if dist == 1 else "values differ"
-    return Outcome(float(dist), f"{dist} {noun}: {first}{more}", details=tuple(diffs))
+    return Outcome(float(dist), f"{dist} {noun}: {first}{more}{tail}", details=tuple(diffs))
 
 
 @dataclass(frozen=True)
@@ -199,13 +144,14 @@ def _many(expected: Sequence[str], actual: Sequence[str], options: Mapping[str, 
     if len(expected) != len(actual):
         raise ValueError("expected and actual must have the same length")
     fences = bool(options.get("strip_code_fences"))
+    walker = walker_for(options)
     parsed = {side: {} for side in ("expected", "actual")}
 
     def parse(text: str, side: str) -> Any:
         memo = parsed[side]
         if text not in memo:
             try:
-                memo[text] = parse_side(text, side, fences)
+                memo[text] = parse_for(text, side, options)[0]
             except InvalidJson as err:  # its sentence, not the error: a traceback holds frames
                 memo[text] = _Unparsed(str(err))
         return memo[text]
@@ -213,14 +159,15 @@ def _many(expected: Sequence[str], actual: Sequence[str], options: Mapping[str, 
     n = len(expected)
     scores = np.full(n, np.nan)
     status = np.zeros(n, dtype=np.int8)
-    e_plain = _fails_at_once(expected, fences)
+    digs = bool(options.get("extract_json"))  # prose may hold JSON: no row fails at once
+    e_plain = _fails_at_once(expected, fences, digs)
     # the expected side is read first, as in _outcome: its sentence wins
     status[e_plain] = STATUS_INVALID
     messages: dict[int, str] = dict.fromkeys(np.flatnonzero(e_plain).tolist(),
                                              _AT_ONCE["expected"])
     rest = np.flatnonzero(~e_plain).tolist()
     # the actual side of those rows only: the others are not read, as in _outcome
-    a_plain = dict(zip(rest, _fails_at_once(list(map(actual.__getitem__, rest)), fences)
+    a_plain = dict(zip(rest, _fails_at_once(list(map(actual.__getitem__, rest)), fences, digs)
                        .tolist(), strict=True))
     for i in rest:
         e = parse(expected[i], "expected")
@@ -235,7 +182,8 @@ def _many(expected: Sequence[str], actual: Sequence[str], options: Mapping[str, 
             status[i], messages[i] = STATUS_INVALID, a.sentence
             continue
         try:
-            scores[i] = json_distance(e, a, options)[0]
+            scores[i] = walker.walk(e, a, "$")
+            walker.notes.clear()  # a batch keeps scores only; the pair's own view says them
         except RecursionError:
             status[i], messages[i] = STATUS_INVALID, "JSON nested too deeply to compare"
     if rest and len(rest) < n and messages:
@@ -251,9 +199,12 @@ _AT_ONCE = {side: str(InvalidJson(side, json.JSONDecodeError("Expecting value", 
 _FIRST = itemgetter(slice(0, 1))
 
 
-def _fails_at_once(texts: Sequence[str], fences: bool) -> np.ndarray:
+def _fails_at_once(texts: Sequence[str], fences: bool, digs: bool = False) -> np.ndarray:
     """True for each text parse_side rejects as "Expecting value at line 1 column 1" because
-    of its first character: each distinct first character is judged once."""
+    of its first character: each distinct first character is judged once. None when the
+    JSON may be dug out of the text (`extract_json`)."""
+    if digs:
+        return np.zeros(len(texts), dtype=bool)
     firsts = list(map(_FIRST, texts))
     verdict = {c: _fails_at(c, fences) for c in set(firsts)}
     return np.fromiter(map(verdict.__getitem__, firsts), dtype=bool, count=len(firsts))
@@ -277,10 +228,19 @@ register(MetricSpec(
         OptionSpec("case_insensitive_strings", bool, False, "Compare strings ignoring case"),
         OptionSpec("numeric_tolerance", float, 0.0, "Numbers this close (absolute) count as equal",
                    minimum=0.0),
+        OptionSpec("relative_tolerance", float, 0.0,
+                   "Numbers this close (relative to the larger) count as equal", minimum=0.0),
+        OptionSpec("array_match", str, "index",
+                   "How array items pair: index, unordered (best assignment) or key:NAME"),
+        OptionSpec("ignore_paths", list, [],
+                   "JSONPath patterns to skip ($.meta, $.items[*].id, $..timestamp)"),
         OptionSpec("strip_code_fences", bool, False, "Accept output wrapped in a ```json block"),
+        OptionSpec("extract_json", bool, False,
+                   "Take the first JSON object or array found in the text"),
     ),
     definition="Number of differing leaf values: objects sum over the union of keys, arrays "
-               "over indices plus the length difference; a missing key counts 1.",
+               "over paired items (array_match) plus the unpaired ones; a missing key "
+               "counts 1.",
     compute=_outcome,
     compute_many=_many,
     score_range=(0.0, None),

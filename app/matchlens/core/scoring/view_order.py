@@ -33,6 +33,7 @@ FILTER_BIN_PREFIX = "bin:"
 
 def bin_filter(metric_id: str, index: int, lo: float, hi: float, last: bool) -> str:
     return f"{FILTER_BIN_PREFIX}{metric_id}:{index}:{int(last)}:{lo!r}:{hi!r}"
+FILTER_ROWS_PREFIX = "rows:"  # "rows:<name>": the rows of ViewData.row_masks[<that key>]
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,8 @@ class ViewData:
     # "id" / "expected" / "actual" -> each row's rank in its column's text order (equal texts
     # share a rank), when computed: a text sort is then an integer argsort (~40 ms a million).
     ranks: Mapping[str, np.ndarray] = field(default_factory=dict)
+    # filter key ("rows:…") -> the rows it keeps (the Fields view: rows where a path is wrong)
+    row_masks: Mapping[str, np.ndarray] = field(default_factory=dict)
 
     @property
     def rows(self) -> int:
@@ -113,6 +116,9 @@ def filter_mask(data: ViewData, which: str) -> np.ndarray | None:
         metric_id, index, last, lo, hi = which[len(FILTER_BIN_PREFIX):].split(":")
         return bar_mask(data.specs[metric_id], data.scores[metric_id], int(index), float(lo),
                         float(hi), last == "1") & scored_part
+    if which.startswith(FILTER_ROWS_PREFIX):
+        mask = data.row_masks.get(which)
+        return np.zeros(data.rows, dtype=bool) if mask is None else mask
     raise ValueError(f"unknown filter {which!r}")
 
 

@@ -29,6 +29,7 @@ from matchlens.core.scoring.view_order import (
     FILTER_ERRORS,
     FILTER_FAIL_PREFIX,
     FILTER_FAILING,
+    FILTER_ROWS_PREFIX,
 )
 from matchlens.ui.batch.table_model import BatchTableModel
 
@@ -285,6 +286,16 @@ class TableBar(QWidget):
             if isinstance(data, str) and data.startswith(FILTER_BIN_PREFIX) and data != current:
                 self.filter.removeItem(i)
         self.filter.blockSignals(False)
+
+    def show_rows(self, key: str, label: str) -> None:
+        """Add (or replace) a named row filter ("Wrong $.phone") in the Show box and choose
+        it; "All rows" clears it."""
+        for i in range(self.filter.count() - 1, -1, -1):
+            if str(self.filter.itemData(i)).startswith(FILTER_ROWS_PREFIX):
+                self.filter.removeItem(i)
+        self.filter.addItem(label, key)
+        self.filter.setItemData(self.filter.count() - 1, label, Qt.ItemDataRole.ToolTipRole)
+        self.set_filter(key)
 
     def _apply(self) -> None:
         self._timer.stop()

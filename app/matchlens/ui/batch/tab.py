@@ -48,6 +48,7 @@ from matchlens.embeddings.redact import scrub
 from matchlens.ui.batch.bars import ProgressRow, TableBar, TopBar
 from matchlens.ui.batch.calibration_view import CalibrationView
 from matchlens.ui.batch.export_actions import BatchExports
+from matchlens.ui.batch.fields_view import FieldsView, show_wrong_rows, wants_fields
 from matchlens.ui.batch.histograms import HistogramGrid
 from matchlens.ui.batch.labelling import BatchLabelling
 from matchlens.ui.batch.loading import (
@@ -165,6 +166,9 @@ class BatchTab(QWidget):
         self.tabs.addTab(self.histograms, "Distributions")
         self.tabs.addTab(self.calibration, "Calibration")
         self.tabs.addTab(self.variants, "Variants")
+        self.fields = FieldsView(self.tabs)
+        self.fields.sig_show_rows.connect(lambda *shown: show_wrong_rows(self, *shown))
+        self.tabs.addTab(self.fields, "Fields")
         right.addWidget(table_box)
         right.addWidget(self.tabs)
         # Neither the table nor the plots can be dragged away: they shrink to their minimum
@@ -448,6 +452,9 @@ class BatchTab(QWidget):
         self.calibration.reset(specs, result.variants[0], True, thresholds)
         self.labelling.start(prepared, result.variants)
         self.variants.reset(result, specs)
+        if wants_fields(prepared, specs):
+            self.fields.reset(prepared.expected, prepared.actuals,
+                              self.config_model.settings("json_distance").options)
         self.view.fit_columns()
         if prepared.notes:
             self.say(" ".join(prepared.notes[:3]))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt, Signal
@@ -82,6 +83,7 @@ class BatchTableModel(QAbstractTableModel):
         self._columns: list[Column] = []
         self._order: np.ndarray | None = None
         self._spec = ViewSpec()
+        self._row_masks: dict[str, Any] = {}  # set_row_mask: the Fields view's row filter
         self._order_spec: ViewSpec | None = None  # the spec the current order was made for
         self._ranks: dict[str, np.ndarray] = {}  # "expected", "id", "actual:<variant>"
         self._rank_task: Task | None = None
@@ -97,6 +99,7 @@ class BatchTableModel(QAbstractTableModel):
         self._cancel_task()
         self.beginResetModel()
         self._prepared, self._result = prepared, result
+        self._row_masks = {}
         self._specs, self._thresholds = dict(specs), dict(thresholds)
         self._variant = result.variants[0]
         self._done = 0
@@ -283,7 +286,15 @@ class BatchTableModel(QAbstractTableModel):
             status={m: self._result.status[k] for m, k in keys.items()},
             specs=self._specs, thresholds=self._thresholds,
             ranks={column: self._ranks[kept] for column in ("expected", "id", "actual")
-                   if (kept := self._rank_key(column)) in self._ranks})
+                   if (kept := self._rank_key(column)) in self._ranks},
+            row_masks=dict(self._row_masks))
+
+    def set_row_mask(self, key: str, mask: Any) -> None:
+        """The rows a "rows:…" filter keeps (one such filter at a time); re-filters if it is
+        the filter shown."""
+        self._row_masks = {key: mask}
+        if self._spec.filter == key:
+            self._recompute()
 
     def _recompute(self) -> None:
         self._order_spec = None

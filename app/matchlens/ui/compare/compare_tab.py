@@ -19,6 +19,7 @@ from matchlens.core.diff.span_table import ALIGN_TASK, SpanTable
 from matchlens.core.text.textfile import FileReadError, read_text_file
 from matchlens.ui.compare.find_bar import FindBar
 from matchlens.ui.compare.inline_pane import InlinePane
+from matchlens.ui.compare.json_mode import JsonMode
 from matchlens.ui.compare.metric_column import MetricColumn
 from matchlens.ui.compare.move_link import MoveLink
 from matchlens.ui.compare.navigation import DifferenceNavigation
@@ -168,6 +169,7 @@ class CompareTab(DifferenceNavigation, QWidget):
         layout.addWidget(self.row_bar)
         layout.addWidget(self.find_bar)
         layout.addWidget(self.splitter, 1)
+        self.json_mode = JsonMode(self)  # both sides JSON: its panel first, Format JSON
 
     def set_inline(self, inline: bool) -> None:
         """One inline pane instead of the two editors (which stay, hidden, and editable)."""

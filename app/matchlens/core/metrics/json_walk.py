@@ -1,0 +1,390 @@
+"""The one walk of two parsed JSON values: which array items correspond (`array_match`), when
+two leaves are equal (tolerances, case), what is skipped (`ignore_keys`, `ignore_paths`).
+
+`json_distance` walks in *difference* mode: one `JsonDiff` per counted difference (a missing
+subtree counts 1). `fields` (core.diff.json_fields) walks the same pairs in *leaf* mode: every
+leaf of the reference is `equal`, `differs` or `missing`, every leaf only the output has is
+`extra` (a missing subtree counts each of its leaves). Both modes call `pair_items`, so they
+always agree on which items correspond. Paths follow the pairing: a paired item is shown under
+the reference's index, an item only the output has under the output's index.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from matchlens.core.errors import ConfigError
+from matchlens.core.jsonpath import step_text
+from matchlens.core.metrics.json_ignore import compile_ignore_paths
+
+MISSING: Any = object()
+EQUAL, DIFFERS, ABSENT, EXTRA = range(4)  # leaf kinds, as `fields` counts them
+KIND_NAMES = ("equal", "differs", "missing", "extra")
+# Cells of one exact assignment (items of the reference x items of the output): a 1,000 x 1,000
+# pairing is exact; beyond, identical items are paired first and the rest by position.
+EXACT_CELLS = 1_000_000
+
+
+@dataclass(frozen=True)
+class JsonDiff:
+    """One differing path: `$.items[2].price: 10 → 12`, with its kind and both raw values
+    (`MISSING` where a side lacks the path)."""
+
+    path: str
+    expected: str  # the JSON text of the value, or "missing"
+    actual: str
+    kind: str = "differs"  # differs | missing | extra
+    expected_value: Any = None
+    actual_value: Any = None
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.expected} → {self.actual}"
+
+    def as_dict(self) -> dict[str, Any]:
+        """`{"path", "kind", "expected", "actual"}` for `diff --json`: a missing side is null
+        (the kind says which side lacks it)."""
+        e, a = self.expected_value, self.actual_value
+        return {"path": self.path, "kind": self.kind,
+                "expected": None if e is MISSING else e, "actual": None if a is MISSING else a}
+
+
+def kind_of(value: Any) -> str:
+    """The JSON type of a parsed value (a subclass of a builtin too)."""
+    # bool before number: in Python True == 1, in JSON they are different types.
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
+# json.loads builds exactly these types: one lookup instead of kind_of's isinstance chain.
+KIND_OF_TYPE = {dict: "object", list: "array", str: "string", int: "number", float: "number",
+                bool: "bool", type(None): "null"}
+
+
+SCALAR_TYPES = frozenset((str, int, float, bool, type(None)))
+
+
+def show(value: Any) -> str:
+    if value is MISSING:
+        return "missing"
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "…"
+
+
+@lru_cache(maxsize=8192)
+def key_step(prefix_free_key: str) -> str:
+    """`.key` or `["odd key"]`: the text a key adds to a path (memoised: keys repeat)."""
+    return step_text("", prefix_free_key)
+
+
+def parse_array_match(value: Any) -> tuple[str, str | None]:
+    """("index" | "unordered" | "key", NAME or None); ConfigError for anything else."""
+    text = "index" if value in (None, "") else str(value).strip()
+    if text in ("index", "unordered"):
+        return text, None
+    if text.startswith("key:") and text[4:].strip():
+        return "key", text[4:].strip()
+    raise ConfigError(f"json_distance.array_match must be index, unordered or key:NAME, "
+                      f"not {text!r}")
+
+
+def identity(value: Any) -> Any:
+    """A hashable stand-in equal for equal JSON values (1 and 1.0 alike, true and 1 not)."""
+    kind = kind_of(value)
+    if kind in ("array", "object"):
+        return kind, json.dumps(value, sort_keys=True)
+    return kind, value
+
+
+class Walker:
+    """One configured walk. `diff(e, a)` -> (distance, diffs); `leaves(e, a, counts)` adds
+    each leaf's kind to `counts[path]` (a list of four counts)."""
+
+    def __init__(self, options: Mapping[str, Any], *, by_index: bool = True) -> None:
+        self.ignore = frozenset(options.get("ignore_keys") or ())
+        self.ignored_path = compile_ignore_paths(options.get("ignore_paths") or ())
+        self.fold = bool(options.get("case_insensitive_strings"))
+        self.tolerance = float(options.get("numeric_tolerance") or 0.0)
+        self.relative = float(options.get("relative_tolerance") or 0.0)
+        self.rule, self.key = parse_array_match(options.get("array_match"))
+        # leaves equal by `==` may also be equal by a tolerance or a case fold
+        self.relaxed = bool(self.fold or self.tolerance or self.relative)
+        self.by_index = by_index
+        self.notes: list[str] = []
+        self.sink: list[JsonDiff] | None = None  # difference mode records here when set
+        self.counts: dict[str, list[int]] = {}  # leaf mode counts here
+
+    # ---- equality of leaves -------------------------------------------------------------
+    def leaf_equal(self, kind: str, e: Any, a: Any) -> bool:
+        if kind == "number":
+            # e == a first: 1e400 parses to inf on both sides, and inf - inf is nan
+            if e == a:
+                return True
+            if not (self.tolerance or self.relative):
+                return False
+            try:
+                gap = abs(e - a)
+                return gap <= self.tolerance or gap <= self.relative * max(abs(e), abs(a))
+            except OverflowError:  # a 400-digit integer against a float: far apart anyway
+                return False
+        if kind == "string" and self.fold:
+            return e.casefold() == a.casefold()
+        return e == a
+
+    def skipped(self, path: str) -> bool:
+        return self.ignored_path is not None and self.ignored_path(path) is not None
+
+    # ---- the pairing of array items: the one rule both modes use -------------------------
+    def pair_items(self, e: list, a: list, path: str
+                   ) -> tuple[list[tuple[int, int]], list[int], list[int]]:
+        """(pairs (i of e, j of a) in e's order, e's unpaired items, a's unpaired items)."""
+        n, m = len(e), len(a)
+        if self.rule == "key":
+            return self.pair_by_key(e, a)
+        if self.rule == "index" or not n or not m:
+            k = min(n, m)
+            return [(i, i) for i in range(k)], list(range(k, n)), list(range(k, m))
+        if all(self.distance(e[i], a[i], step_text(path, i)) == 0 for i in range(min(n, m))):
+            # Every pair by position costs 0 and any pairing leaves |n - m| items over: optimal.
+            k = min(n, m)
+            return [(i, i) for i in range(k)], list(range(k, n)), list(range(k, m))
+        if n * m > EXACT_CELLS:
+            return self.pair_large(e, a, path)
+        return self.assign(e, a, path)
+
+    def assign(self, e: list, a: list, path: str
+               ) -> tuple[list[tuple[int, int]], list[int], list[int]]:
+        from scipy.optimize import linear_sum_assignment  # only `unordered` arrays need it
+
+        n, m = len(e), len(a)
+        k = min(n, m)
+        # cost * (k + 1) + (i != j): among assignments of equal cost the one keeping the most
+        # items in place wins; the tie-break sums to at most k, so it never outweighs a unit.
+        cost = np.empty((n, m), dtype=np.int64)
+        for i in range(n):
+            item_path = step_text(path, i)
+            for j in range(m):
+                cost[i, j] = self.distance(e[i], a[j], item_path) * (k + 1) + (i != j)
+        rows, cols = linear_sum_assignment(cost)
+        pairs = sorted(zip(rows.tolist(), cols.tolist(), strict=True))
+        used_e = {i for i, _ in pairs}
+        used_a = {j for _, j in pairs}
+        return pairs, [i for i in range(n) if i not in used_e], \
+            [j for j in range(m) if j not in used_a]
+
+    def pair_large(self, e: list, a: list, path: str
+                   ) -> tuple[list[tuple[int, int]], list[int], list[int]]:
+        """Beyond EXACT_CELLS: identical items paired first (in order), the rest by position;
+        the note says so, so the distance is never a silent approximation."""
+        self.notes.append(f"{path}: {len(e):,} × {len(a):,} items are too many for an exact "
+                          f"pairing; identical items were paired first, the rest by position")
+        waiting: dict[Any, list[int]] = {}
+        for j in range(len(a) - 1, -1, -1):
+            waiting.setdefault(identity(a[j]), []).append(j)
+        pairs, rest_e = [], []
+        for i, item in enumerate(e):
+            queue = waiting.get(identity(item))
+            if queue:
+                pairs.append((i, queue.pop()))
+            else:
+                rest_e.append(i)
+        used_a = {j for _, j in pairs}
+        rest_a = [j for j in range(len(a)) if j not in used_a]
+        k = min(len(rest_e), len(rest_a))
+        pairs.extend(zip(rest_e[:k], rest_a[:k], strict=True))
+        return sorted(pairs), rest_e[k:], rest_a[k:]
+
+    def pair_by_key(self, e: list, a: list
+                    ) -> tuple[list[tuple[int, int]], list[int], list[int]]:
+        """Items paired by the value of their field `key`; repeated values pair in order; an
+        item without the field (or not an object) has no partner."""
+        waiting: dict[Any, list[int]] = {}
+        for j in range(len(a) - 1, -1, -1):
+            item = a[j]
+            if isinstance(item, dict) and self.key in item:
+                waiting.setdefault(identity(item[self.key]), []).append(j)
+        pairs, left_e = [], []
+        for i, item in enumerate(e):
+            queue = waiting.get(identity(item[self.key])) \
+                if isinstance(item, dict) and self.key in item else None
+            if queue:
+                pairs.append((i, queue.pop()))
+            else:
+                left_e.append(i)
+        used_a = {j for _, j in pairs}
+        return pairs, left_e, [j for j in range(len(a)) if j not in used_a]
+
+    # ---- difference mode (json_distance) ------------------------------------------------
+    def distance(self, e: Any, a: Any, path: str) -> int:
+        """The distance of two values at `path`, recording nothing."""
+        saved, self.sink = self.sink, None
+        try:
+            return self.walk(e, a, path)
+        finally:
+            self.sink = saved
+
+    def diff(self, e: Any, a: Any) -> tuple[int, list[JsonDiff]]:
+        self.sink = []
+        total = self.walk(e, a, "$")
+        diffs, self.sink = self.sink, None
+        return total, diffs
+
+    def walk(self, e: Any, a: Any, path: str) -> int:
+        if e is MISSING or a is MISSING:
+            return self.differ(e, a, path)
+        ke, ka = kind_of(e), kind_of(a)
+        if ke == ka == "object":
+            total = 0
+            for key in union_keys(e, a):
+                if key in self.ignore:
+                    continue
+                child = path + key_step(key)
+                if self.ignored_path is not None and self.skipped(child):
+                    continue
+                total += self.walk(e.get(key, MISSING), a.get(key, MISSING), child)
+            return total
+        if ke == ka == "array":
+            pairs, left_e, left_a = self.pair_items(e, a, path)
+            total = 0
+            for i, j in pairs:
+                child = step_text(path, i)
+                if not self.skipped(child):
+                    total += self.walk(e[i], a[j], child)
+            for i in left_e:
+                child = step_text(path, i)
+                if not self.skipped(child):
+                    total += self.differ(e[i], MISSING, child)
+            for j in left_a:
+                child = step_text(path, j)
+                if not self.skipped(child):
+                    total += self.differ(MISSING, a[j], child)
+            return total
+        if ke == ka and self.leaf_equal(ke, e, a):
+            return 0
+        return self.differ(e, a, path)
+
+    def differ(self, e: Any, a: Any, path: str) -> int:
+        if self.sink is not None:
+            kind = "missing" if a is MISSING else "extra" if e is MISSING else "differs"
+            self.sink.append(JsonDiff(path, show(e), show(a), kind, e, a))
+        return 1
+
+    # ---- leaf mode (fields) -------------------------------------------------------------
+    def leaves(self, e: Any, a: Any, counts: dict[str, list[int]]) -> None:
+        """Add the kind of every leaf of the pair to `counts[path]`; array items are written
+        `[*]` unless `by_index`."""
+        self.counts = counts
+        self.sink = None
+        self.leaf_walk(e, a, "$", "$")
+
+    def count(self, shown: str, kind: int) -> None:
+        row = self.counts.get(shown)
+        if row is None:
+            row = self.counts[shown] = [0, 0, 0, 0]
+        row[kind] += 1
+
+    def item_shown(self, shown: str, i: int) -> str:
+        return step_text(shown, i) if self.by_index else shown + "[*]"
+
+    def leaf_walk(self, e: Any, a: Any, path: str, shown: str) -> None:
+        # The hot loop of `fields` (a million rows of twenty leaves): kinds by one dict
+        # lookup, equal leaves by `==` first; the real path (indices, for ignore_paths and
+        # notes) is built only when ignore_paths asks for it, else the shown one stands in.
+        ke = KIND_OF_TYPE.get(type(e)) or kind_of(e)
+        ka = KIND_OF_TYPE.get(type(a)) or kind_of(a)
+        if ke != ka:  # a different JSON type: each leaf of the reference there differs
+            self.every_leaf(e, path, shown, DIFFERS)
+            return
+        if ke == "object":
+            if not e:
+                self.count(shown, EQUAL if not a else DIFFERS)
+            real = self.ignored_path is not None
+            counts, ignore, relaxed = self.counts, self.ignore, self.relaxed
+            for key in (e if e.keys() == a.keys() else union_keys(e, a)):
+                if ignore and key in ignore:
+                    continue
+                step = key_step(key)
+                child_shown = shown + step
+                child = path + step if real else child_shown
+                if real and self.skipped(child):
+                    continue
+                x, y = e.get(key, MISSING), a.get(key, MISSING)
+                if y is MISSING:
+                    self.every_leaf(x, child, child_shown, ABSENT)
+                elif x is MISSING:
+                    self.every_leaf(y, child, child_shown, EXTRA)
+                elif type(x) is type(y) and type(x) in SCALAR_TYPES:
+                    # two scalars of one type: counted here, without a call per leaf
+                    row = counts.get(child_shown)
+                    if row is None:
+                        row = counts[child_shown] = [0, 0, 0, 0]
+                    equal = x == y or (relaxed and self.leaf_equal(kind_of(x), x, y))
+                    row[EQUAL if equal else DIFFERS] += 1
+                else:
+                    self.leaf_walk(x, y, child, child_shown)
+            return
+        if ke == "array":
+            if not e:
+                self.count(shown, EQUAL if not a else DIFFERS)
+            pairs, left_e, left_a = self.pair_items(e, a, path)
+            real = self.ignored_path is not None
+            for group, kind in ((pairs, None), (left_e, ABSENT), (left_a, EXTRA)):
+                for item in group:
+                    i = item[0] if kind is None else item
+                    child = step_text(path, i) if real else None
+                    if real and self.skipped(child):
+                        continue
+                    item_shown = self.item_shown(shown, i)
+                    if kind is None:
+                        self.leaf_walk(e[i], a[item[1]], child or item_shown, item_shown)
+                    else:
+                        self.every_leaf((e if kind == ABSENT else a)[i], child or item_shown,
+                                        item_shown, kind)
+            return
+        equal = e == a or (self.relaxed and self.leaf_equal(ke, e, a))
+        row = self.counts.get(shown)
+        if row is None:
+            row = self.counts[shown] = [0, 0, 0, 0]
+        row[EQUAL if equal else DIFFERS] += 1
+
+    def every_leaf(self, value: Any, path: str, shown: str, kind: int) -> None:
+        real = self.ignored_path is not None
+        if isinstance(value, dict) and value:
+            for key, item in value.items():
+                if key in self.ignore:
+                    continue
+                step = key_step(key)
+                child = path + step if real else shown + step
+                if not (real and self.skipped(child)):
+                    self.every_leaf(item, child, shown + step, kind)
+        elif isinstance(value, list) and value:
+            for i, item in enumerate(value):
+                item_shown = self.item_shown(shown, i)
+                child = step_text(path, i) if real else item_shown
+                if not (real and self.skipped(child)):
+                    self.every_leaf(item, child, item_shown, kind)
+        else:
+            self.count(shown, kind)
+
+
+def union_keys(e: dict, a: dict) -> list[str]:
+    return list(e) + [k for k in a if k not in e] if a else list(e)
+
+
+def walker_for(options: Mapping[str, Any] | None, *, by_index: bool = True) -> Walker:
+    return Walker(options or {}, by_index=by_index)
+

@@ -1,0 +1,122 @@
+"""`matchlens fields` over 1M rows of 10-field JSON objects with 3-item arrays, and the cost of
+json_distance's `array_match = "unordered"` against `index` on such rows.
+
+    /work/main/.venv/bin/python benchmarks/bench_fields.py                 # 1M rows
+    /work/main/.venv/bin/python benchmarks/bench_fields.py --rows 200000
+
+Targets (issue 22): >= 20,000 rows/s for `fields` on this 2-core machine, memory flat (the
+peak RSS of 1M rows close to that of 100k: streamed like `score`); `unordered` at most 2x
+`index`. Each row's output differs from its reference as extraction outputs do: a dropped
+field, a changed number, the items reordered or one dropped, some rows not JSON. Timings on a
+shared machine are noisy: the load average is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+TARGET_ROWS_PER_S = 20_000
+
+
+def make_pair(rng: random.Random, i: int) -> tuple[str, str]:
+    ref = {"invoice": f"INV-{i:07d}", "vendor": rng.choice(["ACME", "Globex", "Initech"]),
+           "date": f"2026-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}",
+           "currency": "EUR", "total": round(rng.uniform(10, 999), 2),
+           "tax": round(rng.uniform(1, 99), 2), "phone": f"+33 1 {rng.randint(0, 99999999):08d}",
+           "paid": rng.random() < 0.5, "notes": None,
+           "items": [{"sku": f"S{rng.randint(0, 999):03d}", "qty": rng.randint(1, 9),
+                      "price": round(rng.uniform(1, 99), 2)} for _ in range(3)]}
+    out = json.loads(json.dumps(ref))
+    roll = rng.random()
+    if roll < 0.35:
+        del out["phone"]
+    elif roll < 0.5:
+        out["total"] = round(out["total"] + 1, 2)
+    elif roll < 0.6:
+        out["items"] = [out["items"][2], out["items"][0], out["items"][1]]
+    elif roll < 0.65:
+        del out["items"][1]
+    text = json.dumps(out) if rng.random() > 0.02 else "I could not read the invoice."
+    return json.dumps(ref), text
+
+
+def make_dataset(path: Path, rows: int) -> None:
+    rng = random.Random(22)
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["id", "reference", "output"])
+        for i in range(rows):
+            writer.writerow([i, *make_pair(rng, i)])
+
+
+def run_fields(path: Path, out: Path) -> tuple[float, float]:
+    """(seconds, peak RSS MB) of `matchlens fields` in its own process."""
+    command = ["/usr/bin/time", "-v", sys.executable, "-m", "matchlens", "fields", str(path),
+               "--expected", "reference", "--actual", "output", "-o", str(out), "--quiet"]
+    start = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, check=True,
+                          env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve()
+                                                               .parents[1] / "app")})
+    seconds = time.perf_counter() - start
+    peak_kb = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", done.stderr)[1])
+    return seconds, peak_kb / 1024
+
+
+def unordered_cost(pairs: int) -> tuple[float, float]:
+    """Seconds json_distance takes on `pairs` rows with `index`, then with `unordered`."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "app"))
+    from matchlens.core.metrics import get_metric
+
+    spec = get_metric("json_distance")
+    rng = random.Random(7)
+    made = [make_pair(rng, i) for i in range(pairs)]
+    expected, actual = [e for e, _ in made], [a for _, a in made]
+    times = []
+    for rule in ("index", "unordered"):
+        options = spec.resolve_options({"array_match": rule})
+        best = float("inf")
+        for _ in range(3):
+            start = time.perf_counter()
+            spec.compute_many(expected, actual, options)
+            best = min(best, time.perf_counter() - start)
+        times.append(best)
+    return times[0], times[1]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--pairs", type=int, default=50_000, help="for the unordered part")
+    args = parser.parse_args()
+    print(f"load average: {os.getloadavg()[0]:.2f} (2 cores, shared)")
+    with tempfile.TemporaryDirectory() as folder:
+        for rows in sorted({min(100_000, args.rows), args.rows}):
+            data = Path(folder) / f"invoices-{rows}.csv"
+            made = time.perf_counter()
+            make_dataset(data, rows)
+            print(f"{rows:,} rows made in {time.perf_counter() - made:.1f} s "
+                  f"({data.stat().st_size / 1e6:.0f} MB)")
+            seconds, peak = run_fields(data, Path(folder) / "fields.csv")
+            rate = rows / seconds
+            verdict = "meets" if rate >= TARGET_ROWS_PER_S else "misses"
+            print(f"fields: {rows:,} rows in {seconds:.1f} s = {rate:,.0f} rows/s ({verdict} "
+                  f"{TARGET_ROWS_PER_S:,}), peak RSS {peak:.0f} MB")
+            data.unlink()
+    index, unordered = unordered_cost(args.pairs)
+    print(f"json_distance on {args.pairs:,} pairs: index {index:.2f} s, unordered "
+          f"{unordered:.2f} s = {unordered / index:.2f}x (target <= 2x)")
+    print(f"load average: {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
