@@ -4,35 +4,21 @@ No external fonts, scripts, styles or images: the style sheet is inline, the plo
 SVG (svg.py), light and dark follow `prefers-color-scheme`, and print drops the filter box. The
 one script only adds sorting (click a column head) and a filter over the worst rows; everything
 is readable without it. Every text that came from data (cells, ids, column and file names) goes
-through `text()`: escaped, and control characters and lone surrogates shown as escapes, so no
+through `escape.text()`: escaped, and control characters and lone surrogates shown as escapes, so no
 element can come from data and the file is always valid UTF-8.
 """
 
 from __future__ import annotations
 
-import html
-import re
-
 import tomli_w
 
 from matchlens.core.labels.calibration_report import COLUMNS, row_cells, verdict_sentence
+from matchlens.core.output.reports.escape import text
 from matchlens.core.output.reports.model import ReportData, RowDiff
 from matchlens.core.output.reports.rows import score_text
 from matchlens.core.output.reports.svg import COLOURS, distribution_svg
 from matchlens.core.output.summary import coverage, missing_notes, plural, problem_notes
 from matchlens.core.results import threshold_text
-from matchlens.core.text.redact import scrub
-
-_INVISIBLE = re.compile("[\x00-\x08\x0b-\x1f\x7f\ud800-\udfff]")
-
-
-def text(value: object) -> str:
-    """Any value as HTML text: scrubbed, escaped, invisible characters made visible."""
-    s = scrub(str(value))
-    s = _INVISIBLE.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100
-                       else f"\\u{ord(m.group()):04x}", s)
-    return html.escape(s, quote=True)
-
 
 STYLE = """
 :root{color-scheme:light dark;--bg:#fff;--fg:#1b1b1f;--muted:#5f6368;--line:#d0d4da;

@@ -32,10 +32,11 @@ def score_text(score: float, integer: bool) -> str:
 
 def failing_sentence(metric: str, score: float, threshold: float, direction: Direction,
                      integer: bool) -> str:
-    """'levenshtein_similarity 0.42 < 0.70' (higher is better) or 'levenshtein_distance 5 > 3'."""
+    """'levenshtein_similarity 0.42 < 0.70' (higher is better), 'levenshtein_distance 5 > 3';
+    whole numbers on both sides read as such ('exact_match 0 < 1')."""
     sign = "<" if direction is Direction.MAX else ">"
-    return (f"{metric} {score_text(score, integer)} {sign} "
-            f"{score_text(threshold, integer and float(threshold).is_integer())}")
+    whole = integer or (float(score).is_integer() and float(threshold).is_integer())
+    return f"{metric} {score_text(score, whole)} {sign} {score_text(threshold, whole)}"
 
 
 def row_diff(*, index: int, line: int, row_id: str | None, variant: str, expected: str | None,

@@ -4,10 +4,9 @@ a 1M-row run draws the same few hundred bytes as a 10-row one."""
 
 from __future__ import annotations
 
-from html import escape
-
 import numpy as np
 
+from matchlens.core.output.reports.escape import text as escape
 from matchlens.core.scoring.tally import ValueCounts
 
 WIDTH, HEIGHT, PAD, BINS = 600, 150, 24, 30
