@@ -16,15 +16,24 @@ import numpy as np
 
 from matchlens.core.datasets import parse_label, resolve_column
 from matchlens.core.datasets.table import Table
+from matchlens.core.diff.readable.chunks import readable_diff
 from matchlens.core.labels.calibration_report import MetricReport, calibrate_scores
 from matchlens.core.metrics.registry import STATUS_SCORED
-from matchlens.core.output.reports.junit import JunitWriter
+from matchlens.core.output.reports.junit import JunitWriter, testcases
 from matchlens.core.output.reports.model import RowDiff, WorstRows
-from matchlens.core.output.reports.rows import failing_sentence, plain_diff, row_diff
+from matchlens.core.output.reports.rows import (
+    failing_sentence,
+    plain_diff,
+    row_diff,
+    shown,
+)
 from matchlens.core.results import Direction
 from matchlens.core.scoring.batch import BatchResult, MetricJob
 from matchlens.core.scoring.mapping import ColumnMapping
 from matchlens.core.scoring.references import parse_references
+
+# Failing rows per variant whose JUnit body is a readable diff (see _failure_body).
+JUNIT_DIFFS = 1_000
 
 
 @dataclass
@@ -56,6 +65,8 @@ class ReportCollector:
         # least bad kept, so a worse row replaces it; ties keep the earlier row
         self._heaps: dict[tuple[str, str], list] = {
             (v, job.id): [] for v in mapping.variants for job in self.thresholded}
+        self._sentences: dict[tuple[str, float], str] = {}
+        self._diffs: dict[str, int] = {}  # variant -> failing rows given a diff in JUnit
         self._labels: list[np.ndarray] = []
         self._scores: dict[tuple[str, str], list[np.ndarray]] = {
             (v, job.id): [] for v in mapping.variants for job in self.jobs}
@@ -166,7 +177,7 @@ class ReportCollector:
 
     def _junit(self, variant: str, result: BatchResult, start: int, table: Table,
                ids: list | None, texts: dict[str, list]) -> None:
-        junit = self.junit
+        """This piece's testcases of `variant`, handed to the JUnit writer as one block."""
         judged = self.thresholded or self.jobs
         scored = np.zeros(result.rows, dtype=bool)
         for job in judged:
@@ -176,26 +187,51 @@ class ReportCollector:
         for job in self.thresholded:
             verdicts[job.id] = result.verdicts(variant, job.id)
             failing |= verdicts[job.id] == 0
-        for row in range(result.rows):
-            name = ids[row] if ids is not None and ids[row] not in (None, "") else \
-                f"row {start + row + 1}"
-            if not scored[row]:
-                junit.skipped(variant, name, f"no score ({table.unit} {table.lines[row]})")
-            elif not failing[row]:
-                junit.passed(variant, name)
-            else:
-                sentences = []
-                for job in self.thresholded:
-                    if verdicts[job.id][row] == 0:
-                        sentences.append(failing_sentence(
-                            job.id, float(result.scores[(variant, job.id)][row]),
-                            float(job.threshold), job.spec.direction, job.spec.integer))
-                shown = row_diff(index=start + row, line=table.lines[row], row_id=None,
-                                 variant=variant,
-                                 expected=self._expected(texts, variant, row, result),
-                                 actual=texts[variant][row], scores={})
-                body = plain_diff(shown.expected, shown.actual, shown.chunks)
-                junit.failed(variant, name, "; ".join(sentences), body)
+        failing &= scored
+        if ids is None:
+            names = [f"row {n}" for n in range(start + 1, start + result.rows + 1)]
+        else:
+            names = [f"row {start + row + 1}" if ids[row] in (None, "") else ids[row]
+                     for row in range(result.rows)]
+        unscored = np.flatnonzero(~scored).tolist()
+        skipped = {row: f"no score ({table.unit} {table.lines[row]})" for row in unscored}
+        failures = {}
+        for row in np.flatnonzero(failing).tolist():
+            message = "; ".join(self._sentence(job, float(result.scores[(variant, job.id)][row]))
+                                for job in self.thresholded if verdicts[job.id][row] == 0)
+            failures[row] = (message, self._failure_body(variant, row, result, texts))
+        self.junit.add_block(variant, testcases(names, variant, escaped_names=ids is None,
+                                                failures=failures, skipped=skipped),
+                             len(failures), len(skipped))
+
+    def _sentence(self, job: MetricJob, score: float) -> str:
+        """failing_sentence, remembered: scores take few distinct values (0.01 steps, counts)."""
+        key = (job.id, score)
+        sentence = self._sentences.get(key)
+        if sentence is None:
+            if len(self._sentences) > 100_000:
+                self._sentences.clear()
+            sentence = failing_sentence(job.id, score, float(job.threshold),
+                                        job.spec.direction, job.spec.integer)
+            self._sentences[key] = sentence
+        return sentence
+
+    def _failure_body(self, variant: str, row: int, result: BatchResult,
+                      texts: dict[str, list]) -> str:
+        """The readable diff (`[-…-]{+…+}`, texts scrubbed) of the first JUNIT_DIFFS failing
+        rows of a variant; past them a sentence saying where to look. A readable diff costs
+        ~0.2-0.6 ms a pair and scrubbing ~0.2 µs a character: for every failing row of a
+        1M-row run that is minutes, more than the scoring itself (bench_reports.py)."""
+        expected = self._expected(texts, variant, row, result)
+        actual = texts[variant][row]
+        done = self._diffs.get(variant, 0)
+        if done < JUNIT_DIFFS:
+            self._diffs[variant] = done + 1
+            e, _ = shown(expected)
+            a, _ = shown(actual)
+            return plain_diff(e, a, readable_diff(e, a).chunks)
+        return (f"(no diff past the first {JUNIT_DIFFS:,} failing rows of {variant}: the HTML "
+                f"report shows the worst rows, `matchlens diff` any pair)")
 
     def worst_rows(self) -> list[WorstRows]:
         """Per variant and thresholded metric, the kept rows worst first, with their diffs."""
