@@ -34,6 +34,7 @@ from matchlens.core.scoring.references import parse_references
 
 # Failing rows per variant whose JUnit body is a readable diff (see _failure_body).
 JUNIT_DIFFS = 1_000
+_NO_FAIL = -1e308  # in the grid of failing scores: this metric does not fail the row
 
 
 @dataclass
@@ -196,10 +197,20 @@ class ReportCollector:
         unscored = np.flatnonzero(~scored).tolist()
         skipped = {row: f"no score ({table.unit} {table.lines[row]})" for row in unscored}
         failures = {}
-        for row in np.flatnonzero(failing).tolist():
-            message = "; ".join(self._sentence(job, float(result.scores[(variant, job.id)][row]))
-                                for job in self.thresholded if verdicts[job.id][row] == 0)
-            failures[row] = (message, self._failure_body(variant, row, result, texts))
+        rows = np.flatnonzero(failing)
+        if rows.size:
+            # one message per distinct combination of failing scores (scores take few values)
+            grid = np.column_stack([
+                np.where(verdicts[job.id][rows] == 0,
+                         result.scores[(variant, job.id)][rows], _NO_FAIL)
+                for job in self.thresholded])
+            combos, which = np.unique(grid, axis=0, return_inverse=True)
+            messages = ["; ".join(self._sentence(job, float(score))
+                                  for job, score in zip(self.thresholded, combo.tolist(),
+                                                        strict=True) if score != _NO_FAIL)
+                        for combo in combos]
+            for row, k in zip(rows.tolist(), which.reshape(-1).tolist(), strict=True):
+                failures[row] = (messages[k], self._failure_body(variant, row, result, texts))
         self.junit.add_block(variant, testcases(names, variant, escaped_names=ids is None,
                                                 failures=failures, skipped=skipped),
                              len(failures), len(skipped))
@@ -222,14 +233,16 @@ class ReportCollector:
         rows of a variant; past them a sentence saying where to look. A readable diff costs
         ~0.2-0.6 ms a pair and scrubbing ~0.2 µs a character: for every failing row of a
         1M-row run that is minutes, more than the scoring itself (bench_reports.py)."""
-        expected = self._expected(texts, variant, row, result)
-        actual = texts[variant][row]
         done = self._diffs.get(variant, 0)
-        if done < JUNIT_DIFFS:
-            self._diffs[variant] = done + 1
-            e, _ = shown(expected)
-            a, _ = shown(actual)
-            return plain_diff(e, a, readable_diff(e, a).chunks)
+        if done >= JUNIT_DIFFS:
+            return self._no_diff(variant)
+        self._diffs[variant] = done + 1
+        e, _ = shown(self._expected(texts, variant, row, result))
+        a, _ = shown(texts[variant][row])
+        return plain_diff(e, a, readable_diff(e, a).chunks)
+
+    @staticmethod
+    def _no_diff(variant: str) -> str:
         return (f"(no diff past the first {JUNIT_DIFFS:,} failing rows of {variant}: the HTML "
                 f"report shows the worst rows, `matchlens diff` any pair)")
 

@@ -56,10 +56,13 @@ def testcases(names: list[str], classname: str, *, escaped_names: bool = False,
     for row, why in (skipped or {}).items():
         out[row] = (f'    <testcase name="{names[row]}" classname="{cls}"><skipped message='
                     f'"{xml_attr(why)}"/></testcase>\n')
+    attrs: dict[str, str] = {}  # messages and bodies repeat: each escaped once
+    texts: dict[str, str] = {}
     for row, (message, body) in (failures or {}).items():
+        m = attrs.get(message) or attrs.setdefault(message, xml_attr(message))
+        b = texts.get(body) or texts.setdefault(body, xml_text(body))
         out[row] = (f'    <testcase name="{names[row]}" classname="{cls}"><failure message='
-                    f'"{xml_attr(message)}" type="threshold">{xml_text(body)}</failure>'
-                    "</testcase>\n")
+                    f'"{m}" type="threshold">{b}</failure></testcase>\n')
     return out
 
 
