@@ -60,3 +60,16 @@ def test_hostile_text_stays_valid_xml(rows):
                     id_column="id", html=False, markdown=False)
         root = parse_valid(Path(folder) / "j.xml")
     assert len(root.find("testsuite").findall("testcase")) == len(rows)
+
+
+def test_diffs_past_the_cap_say_where_to_look(tmp_path, monkeypatch):
+    from matchlens.core.output.reports import collect
+
+    monkeypatch.setattr(collect, "JUNIT_DIFFS", 1)  # the cap itself, made small
+    run_reports(tmp_path, {"expected": ["ab", "cd", "ef"], "actual": ["ax", "cx", "ef"]},
+                html=False, markdown=False)
+    cases = parse_valid(tmp_path / "j.xml").find("testsuite").findall("testcase")
+    bodies = [c.find("failure").text if c.find("failure") is not None else None for c in cases]
+    assert bodies[0] == "a[-b-]{+x+}"
+    assert bodies[1].startswith("(no diff past the first 1 failing rows of actual")
+    assert bodies[2] is None
