@@ -34,6 +34,7 @@ from matchlens.core.scoring.references import parse_references
 
 # Failing rows per variant whose JUnit body is a readable diff (see _failure_body).
 JUNIT_DIFFS = 1_000
+NO_DIFF = "(no diff: past the first failing rows; see the HTML report or `matchlens diff`)"
 _NO_FAIL = -1e308  # in the grid of failing scores: this metric does not fail the row
 
 
@@ -243,8 +244,7 @@ class ReportCollector:
 
     @staticmethod
     def _no_diff(variant: str) -> str:
-        return (f"(no diff past the first {JUNIT_DIFFS:,} failing rows of {variant}: the HTML "
-                f"report shows the worst rows, `matchlens diff` any pair)")
+        return NO_DIFF
 
     def worst_rows(self) -> list[WorstRows]:
         """Per variant and thresholded metric, the kept rows worst first, with their diffs."""
