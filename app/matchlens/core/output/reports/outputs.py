@@ -121,3 +121,34 @@ def _write(path: Path, content: str) -> None:
             handle.write(content)
     except OSError as err:
         raise OutputError(f"{path}: cannot write ({err.strerror or err})") from None
+
+
+def write_report_of_result(path: Path, table: Table, result: BatchResult,
+                           mapping: ColumnMapping, options: dict[str, Any], *, worst: int = 50,
+                           input_path: Path | None = None) -> ReportData:
+    """The HTML report of a result held whole (the window's File ▸ Export ▸ Report, with the
+    thresholds on screen in `result.jobs`): the same report `score --html` writes. Only the
+    rows scored so far are reported."""
+    done = result.done
+    if done < result.rows:
+        table = table.piece(0, done)
+        result = _first_rows(result, done)
+    tally = Tally.of(result, list(table.lines), source=table.label)
+    tally.unit = table.unit
+    label = mapping.label if mapping.label in table.columns else None
+    ident = mapping.id if mapping.id in table.columns else None
+    outputs = ReportOutputs(ReportPaths(html=path, worst=worst), mapping, list(result.jobs),
+                            source=table.label, id_column=ident, label_column=label)
+    outputs.feed(table, result)
+    return outputs.finish(tally, input_path=input_path, options=options,
+                          command="the MatchLens window")
+
+
+def _first_rows(result: BatchResult, rows: int) -> BatchResult:
+    out = BatchResult(rows, list(result.variants), list(result.jobs),
+                      {k: v[:rows] for k, v in result.scores.items()},
+                      {k: v[:rows] for k, v in result.status.items()},
+                      {k: {r: m for r, m in v.items() if r < rows}
+                       for k, v in result.messages.items()}, rows)
+    out.refs.update({k: v[:rows] for k, v in result.refs.items()})
+    return out
