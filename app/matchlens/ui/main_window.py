@@ -98,6 +98,13 @@ class MainWindow(QMainWindow):
         if restore:
             self._restore_geometry()
 
+    def export_report_dialog(self) -> None:
+        """File ▸ Export ▸ Report: the batch tab's report (it says so when nothing is scored)."""
+        tab = self.batch_tab
+        if tab is not None:
+            self.tabs.setCurrentWidget(tab)
+            tab.exports.export_report_dialog()
+
     # -- the batch tab, made when first needed --------------------------------------------------
     @property
     def batch_tab(self) -> QWidget | None:
@@ -162,6 +169,9 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         self._action(file_menu, "&Save thresholds…", self.save_thresholds_dialog, None,
                      "Write thresholds and options as TOML for `matchlens score --config`")
+        export = file_menu.addMenu("&Export")
+        self._action(export, "&Report (HTML)…", self.export_report_dialog, None,
+                     "The batch run on screen as one HTML file (as `matchlens score --html`)")
         file_menu.addSeparator()
         self._action(file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 

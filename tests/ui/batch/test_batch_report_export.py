@@ -38,3 +38,21 @@ def test_report_uses_the_thresholds_on_screen(qtbot, tab, config, tmp_path):
     # having a label column, whose "current" column shows the same threshold)
     assert [c[1] for c in similarity[:2]] == ["≥ 0.90", "≥ 0.90"]
     assert [c[9] for c in similarity[2:]] == ["≥ 0.90", "≥ 0.90"]
+
+
+def test_file_export_report_without_a_run_is_a_sentence(qtbot):
+    from matchlens.ui.config_model import ConfigModel
+    from matchlens.ui.main_window import MainWindow
+
+    win = MainWindow(ConfigModel(), restore=False)
+    qtbot.addWidget(win)
+    try:
+        file_menu = next(a.menu() for a in win.menuBar().actions() if a.text() == "&File")
+        export = next(a.menu() for a in file_menu.actions() if a.text() == "&Export")
+        report = next(a for a in export.actions() if a.text() == "&Report (HTML)…")
+        report.trigger()
+        if win.batch_tab is not None:
+            assert win.tabs.currentWidget() is win.batch_tab
+            assert win.batch_tab.message.text() == "Score a dataset first."
+    finally:
+        win.shutdown()
