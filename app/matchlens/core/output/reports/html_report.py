@@ -224,7 +224,7 @@ def _worst(data: ReportData) -> list[str]:
 
 
 def _row(row: RowDiff, extra: tuple | None = None) -> str:
-    scores = ", ".join(f"{m} {'–' if s is None else score_text(s, False)}"
+    scores = ", ".join(f"{m} {'–' if s is None else score_text(s, float(s).is_integer())}"
                        for m, s in row.scores.items())
     failing = "".join(f'<span class="fail"> · {text(f)}</span>' for f in row.failing)
     cut = ' <span class="muted">(texts cut for show)</span>' if row.cut else ""
