@@ -9,24 +9,31 @@ import shlex
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from matchlens.core.datasets import guess_columns
 from matchlens.core.datasets.table import Table
 from matchlens.core.errors import ConfigError, OutputError
-from matchlens.core.output.reports.outputs import ReportOutputs, ReportPaths
 from matchlens.core.scoring.batch import BatchResult, MetricJob
 from matchlens.core.scoring.mapping import ColumnMapping
 from matchlens.core.scoring.tally import Tally
+
+if TYPE_CHECKING:
+    from matchlens.core.output.reports.outputs import ReportOutputs
 
 
 def start_reports(args: argparse.Namespace, first: Table, mapping: ColumnMapping,
                   jobs: list[MetricJob]) -> ReportOutputs | None:
     """The reports the flags ask for, or None. A bad --id/--label column or an output path
     that is a folder is one sentence now, before any row is scored."""
-    paths = ReportPaths(getattr(args, "html", None), getattr(args, "markdown", None),
-                        getattr(args, "junit", None), getattr(args, "worst", 50))
-    if not paths.any:
+    wanted = (getattr(args, "html", None), getattr(args, "markdown", None),
+              getattr(args, "junit", None))
+    if all(path is None for path in wanted):
         return None
+    # only when asked: a plain run does not load the writers (tempfile, tomli_w, html)
+    from matchlens.core.output.reports.outputs import ReportOutputs, ReportPaths
+
+    paths = ReportPaths(*wanted, getattr(args, "worst", 50))
     for flag, path in (("--html", paths.html), ("--markdown", paths.markdown),
                        ("--junit", paths.junit)):
         if path is not None and Path(path).is_dir():
