@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import html5lib
+import pytest
 from PySide6.QtWidgets import QApplication
 
 from tests.ui.conftest import set_pair
@@ -13,6 +14,14 @@ from tests.ui.conftest import set_pair
 EXPECTED = "such as glucose."
 ACTUAL = "like glucose and starch. Oxygen is released as a byproduct."
 MARK = re.compile(r"\[-(.*?)-\]|\{\+(.*?)\+\}", re.S)
+
+
+@pytest.fixture(autouse=True)
+def empty_clipboard():
+    """Leave the clipboard empty: mime data still owned by it when the test process's
+    QApplication goes away crashes the offscreen platform at exit."""
+    yield
+    QApplication.clipboard().clear()
 
 
 def sides(plain: str) -> tuple[str, str]:
