@@ -102,6 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "Settings; one from a --config file gets no key but one stored "
                             "for it)")
     score.add_argument("--quiet", action="store_true", help="no summary on standard error")
+    _report_arguments(score)
     _calibrate_parser(sub)
 
     diff = sub.add_parser("diff", help="the compare view in a terminal: a readable inline diff "
@@ -182,7 +183,8 @@ def _input_arguments(parser: argparse.ArgumentParser) -> None:
 def _runs_options(parser: argparse.ArgumentParser) -> None:
     """Several files joined by id: references, a baseline run (spec/cli.md § Several files)."""
     parser.add_argument("--id", metavar="SPEC", dest="id_spec",
-                        help="the row key (a column or JSONPath) matching rows across files")
+                        help="the row key (a column or JSONPath) matching rows across files; a "
+                             "column also names the rows in the reports (default: guessed)")
     parser.add_argument("--references", type=Path, metavar="FILE",
                         help="the expected values come from FILE (--expected is read there), "
                              "matched by --id")
@@ -211,6 +213,30 @@ def _reading_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=FormatChoices(), metavar="FORMAT",
                         help="the input's format when its name does not say (standard input: "
                              "csv unless this says): %(choices)s")
+
+
+def _report_arguments(score: argparse.ArgumentParser) -> None:
+    """`score --html/--markdown/--junit`: reports written in the same pass (spec § Reports)."""
+    score.add_argument("--html", type=Path, metavar="FILE.html",
+                       help="a one-file HTML report (offline, no scripts needed)")
+    score.add_argument("--markdown", type=Path, metavar="FILE.md",
+                       help="a Markdown summary for a pull request (under 60,000 characters)")
+    score.add_argument("--junit", type=Path, metavar="FILE.xml",
+                       help="JUnit XML for CI: a testcase per row, a failure per failing row")
+    score.add_argument("--worst", type=_count, default=50, metavar="N",
+                       help="rows shown per thresholded metric in the reports (default 50)")
+    score.add_argument("--label", metavar="COLUMN", dest="label_column",
+                       help="a human pass/fail column: the reports add a calibration table")
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected 0 or more, not {value}")
+    return value
 
 
 def _gui_common(parser: argparse.ArgumentParser) -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from matchlens.cli.crash import say
 from matchlens.cli.exit_codes import EXIT_GATE, EXIT_OK
+from matchlens.cli.reports import feeding, finish_reports, start_reports
 from matchlens.cli.stdout_guard import discard_stdout, stdout_as_utf8
 from matchlens.cli.thresholds_source import config_path, source_line
 from matchlens.core.atomic import together
@@ -77,7 +78,8 @@ def score_command(args: argparse.Namespace) -> int:
     tally = Tally(first.label, mapping.variants, jobs, unit=first.unit)
     if args.output is None:
         stdout_as_utf8()
-    stream = score_stream(chain([first], pieces), mapping, jobs, tally)
+    reports = start_reports(args, first, mapping, jobs)
+    stream = feeding(score_stream(chain([first], pieces), mapping, jobs, tally), reports)
     sink = None
     try:
         # The table and its sidecar are renamed into place together, or neither (atomic.py).
@@ -104,6 +106,11 @@ def score_command(args: argparse.Namespace) -> int:
         discard_stdout()  # the exit-time flush would fail the same way
         raise OutputError(f"standard output: cannot write the table "
                           f"({err.strerror or err})") from None
+    try:
+        finish_reports(reports, tally, _input_path(args.data), config_to_dict(config, metric_ids))
+    finally:
+        if reports is not None:
+            reports.close()
     replaced = getattr(sink, "replaced", 0)
     if replaced and not args.quiet:
         say(f"matchlens: {replaced} lone UTF-16 surrogate(s) in the text (JSON escapes "

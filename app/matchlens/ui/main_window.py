@@ -126,6 +126,13 @@ class MainWindow(QMainWindow):
     def save_defaults(self) -> None:
         self.show_status(self.config.save_as_defaults()[1])
 
+    def export_report_dialog(self) -> None:
+        """File ▸ Export ▸ Report: the batch tab's report (it says so when nothing is scored)."""
+        tab = self.batch_tab
+        if tab is not None:
+            self.tabs.setCurrentWidget(tab)
+            tab.exports.export_report_dialog()
+
     # -- the batch tab, made when first needed --------------------------------------------------
     @property
     def batch_tab(self) -> QWidget | None:
@@ -198,6 +205,9 @@ class MainWindow(QMainWindow):
         self._action(file_menu, "Make these thresholds my &defaults",
                      self.save_defaults, None,
                      "A dataset without thresholds of its own starts from your defaults")
+        export = file_menu.addMenu("&Export")
+        self._action(export, "&Report (HTML)…", self.export_report_dialog, None,
+                     "The batch run on screen as one HTML file (as `matchlens score --html`)")
         file_menu.addSeparator()
         self._action(file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 

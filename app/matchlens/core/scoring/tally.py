@@ -64,6 +64,11 @@ class ValueCounts:
             if self._waiting >= _COMPACT_AT:
                 self._compact()
 
+    def items(self) -> tuple[np.ndarray, np.ndarray]:
+        """(distinct values ascending, their counts): a histogram's input."""
+        self._compact()
+        return self._values, self._counts
+
     @property
     def n(self) -> int:
         self._compact()

@@ -48,6 +48,7 @@ def duration(seconds: float) -> str:
 
 class TopBar(QWidget):
     sig_export_table = Signal()
+    sig_export_report = Signal()
     sig_export_thresholds = Signal()
     sig_export_plot = Signal(str)  # plot key
     sig_encoding = Signal(str)  # "" for auto: the user wants the file read again this way
@@ -92,6 +93,7 @@ class TopBar(QWidget):
         self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         menu = QMenu(self.export_button)
         menu.addAction("Scored table (CSV / JSONL)…", self.sig_export_table.emit)
+        menu.addAction("Report (HTML)…", self.sig_export_report.emit)
         menu.addAction("Thresholds (TOML for matchlens score --config)…",
                        self.sig_export_thresholds.emit)
         self.plot_menu = menu.addMenu("Plot as PNG")
@@ -138,7 +140,8 @@ class TopBar(QWidget):
 
     def set_exports_enabled(self, scored: bool) -> None:
         for action in self.export_button.menu().actions():
-            if action.menu() is not self.plot_menu and "Scored" in action.text():
+            if action.menu() is not self.plot_menu and action.text().startswith(("Scored",
+                                                                                 "Report")):
                 action.setEnabled(scored)
         self.plot_menu.setEnabled(scored)
 

@@ -1,5 +1,5 @@
 """The batch tab's exports: the scored table (with its sidecar, off the GUI thread), the
-thresholds file, and any plot as PNG.
+HTML report (off the GUI thread), the thresholds file, and any plot as PNG.
 
 `BatchExports` owns the export task; it reads the tab's scored session (table, result,
 mapping, thresholds) and plots, and says what it wrote through the tab's `said` / `fail`.
@@ -12,10 +12,18 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QFileDialog, QWidget
 
+from matchlens.core.config import config_to_dict
 from matchlens.core.errors import MatchLensError
+from matchlens.core.output.reports.outputs import write_report_of_result
 from matchlens.ui.batch.export import save_plot_png, with_thresholds, write_table
 from matchlens.ui.batch.worker import Task
 from matchlens.ui.config_model import ask_thresholds_path
+
+
+def report_task(path, table, result, mapping, options, cancel) -> None:  # noqa: ANN001
+    """Worker body (Task passes `cancel` last): the report, nothing returned to show."""
+    write_report_of_result(path, table, result, mapping, options,
+                           input_path=None if table.name else Path(table.path))
 
 
 class BatchExports(QObject):
@@ -62,6 +70,32 @@ class BatchExports(QObject):
         task.sig_returned.connect(lambda sidecar: tab.said(
             f"Wrote {path} ({'partial: ' if partial else ''}{rows:,} rows) and "
             f"{Path(sidecar).name} (the thresholds and options that made it)."))
+        task.sig_errored.connect(lambda err: tab.fail(str(err)))
+        task.sig_done.connect(self._on_done)
+        self.task = task.start()
+
+    def export_report_dialog(self) -> None:
+        tab = self.tab
+        if tab.result is None or tab.table is None:
+            tab.say("Score a dataset first.")
+            return
+        name, _ = QFileDialog.getSaveFileName(
+            tab, "Export the report", str(tab.table.path.with_suffix("")) + ".report.html",
+            "HTML (*.html)")
+        if name:
+            self.export_report(Path(name))
+
+    def export_report(self, path: Path) -> None:
+        """The HTML report of what is on screen (current thresholds and variants), written off
+        the GUI thread: the same file `matchlens score --html` writes."""
+        tab = self.tab
+        if tab.result is None or tab.table is None or tab.mapping is None:
+            return
+        result = with_thresholds(tab.result, tab.thresholds())
+        config = tab.config_model.config()
+        options = config_to_dict(config, [job.id for job in result.jobs])
+        task = Task(report_task, path, tab.table, result, tab.mapping, options, owner=self)
+        task.sig_returned.connect(lambda _data: tab.said(f"Wrote the report {path}."))
         task.sig_errored.connect(lambda err: tab.fail(str(err)))
         task.sig_done.connect(self._on_done)
         self.task = task.start()

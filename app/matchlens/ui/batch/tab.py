@@ -112,6 +112,7 @@ class BatchTab(QWidget):
         self.exports = BatchExports(self)
         self.exports.sig_done.connect(self._on_task_done)
         self.top.sig_export_table.connect(self.exports.export_table_dialog)
+        self.top.sig_export_report.connect(self.exports.export_report_dialog)
         self.top.sig_export_thresholds.connect(self.exports.export_thresholds_dialog)
         self.top.sig_export_plot.connect(self.exports.export_plot_dialog)
         self.top.plot_names = self.exports.plot_names

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QFileDialog, QSizePolicy, QSplitter, QVBoxLayout, 
 from matchlens.core.diff.pair import DISTANCE_METRIC as HIGHLIGHT_METRIC
 from matchlens.core.diff.span_table import ALIGN_TASK, SpanTable
 from matchlens.core.text.textfile import FileReadError, read_text_file
+from matchlens.ui.compare.diff_actions import install as install_diff_actions
 from matchlens.ui.compare.find_bar import FindBar
 from matchlens.ui.compare.inline_pane import InlinePane
 from matchlens.ui.compare.json_mode import JsonMode
@@ -85,6 +86,7 @@ class CompareTab(DifferenceNavigation, QWidget):
                                   self.sig_status.emit, self)
         self.addAction(self.move_link.action_jump)
         self._build_ui()
+        self.diff_actions = install_diff_actions(self)  # right-click: Copy diff, Save as HTML
 
         self._compute_timer = QTimer(self, singleShot=True)
         self._compute_timer.timeout.connect(lambda: self._compute(new_text=True))
@@ -199,6 +201,10 @@ class CompareTab(DifferenceNavigation, QWidget):
         toolbar steps through the others (nothing shown for fewer than one)."""
         self.references.set_references(references, current, why)
         self.references_action.setVisible(bool(references))
+
+    def current_table(self) -> SpanTable | None:
+        """The highlight on screen (None while the first one is computed)."""
+        return self._table
 
     def texts(self) -> tuple[str, str]:
         return self.editor("expected").text(), self.editor("actual").text()

@@ -1,0 +1,70 @@
+"""`matchlens score --html/--markdown/--junit`: the reports set up from the flags, fed the
+scored pieces in the same pass as the table, and written at its end
+(core.output.reports.outputs)."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from matchlens.core.datasets import guess_columns
+from matchlens.core.datasets.table import Table
+from matchlens.core.errors import ConfigError, OutputError
+from matchlens.core.scoring.batch import BatchResult, MetricJob
+from matchlens.core.scoring.mapping import ColumnMapping
+from matchlens.core.scoring.tally import Tally
+
+if TYPE_CHECKING:
+    from matchlens.core.output.reports.outputs import ReportOutputs
+
+
+def start_reports(args: argparse.Namespace, first: Table, mapping: ColumnMapping,
+                  jobs: list[MetricJob]) -> ReportOutputs | None:
+    """The reports the flags ask for, or None. A bad --id/--label column or an output path
+    that is a folder is one sentence now, before any row is scored."""
+    wanted = (getattr(args, "html", None), getattr(args, "markdown", None),
+              getattr(args, "junit", None))
+    if all(path is None for path in wanted):
+        return None
+    # only when asked: a plain run does not load the writers (tempfile, tomli_w, html)
+    from matchlens.core.output.reports.outputs import ReportOutputs, ReportPaths
+
+    paths = ReportPaths(*wanted, getattr(args, "worst", 50))
+    for flag, path in (("--html", paths.html), ("--markdown", paths.markdown),
+                       ("--junit", paths.junit)):
+        if path is not None and Path(path).is_dir():
+            raise OutputError(f"{path}: is a folder, not a file to write ({flag})")
+    # --id is the runs' row key (a column or a JSONPath): a column also names the report's rows
+    id_spec = getattr(args, "id_spec", None)
+    id_column = id_spec if id_spec and not id_spec.startswith("$") else None
+    label_column = getattr(args, "label_column", None)
+    for flag, column in (("--id", id_column), ("--label", label_column)):
+        if column is not None and column not in first.columns:
+            raise ConfigError(f"{first.label}: no column {column!r} for {flag} (the columns: "
+                              f"{', '.join(first.columns[:12])}"
+                              f"{', …' if len(first.columns) > 12 else ''})")
+    if id_column is None:
+        id_column = guess_columns(list(first.columns)).get("id")
+    return ReportOutputs(paths, mapping, list(jobs), source=first.label,
+                         id_column=id_column, label_column=label_column)
+
+
+def feeding(stream: Iterable[tuple[Table, BatchResult]], reports: ReportOutputs | None
+            ) -> Iterator[tuple[Table, BatchResult]]:
+    """The scored pieces, each handed to the reports first."""
+    for piece, result in stream:
+        if reports is not None:
+            reports.feed(piece, result)
+        yield piece, result
+
+
+def finish_reports(reports: ReportOutputs | None, tally: Tally, input_path: Path | None,
+                   options: dict) -> None:
+    if reports is None:
+        return
+    reports.finish(tally, input_path=input_path, options=options,
+                   command=shlex.join(["matchlens", *sys.argv[1:]]))

@@ -1,0 +1,285 @@
+"""`ReportCollector`: what the reports need, gathered while `score_stream` hands out the scored
+pieces — never every row.
+
+Per variant and thresholded metric a bounded heap keeps the `worst` lowest-scoring rows (the
+highest for a lower-is-better metric) with their texts; the score distributions come from the
+run's `Tally`; with a label column, the labels and scores (a number each a row, no text) for
+the calibration table; with JUnit, every row's testcase goes to the writer's spool at once.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+
+import numpy as np
+
+from matchlens.core.datasets import parse_label, resolve_column
+from matchlens.core.datasets.table import Table
+from matchlens.core.diff.readable.chunks import readable_diff
+from matchlens.core.labels.calibration_report import MetricReport, calibrate_scores
+from matchlens.core.metrics.registry import STATUS_SCORED
+from matchlens.core.output.reports.junit import JunitWriter, testcases
+from matchlens.core.output.reports.model import RowDiff, WorstRows
+from matchlens.core.output.reports.rows import (
+    failing_sentence,
+    plain_diff,
+    row_diff,
+    shown,
+)
+from matchlens.core.results import Direction
+from matchlens.core.scoring.batch import BatchResult, MetricJob
+from matchlens.core.scoring.mapping import ColumnMapping
+from matchlens.core.scoring.references import parse_references
+
+# Failing rows per variant whose JUnit body is a readable diff (see _failure_body).
+JUNIT_DIFFS = 1_000
+NO_DIFF = "(no diff: past the first failing rows; see the HTML report or `matchlens diff`)"
+_NO_FAIL = -1e308  # in the grid of failing scores: this metric does not fail the row
+
+
+@dataclass
+class _Candidate:
+    index: int
+    line: int
+    row_id: str | None
+    expected: str | None
+    actual: str | None
+    scores: dict[str, float | None]
+
+
+class ReportCollector:
+    """Feed it every scored piece in order (`add`); `worst_rows()` and `calibration()` then
+    give the report's sections. `junit`, when given, receives one testcase per row."""
+
+    def __init__(self, mapping: ColumnMapping, jobs: list[MetricJob], *, worst: int = 50,
+                 id_column: str | None = None, label_column: str | None = None,
+                 junit: JunitWriter | None = None) -> None:
+        self.mapping = mapping
+        self.jobs = list(jobs)
+        self.worst = max(0, worst)
+        self.id_column = id_column
+        self.label_column = label_column
+        self.junit = junit
+        self.rows = 0
+        self.thresholded = [job for job in self.jobs if job.threshold is not None]
+        # (variant, metric) -> min-heap of (badness, -index, candidate): the root is the
+        # least bad kept, so a worse row replaces it; ties keep the earlier row
+        self._heaps: dict[tuple[str, str], list] = {
+            (v, job.id): [] for v in mapping.variants for job in self.thresholded}
+        self._sentences: dict[tuple[str, float], str] = {}
+        self._diffs: dict[str, int] = {}  # variant -> failing rows given a diff in JUnit
+        self._labels: list[np.ndarray] = []
+        self._scores: dict[tuple[str, str], list[np.ndarray]] = {
+            (v, job.id): [] for v in mapping.variants for job in self.jobs}
+
+    def add(self, table: Table, result: BatchResult) -> None:
+        n, start = result.rows, self.rows
+        self.rows += n
+        texts: dict[str, list] | None = None
+        ids = self._ids(table)
+        for variant in self.mapping.variants:
+            picks = set()
+            for job in self.thresholded:
+                picks.update(self._offer(variant, job, result, start))
+            if self.junit is not None:
+                texts = texts or self._texts(table)
+                self._junit(variant, result, start, table, ids, texts)
+            if picks:
+                texts = texts or self._texts(table)
+                self._fill(variant, picks, result, start, table, ids, texts)
+        if self.label_column is not None:
+            values = resolve_column(table, self.label_column).values
+            self._labels.append(np.fromiter(
+                (-1 if (v := parse_label(t)) is None else int(v) for t in values),
+                dtype=np.int8, count=n))
+            for key, parts in self._scores.items():
+                status = result.status[key]
+                parts.append(np.where(status == STATUS_SCORED, result.scores[key], np.nan))
+
+    def _offer(self, variant: str, job: MetricJob, result: BatchResult, start: int) -> list[int]:
+        """Rows of this piece that enter the heap of (variant, metric), as piece rows."""
+        if not self.worst:
+            return []
+        key = (variant, job.id)
+        scores = result.scores[key]
+        ok = result.status[key] == STATUS_SCORED
+        badness = np.where(ok, -scores if job.spec.direction is Direction.MAX else scores,
+                           -np.inf)
+        heap = self._heaps[key]
+        floor = heap[0][0] if len(heap) >= self.worst else -np.inf
+        rows = np.flatnonzero(ok & (badness > floor))
+        if rows.size > self.worst:  # the piece's own worst, earlier rows first among ties
+            order = np.lexsort((rows, -badness[rows]))[: self.worst]
+            rows = rows[order]
+        entered = []
+        for row in rows.tolist():
+            item = (float(badness[row]), -(start + row), row)
+            if len(heap) < self.worst:
+                heapq.heappush(heap, item)
+            elif item[:2] > heap[0][:2]:
+                heapq.heapreplace(heap, item)
+            else:
+                continue
+            entered.append(row)
+        return entered
+
+    def _fill(self, variant: str, picks: set[int], result: BatchResult, start: int,
+              table: Table, ids: list | None, texts: dict[str, list]) -> None:
+        """Replace the piece-row placeholders of this piece's entries by their candidates."""
+        made = {row: self._candidate(variant, row, result, start, table, ids, texts)
+                for row in picks}
+        for job in self.thresholded:
+            heap = self._heaps[(variant, job.id)]
+            for i, (bad, neg, item) in enumerate(heap):
+                if isinstance(item, int) and -neg - start == item and item in made:
+                    heap[i] = (bad, neg, made[item])
+
+    def _candidate(self, variant: str, row: int, result: BatchResult, start: int, table: Table,
+                   ids: list | None, texts: dict[str, list]) -> _Candidate:
+        scores = {}
+        for job in self.jobs:
+            key = (variant, job.id)
+            ok = result.status[key][row] == STATUS_SCORED
+            scores[job.id] = float(result.scores[key][row]) if ok else None
+        return _Candidate(start + row, table.lines[row], None if ids is None else ids[row],
+                          self._expected(texts, variant, row, result), texts[variant][row],
+                          scores)
+
+    def _expected(self, texts: dict[str, list], variant: str, row: int,
+                  result: BatchResult) -> str | None:
+        cell = texts[""][row]
+        if not self.mapping.expected_any or cell is None:
+            return cell
+        try:
+            refs = parse_references(cell) or []
+        except ValueError:
+            return cell
+        for job in self.jobs:  # the reference the first metric found best
+            best = result.refs.get((variant, job.id))
+            if best is not None and 0 <= best[row] < len(refs):
+                return refs[int(best[row])]
+        return refs[0] if refs else cell
+
+    def _texts(self, table: Table) -> dict[str, list]:
+        """The piece's expected ("" key) and actual texts, resolved as the scoring did."""
+        if self.mapping.expected_literal:
+            expected = [self.mapping.expected] * len(table)
+        else:
+            expected = resolve_column(table, self.mapping.expected, require_match=False).values
+        out = {"": expected}
+        for variant in self.mapping.variants:
+            out[variant] = resolve_column(table, variant, require_match=False).values
+        return out
+
+    def _ids(self, table: Table) -> list | None:
+        if self.id_column is None or self.id_column not in table.columns:
+            return None
+        return [table.cell_text(i, self.id_column) for i in range(len(table))]
+
+    def _junit(self, variant: str, result: BatchResult, start: int, table: Table,
+               ids: list | None, texts: dict[str, list]) -> None:
+        """This piece's testcases of `variant`, handed to the JUnit writer as one block."""
+        judged = self.thresholded or self.jobs
+        scored = np.zeros(result.rows, dtype=bool)
+        for job in judged:
+            scored |= result.status[(variant, job.id)] == STATUS_SCORED
+        failing = np.zeros(result.rows, dtype=bool)
+        verdicts = {}
+        for job in self.thresholded:
+            verdicts[job.id] = result.verdicts(variant, job.id)
+            failing |= verdicts[job.id] == 0
+        failing &= scored
+        if ids is None:
+            names = [f"row {n}" for n in range(start + 1, start + result.rows + 1)]
+        else:
+            names = [f"row {start + row + 1}" if ids[row] in (None, "") else ids[row]
+                     for row in range(result.rows)]
+        unscored = np.flatnonzero(~scored).tolist()
+        skipped = {row: f"no score ({table.unit} {table.lines[row]})" for row in unscored}
+        failures = {}
+        rows = np.flatnonzero(failing)
+        if rows.size:
+            # one message per distinct combination of failing scores (scores take few values)
+            grid = np.column_stack([
+                np.where(verdicts[job.id][rows] == 0,
+                         result.scores[(variant, job.id)][rows], _NO_FAIL)
+                for job in self.thresholded])
+            combos, which = np.unique(grid, axis=0, return_inverse=True)
+            messages = ["; ".join(self._sentence(job, float(score))
+                                  for job, score in zip(self.thresholded, combo.tolist(),
+                                                        strict=True) if score != _NO_FAIL)
+                        for combo in combos]
+            for row, k in zip(rows.tolist(), which.reshape(-1).tolist(), strict=True):
+                failures[row] = (messages[k], self._failure_body(variant, row, result, texts))
+        self.junit.add_block(variant, testcases(names, variant, escaped_names=ids is None,
+                                                failures=failures, skipped=skipped),
+                             len(failures), len(skipped))
+
+    def _sentence(self, job: MetricJob, score: float) -> str:
+        """failing_sentence, remembered: scores take few distinct values (0.01 steps, counts)."""
+        key = (job.id, score)
+        sentence = self._sentences.get(key)
+        if sentence is None:
+            if len(self._sentences) > 100_000:
+                self._sentences.clear()
+            sentence = failing_sentence(job.id, score, float(job.threshold),
+                                        job.spec.direction, job.spec.integer)
+            self._sentences[key] = sentence
+        return sentence
+
+    def _failure_body(self, variant: str, row: int, result: BatchResult,
+                      texts: dict[str, list]) -> str:
+        """The readable diff (`[-…-]{+…+}`, texts scrubbed) of the first JUNIT_DIFFS failing
+        rows of a variant; past them a sentence saying where to look. A readable diff costs
+        ~0.2-0.6 ms a pair and scrubbing ~0.2 µs a character: for every failing row of a
+        1M-row run that is minutes, more than the scoring itself (bench_reports.py)."""
+        done = self._diffs.get(variant, 0)
+        if done >= JUNIT_DIFFS:
+            return self._no_diff(variant)
+        self._diffs[variant] = done + 1
+        e, _ = shown(self._expected(texts, variant, row, result))
+        a, _ = shown(texts[variant][row])
+        return plain_diff(e, a, readable_diff(e, a).chunks)
+
+    @staticmethod
+    def _no_diff(variant: str) -> str:
+        return NO_DIFF
+
+    def worst_rows(self) -> list[WorstRows]:
+        """Per variant and thresholded metric, the kept rows worst first, with their diffs."""
+        out = []
+        for variant in self.mapping.variants:
+            for job in self.thresholded:
+                heap = sorted(self._heaps[(variant, job.id)], key=lambda h: (-h[0], -h[1]))
+                rows = tuple(self._shown(variant, job, h[2]) for h in heap)
+                out.append(WorstRows(variant, job.id, float(job.threshold), rows))
+        return out
+
+    def _shown(self, variant: str, job: MetricJob, c: _Candidate) -> RowDiff:
+        failing = []
+        for other in self.thresholded:
+            score = c.scores.get(other.id)
+            if score is not None and _fails(other, score):
+                failing.append(failing_sentence(other.id, score, float(other.threshold),
+                                                other.spec.direction, other.spec.integer))
+        return row_diff(index=c.index, line=c.line, row_id=c.row_id, variant=variant,
+                        expected=c.expected, actual=c.actual, scores=c.scores, failing=failing)
+
+    def calibration(self) -> dict[str, list[MetricReport]]:
+        """Per variant, each metric against the label column (empty without one)."""
+        if self.label_column is None or not self._labels:
+            return {}
+        labels = np.concatenate(self._labels)
+        out: dict[str, list[MetricReport]] = {}
+        for variant in self.mapping.variants:
+            out[variant] = [calibrate_scores(job.spec, np.concatenate(
+                self._scores[(variant, job.id)]), labels, job.threshold)[0]
+                for job in self.jobs]
+        return out
+
+
+def _fails(job: MetricJob, score: float) -> bool:
+    if job.spec.direction is Direction.MAX:
+        return score < job.threshold
+    return score > job.threshold

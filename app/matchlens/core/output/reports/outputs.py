@@ -1,0 +1,154 @@
+"""`ReportOutputs`: the three report files one `matchlens score` run asks for (--html,
+--markdown, --junit), fed in the scoring pass and written atomically at its end.
+
+`feed(piece, result)` goes beside the scored table's writer; `finish(tally, ...)` builds the
+`ReportData` (provenance, summary, distributions, calibration, worst rows) and writes each file
+(core.atomic: a file appears whole or not at all). The optional sections — the baseline's
+regressions and the JSON `fields` table — are passed in by their features as plain
+dataclasses (`regressions=`, `fields=` of `finish`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from matchlens import __version__
+from matchlens.core.atomic import atomic_writer
+from matchlens.core.datasets.table import Table
+from matchlens.core.errors import OutputError
+from matchlens.core.output.reports.collect import ReportCollector
+from matchlens.core.output.reports.html_report import render_html
+from matchlens.core.output.reports.junit import JunitWriter
+from matchlens.core.output.reports.markdown import render_markdown
+from matchlens.core.output.reports.model import (
+    FieldsSection,
+    InputFile,
+    Provenance,
+    RegressionSection,
+    ReportData,
+)
+from matchlens.core.scoring.batch import BatchResult, MetricJob
+from matchlens.core.scoring.mapping import ColumnMapping
+from matchlens.core.scoring.tally import Tally
+from matchlens.core.text.redact import scrub
+
+
+@dataclass(frozen=True)
+class ReportPaths:
+    html: Path | None = None
+    markdown: Path | None = None
+    junit: Path | None = None
+    worst: int = 50
+
+    @property
+    def any(self) -> bool:
+        return any(p is not None for p in (self.html, self.markdown, self.junit))
+
+
+def sha256_of(path: Path | None) -> str | None:
+    """The file's SHA-256 (read in 1 MB blocks), or None for standard input."""
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as handle:
+            return hashlib.file_digest(handle, "sha256").hexdigest()
+    except OSError:
+        return None
+
+
+def scrubbed(value: Any) -> Any:
+    """Every string in a nested config scrubbed of keys."""
+    if isinstance(value, str):
+        return scrub(value)
+    if isinstance(value, dict):
+        return {scrub(str(k)): scrubbed(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [scrubbed(v) for v in value]
+    return value
+
+
+class ReportOutputs:
+    """The reports of one run: created before the pass, fed every piece, finished after."""
+
+    def __init__(self, paths: ReportPaths, mapping: ColumnMapping, jobs: list[MetricJob],
+                 *, source: str, id_column: str | None = None,
+                 label_column: str | None = None) -> None:
+        self.paths = paths
+        self.created = datetime.now(UTC)
+        self.junit = JunitWriter(mapping.variants, source) if paths.junit else None
+        worst = paths.worst if (paths.html or paths.markdown) else 0
+        self.collector = ReportCollector(mapping, jobs, worst=worst, id_column=id_column,
+                                         label_column=label_column, junit=self.junit)
+
+    def feed(self, piece: Table, result: BatchResult) -> None:
+        self.collector.add(piece, result)
+
+    def finish(self, tally: Tally, *, input_path: Path | None, options: dict[str, Any],
+               command: str = "", regressions: RegressionSection | None = None,
+               fields: FieldsSection | None = None) -> ReportData:
+        """Build the report and write every file asked for; the data is returned (tests)."""
+        prov = Provenance(
+            inputs=(InputFile(scrub(tally.source), sha256_of(input_path), tally.rows),),
+            version=__version__, created=self.created.isoformat(timespec="seconds"),
+            metrics=tuple(job.id for job in tally.jobs),
+            thresholds={job.id: job.threshold for job in tally.jobs},
+            options=scrubbed(options), command=scrub(command))
+        data = ReportData(prov, tally, worst=self.collector.worst_rows(),
+                          calibration=self.collector.calibration(), regressions=regressions,
+                          fields=fields, worst_n=self.paths.worst)
+        if self.paths.html:
+            _write(self.paths.html, render_html(data))
+        if self.paths.markdown:
+            _write(self.paths.markdown, render_markdown(data))
+        if self.junit is not None and self.paths.junit:
+            self.junit.write(self.paths.junit,
+                             self.created.strftime("%Y-%m-%dT%H:%M:%S"))
+        return data
+
+    def close(self) -> None:
+        """Let go of the JUnit spools (a run that failed or was interrupted)."""
+        if self.junit is not None:
+            self.junit.close()
+
+
+def _write(path: Path, content: str) -> None:
+    try:
+        with atomic_writer(path) as handle:
+            handle.write(content)
+    except OSError as err:
+        raise OutputError(f"{path}: cannot write ({err.strerror or err})") from None
+
+
+def write_report_of_result(path: Path, table: Table, result: BatchResult,
+                           mapping: ColumnMapping, options: dict[str, Any], *, worst: int = 50,
+                           input_path: Path | None = None) -> ReportData:
+    """The HTML report of a result held whole (the window's File ▸ Export ▸ Report, with the
+    thresholds on screen in `result.jobs`): the same report `score --html` writes. Only the
+    rows scored so far are reported."""
+    done = result.done
+    if done < result.rows:
+        table = table.piece(0, done)
+        result = _first_rows(result, done)
+    tally = Tally.of(result, list(table.lines), source=table.label)
+    tally.unit = table.unit
+    label = mapping.label if mapping.label in table.columns else None
+    ident = mapping.id if mapping.id in table.columns else None
+    outputs = ReportOutputs(ReportPaths(html=path, worst=worst), mapping, list(result.jobs),
+                            source=table.label, id_column=ident, label_column=label)
+    outputs.feed(table, result)
+    return outputs.finish(tally, input_path=input_path, options=options,
+                          command="the MatchLens window")
+
+
+def _first_rows(result: BatchResult, rows: int) -> BatchResult:
+    out = BatchResult(rows, list(result.variants), list(result.jobs),
+                      {k: v[:rows] for k, v in result.scores.items()},
+                      {k: v[:rows] for k, v in result.status.items()},
+                      {k: {r: m for r, m in v.items() if r < rows}
+                       for k, v in result.messages.items()}, rows)
+    out.refs.update({k: v[:rows] for k, v in result.refs.items()})
+    return out

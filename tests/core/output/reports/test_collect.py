@@ -1,0 +1,63 @@
+"""core.output.reports.collect: the worst rows kept while pieces stream past are exactly the
+worst rows of the whole run (a bounded heap across pieces), with their texts and diffs."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from matchlens.core.config import Config
+from matchlens.core.datasets import table_from_columns
+from matchlens.core.scoring import plan
+from matchlens.core.scoring.mapping import ColumnMapping
+from matchlens.core.scoring.pipeline import score_table
+from tests.core.output.reports.runs import run_reports
+
+
+def brute_worst(expected, actual, scores, n):
+    """The reference: every row's score sorted, lowest first, earlier rows first among ties."""
+    order = sorted(range(len(expected)), key=lambda i: (scores[i], i))
+    return order[:n]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["abc", "abd", "xyz", "ab", ""]),
+                          st.sampled_from(["abc", "abx", "q", "abcd", ""])),
+                min_size=1, max_size=60),
+       st.integers(0, 12), st.integers(1, 9))
+def test_worst_rows_across_pieces_equal_the_whole_runs_worst(pairs, n, piece_rows):
+    expected = [e for e, _ in pairs]
+    actual = [a for _, a in pairs]
+    with tempfile.TemporaryDirectory() as folder:
+        data = run_reports(Path(folder), {"expected": expected, "actual": actual}, worst=n,
+                           piece_rows=piece_rows, html=True, markdown=False, junit=False)
+    group = next(g for g in data.worst if g.metric == "levenshtein_similarity")
+    # the reference: the same metric on the whole table in one piece, sorted by brute force
+    # (what is under test is keeping the worst across pieces, not the metric)
+    result, _ = score_table(table_from_columns({"expected": expected, "actual": actual}),
+                            ColumnMapping("expected", ("actual",)),
+                            plan.make_plan(Config(), "levenshtein_similarity").jobs)
+    scores = result.scores[("actual", "levenshtein_similarity")].tolist()
+    want = brute_worst(expected, actual, scores, n)
+    got = [row.index for row in group.rows]
+    assert got == want
+    assert len(got) == len(set(got)) == min(n, len(pairs))
+    for row in group.rows:  # the kept row carries its own texts and a diff rebuilding them
+        assert row.expected == expected[row.index] and row.actual == actual[row.index]
+        rebuilt = "".join(row.expected[c.exp_start:c.exp_end] for c in row.chunks
+                          if c.op != "insert")
+        assert rebuilt == row.expected
+
+
+def test_lower_is_better_metric_keeps_the_highest(tmp_path):
+    expected = ["aaaa"] * 5
+    actual = ["aaaa", "aaab", "abbb", "bbbb", "aabb"]  # distances 0, 1, 3, 4, 2
+    data = run_reports(tmp_path, {"expected": expected, "actual": actual}, worst=2,
+                       overrides=("levenshtein_distance.threshold=1",),
+                       metrics="levenshtein_distance", markdown=False, junit=False)
+    (group,) = data.worst
+    assert [r.index for r in group.rows] == [3, 2]  # distance 4 then 3
+    assert group.rows[0].failing == ("levenshtein_distance 4 > 1",)
