@@ -5,6 +5,7 @@ a key, one sentence for a bad --id/--label or a folder."""
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 
 import html5lib
@@ -60,3 +61,61 @@ def test_report_path_that_is_a_folder(cli, sample_csv, tmp_path):
     run = cli("score", str(sample_csv), *FLAGS, "-o", str(tmp_path / "o.csv"), "--junit",
               str(tmp_path))
     assert_one_line_error(run, str(tmp_path), "folder", "--junit")
+
+
+def _json_rows(tmp_path):
+    """Three JSON outputs; `$.age` is wrong in rows a and b, right in c; `$.name` always right."""
+    rows = [("a", {"name": "Ada", "age": 36}, {"name": "Ada", "age": 37}),
+            ("b", {"name": "Bob", "age": 40}, {"name": "Bob", "age": 41}),
+            ("c", {"name": "Cy", "age": 22}, {"name": "Cy", "age": 22})]
+    path = tmp_path / "json.jsonl"
+    path.write_text("".join(json.dumps({"id": i, "expected": json.dumps(e),
+                                        "output": json.dumps(a)}) + "\n"
+                            for i, e, a in rows), encoding="utf-8")
+    return path
+
+
+def _fields_table(html: str) -> dict[str, list[str]] | None:
+    """The report's JSON fields table as {path: its cells}, or None when it has none."""
+    tree = html5lib.parse(html, treebuilder="etree", namespaceHTMLElements=False)
+    body = list(tree.iter("body"))[0]
+    children = list(body.iter())
+    heads = [k for k, el in enumerate(children)
+             if el.tag == "h2" and "".join(el.itertext()) == "JSON fields"]
+    if not heads:
+        return None
+    table = next(el for el in children[heads[0]:] if el.tag == "table")
+    header = ["".join(th.itertext()) for th in table.iter("th")]
+    out = {}
+    for tr in table.find("tbody").iter("tr"):
+        cells = dict(zip(header, ("".join(td.itertext()) for td in tr.iter("td")), strict=True))
+        out[cells.pop("path")] = cells
+    return out
+
+
+def test_json_fields_table_in_the_reports(cli, tmp_path):
+    data = _json_rows(tmp_path)
+    run = cli("score", str(data), "--expected", "expected", "--actual", "output",
+              "--metrics", "json_distance,exact_match", "-o", str(tmp_path / "o.csv"),
+              "--html", str(tmp_path / "r.html"), "--markdown", str(tmp_path / "r.md"))
+    assert run.code == 0, run.err
+    table = _fields_table((tmp_path / "r.html").read_text(encoding="utf-8"))
+    assert table is not None
+    # $.age: in the reference of all 3 rows, equal in c only, differs in a and b -> 1/3
+    assert table["$.age"] == {"variant": "output", "expected": "3", "equal": "1",
+                              "differs": "2", "missing": "0", "extra": "0",
+                              "accuracy": "33.3%"}
+    assert table["$.name"]["equal"] == "3" and table["$.name"]["accuracy"] == "100.0%"
+    assert list(table) == ["$.age", "$.name"]  # worst accuracy first
+    md = (tmp_path / "r.md").read_text(encoding="utf-8")
+    assert "| $.age | 3 | 1 | 2 | 0 | 0 | 33.3% |" in md
+
+
+def test_no_fields_table_without_json_distance(cli, tmp_path):
+    data = _json_rows(tmp_path)
+    run = cli("score", str(data), "--expected", "expected", "--actual", "output",
+              "--metrics", "exact_match", "-o", str(tmp_path / "o.csv"),
+              "--html", str(tmp_path / "r.html"), "--markdown", str(tmp_path / "r.md"))
+    assert run.code == 0, run.err
+    assert _fields_table((tmp_path / "r.html").read_text(encoding="utf-8")) is None
+    assert "JSON fields" not in (tmp_path / "r.md").read_text(encoding="utf-8")

@@ -19,6 +19,7 @@ from matchlens.core.datasets.table import Table
 from matchlens.core.diff.readable.chunks import readable_diff
 from matchlens.core.labels.calibration_report import MetricReport, calibrate_scores
 from matchlens.core.metrics.registry import STATUS_SCORED
+from matchlens.core.output.reports.fields_feed import METRIC, FieldsFeed
 from matchlens.core.output.reports.junit import JunitWriter, testcases
 from matchlens.core.output.reports.model import RowDiff, WorstRows
 from matchlens.core.output.reports.rows import (
@@ -54,8 +55,9 @@ class ReportCollector:
 
     def __init__(self, mapping: ColumnMapping, jobs: list[MetricJob], *, worst: int = 50,
                  id_column: str | None = None, label_column: str | None = None,
-                 junit: JunitWriter | None = None) -> None:
+                 junit: JunitWriter | None = None, fields: FieldsFeed | None = None) -> None:
         self.mapping = mapping
+        self.fields = fields
         self.jobs = list(jobs)
         self.worst = max(0, worst)
         self.id_column = id_column
@@ -88,6 +90,11 @@ class ReportCollector:
             if picks:
                 texts = texts or self._texts(table)
                 self._fill(variant, picks, result, start, table, ids, texts)
+            if self.fields is not None:
+                texts = texts or self._texts(table)
+                expected = texts[""] if not self.mapping.expected_any else [
+                    self._expected(texts, variant, row, result, METRIC) for row in range(n)]
+                self.fields.add(variant, expected, texts[variant])
         if self.label_column is not None:
             values = resolve_column(table, self.label_column).values
             self._labels.append(np.fromiter(
@@ -147,7 +154,9 @@ class ReportCollector:
                           scores)
 
     def _expected(self, texts: dict[str, list], variant: str, row: int,
-                  result: BatchResult) -> str | None:
+                  result: BatchResult, metric: str | None = None) -> str | None:
+        """The row's reference; with --expected-any the one `metric` (default: the first
+        metric) found best."""
         cell = texts[""][row]
         if not self.mapping.expected_any or cell is None:
             return cell
@@ -156,6 +165,8 @@ class ReportCollector:
         except ValueError:
             return cell
         for job in self.jobs:  # the reference the first metric found best
+            if metric is not None and job.id != metric:
+                continue
             best = result.refs.get((variant, job.id))
             if best is not None and 0 <= best[row] < len(refs):
                 return refs[int(best[row])]

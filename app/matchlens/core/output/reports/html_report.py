@@ -182,7 +182,10 @@ def fields_section(data: ReportData) -> list[str]:
     section = data.fields
     if section is None:
         return []
-    out = ["<h2>Fields</h2>", '<div class="scroll"><table><thead><tr>'
+    out = ["<h2>JSON fields</h2>"]
+    if section.note:
+        out.append(f"<p>{text(section.note)}</p>")
+    out += ['<div class="scroll"><table><thead><tr>'
            + "".join(_th(text(h)) for h in section.header) + "</tr></thead><tbody>"]
     out += ["<tr>" + "".join(f"<td>{text(c)}</td>" for c in row) + "</tr>"
             for row in section.rows]

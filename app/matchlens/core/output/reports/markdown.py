@@ -18,16 +18,17 @@ from matchlens.core.text.redact import scrub
 
 LIMIT = 60_000
 CELL = 80
+FIELD_ROWS = 30  # JSON fields paths per variant (the HTML shows more)
 _RESERVE = 400  # room kept for the closing line
 _SPACE = re.compile("[\x00-\x1f\x7f\u2028\u2029\ud800-\udfff]+")
 _PUNCT = re.compile(r"([\\`*_{}\[\]()#+!|~])")
 
 
-def cell(value: object) -> str:
-    """A value as one inert table cell."""
+def cell(value: object, cut: int = CELL) -> str:
+    """A value as one inert table cell (cut to `cut` characters; 0: not cut)."""
     s = _SPACE.sub(" ", scrub(str(value))).strip()
-    if len(s) > CELL:
-        s = s[: CELL - 1] + "…"
+    if cut and len(s) > cut:
+        s = s[: cut - 1] + "…"
     s = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return _PUNCT.sub(r"\\\1", s)
 
@@ -59,6 +60,7 @@ def render_markdown(data: ReportData) -> str:
         r = data.regressions
         blocks.append(["", f"**Against the baseline** {cell(r.baseline)}: {r.regressed:,} "
                            f"regressed, {r.improved:,} improved."])
+    blocks += _fields(data)
     for group in data.worst:
         if group.rows:
             blocks.append(["", f"<details><summary>Worst {len(group.rows)} by "
@@ -66,6 +68,30 @@ def render_markdown(data: ReportData) -> str:
                            _ids([r.name for r in group.rows]), "",
                            "</details>"])
     return _fit(blocks)
+
+
+def _fields(data: ReportData) -> list[list[str]]:
+    """The JSON fields table (json_distance scored): one block per variant, so a long one is
+    left out whole rather than cut, its first `FIELD_ROWS` paths (worst first)."""
+    section = data.fields
+    if section is None:
+        return []
+    blocks = [["", "### JSON fields", "", cell(section.note, cut=0)]] if section.note else [
+        ["", "### JSON fields"]]
+    by_variant: dict[str, list[tuple[str, ...]]] = {}
+    for row in section.rows:
+        by_variant.setdefault(row[0], []).append(row)
+    for variant, rows in by_variant.items():
+        lines = ["", f"<details><summary>{cell(variant)}: {plural(len(rows), 'path')}"
+                     "</summary>", "",
+                 "| " + " | ".join(cell(h) for h in section.header[1:]) + " |",
+                 "|---|" + "--:|" * (len(section.header) - 2)]
+        lines += ["| " + " | ".join(cell(c) for c in row[1:]) + " |"
+                  for row in rows[:FIELD_ROWS]]
+        if len(rows) > FIELD_ROWS:
+            lines += ["", f"{len(rows) - FIELD_ROWS:,} more paths in the HTML report."]
+        blocks.append([*lines, "", "</details>"])
+    return blocks
 
 
 def _fit(blocks: list[list[str]]) -> str:

@@ -94,11 +94,13 @@ class RegressionSection:
 
 @dataclass(frozen=True)
 class FieldsSection:
-    """The `fields` table of JSON outputs: a header and rows of cells (hook for the fields
-    feature, which fills `ReportData.fields`)."""
+    """The `fields` table of JSON outputs: a header, rows of cells and a note saying what was
+    compared and what was left out (filled by reports.fields_feed when json_distance is
+    scored)."""
 
     header: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
+    note: str = ""
 
 
 @dataclass

@@ -4,8 +4,9 @@
 `feed(piece, result)` goes beside the scored table's writer; `finish(tally, ...)` builds the
 `ReportData` (provenance, summary, distributions, calibration, worst rows) and writes each file
 (core.atomic: a file appears whole or not at all). The optional sections — the baseline's
-regressions and the JSON `fields` table — are passed in by their features as plain
-dataclasses (`regressions=`, `fields=` of `finish`).
+regressions and the JSON `fields` table — are passed in as plain dataclasses (`regressions=`,
+`fields=` of `finish`); when json_distance is scored, the `fields` table is counted in the
+pass itself (reports.fields_feed).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from matchlens.core.atomic import atomic_writer
 from matchlens.core.datasets.table import Table
 from matchlens.core.errors import OutputError
 from matchlens.core.output.reports.collect import ReportCollector
+from matchlens.core.output.reports.fields_feed import FieldsFeed
 from matchlens.core.output.reports.html_report import render_html
 from matchlens.core.output.reports.junit import JunitWriter
 from matchlens.core.output.reports.markdown import render_markdown
@@ -80,9 +82,14 @@ class ReportOutputs:
         self.paths = paths
         self.created = datetime.now(UTC)
         self.junit = JunitWriter(mapping.variants, source) if paths.junit else None
-        worst = paths.worst if (paths.html or paths.markdown) else 0
+        drawn = bool(paths.html or paths.markdown)
+        worst = paths.worst if drawn else 0
+        # json_distance scored: the JSON fields table is counted in the same pass
+        json_job = FieldsFeed.job_of(jobs) if drawn else None
+        self.fields = None if json_job is None else FieldsFeed(mapping.variants, json_job)
         self.collector = ReportCollector(mapping, jobs, worst=worst, id_column=id_column,
-                                         label_column=label_column, junit=self.junit)
+                                         label_column=label_column, junit=self.junit,
+                                         fields=self.fields)
 
     def feed(self, piece: Table, result: BatchResult) -> None:
         self.collector.add(piece, result)
@@ -90,7 +97,10 @@ class ReportOutputs:
     def finish(self, tally: Tally, *, input_path: Path | None, options: dict[str, Any],
                command: str = "", regressions: RegressionSection | None = None,
                fields: FieldsSection | None = None) -> ReportData:
-        """Build the report and write every file asked for; the data is returned (tests)."""
+        """Build the report and write every file asked for; the data is returned (tests).
+        `fields`, when not given, is the table counted in the pass (json_distance scored)."""
+        if fields is None and self.fields is not None:
+            fields = self.fields.section()
         prov = Provenance(
             inputs=(InputFile(scrub(tally.source), sha256_of(input_path), tally.rows),),
             version=__version__, created=self.created.isoformat(timespec="seconds"),
