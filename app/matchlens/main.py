@@ -53,6 +53,9 @@ def _finish(code: int) -> int:
         sys.stderr.flush()
     except (OSError, ValueError, AttributeError):
         return code
+    interrupts = sys.modules.get("matchlens.cli.interrupts")
+    if interrupts is not None:
+        interrupts.hold_if_leaving()  # a signal is ending the run: its exit code, not this one
     os._exit(code)
 
 

@@ -39,6 +39,9 @@ def _masked(text: str) -> str:
 
 def say(text: str) -> None:
     """One line on standard error (elided, masked); silent when stderr is gone."""
+    interrupts = sys.modules.get("matchlens.cli.interrupts")  # only if it was ever started
+    if interrupts is not None:
+        interrupts.hold_if_leaving()  # a signal is ending the run: its line, not this one
     line = elide(_masked(" ".join(str(text).splitlines())), MAX_LINE, whitespace="keep",
                  count=True)
     stream = sys.stderr

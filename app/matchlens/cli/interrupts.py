@@ -27,6 +27,18 @@ from matchlens.cli.exit_codes import EXIT_INTERRUPTED, EXIT_TERMINATED
 _LINES = {signal.SIGINT: "matchlens: interrupted; no output was written",
           signal.SIGTERM: "matchlens: terminated; no output was written"}
 _started = False
+# Set when a signal's leaving starts: its cleanup removes the copy of standard input and the
+# temporary files, so the main thread may fail on them (a "cannot be read" sentence and exit 2
+# racing the watcher's exit 130/143). The main thread asks `hold_if_leaving` before it speaks or
+# exits, and waits for the watcher to end the process instead.
+LEAVING = threading.Event()
+
+
+def hold_if_leaving() -> None:
+    """In the main thread, before a sentence or an exit: while a signal's leaving is under way,
+    wait for the watcher to end the process (it exits within moments; 5 s is a safety net)."""
+    if LEAVING.is_set() and threading.current_thread() is threading.main_thread():
+        threading.Event().wait(5)
 
 
 def active() -> bool:
@@ -84,6 +96,7 @@ def _watch(read_fd: int) -> None:
 
 
 def _leave(signum: int) -> None:
+    LEAVING.set()
     # Looked up, not imported: the main thread may hold the import lock (numba loading); a
     # module not imported yet has no worker or temporary file to clean up. A module caught
     # half imported lacks the function (a signal during start-up): skipped, and no cleanup's
