@@ -98,8 +98,13 @@ def normalising_metric(spec: MetricSpec) -> MetricSpec:
         if value and not (raw_many in _BY_WORD and by_word(value)):
             expected, actual = normalised_pair(expected, actual, value)
         if raw_many is not None:
-            return raw_many(expected, actual, options)
-        return many_by_pairs(raw_compute, expected, actual, options)
+            many = raw_many(expected, actual, options)
+        else:
+            many = many_by_pairs(raw_compute, expected, actual, options)
+        if value and many.messages:  # a batch row says what a single pair says
+            suffix = f" (normalised: {describe(value)})"
+            many = replace(many, messages={i: f"{m}{suffix}" for i, m in many.messages.items()})
+        return many
 
     wrapped_many: ManyFn = compute_many
     wrapped: ComputeFn = compute
