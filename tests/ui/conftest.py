@@ -63,8 +63,9 @@ def sample_tab(qtbot, config: ConfigModel):
     tab.shutdown()
 
 
-def wait_done(qtbot, tab: CompareTab, timeout: int = 20000) -> None:
-    """Until the tab has answered for its current texts."""
+def wait_done(qtbot, tab: CompareTab, timeout: int = 120_000) -> None:
+    """Until the tab has answered for its current texts (the timeout only catches a hang: a
+    12,000-character line took 30 s on a machine at load 18)."""
     qtbot.waitUntil(lambda: not tab.is_busy(), timeout=timeout)
 
 

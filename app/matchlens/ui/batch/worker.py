@@ -20,6 +20,7 @@ import subprocess
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -48,8 +49,11 @@ CHILD_CHUNK_ROWS = 10_000
 class Task(QObject):
     """One job on the global thread pool; emits in the GUI thread, never after cancel().
 
-    A task has no Qt parent: it deletes itself (deleteLater) once its thread is done, and a
-    parent would delete it a second time. `owner` only says whose shutdown stops it.
+    A task has no Qt parent and is never deleteLater()'d: Python owns it, and it goes when the
+    last reference does (the live set's, once its thread is done). deleteLater() on it raced
+    Python's own collection: Qt destroyed the C++ object after Python had freed the wrapper,
+    a segfault in the event loop once every few thousand tasks. `owner` only says whose
+    shutdown stops it.
     """
 
     sig_yielded = Signal(object)
@@ -121,7 +125,12 @@ class Task(QObject):
         if not Task._live:
             _share_gil_finely(False)
         self.sig_done.emit()
-        self.deleteLater()
+        # A slot that holds the task (TaskSlot's lambda) is a cycle through Qt that Python's
+        # collector cannot see: cut the connections so the task goes with its last reference.
+        for signal in (self.sig_yielded, self.sig_returned, self.sig_errored, self.sig_done):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)  # "nothing to disconnect"
+                signal.disconnect()
 
 
 _SWITCH_INTERVAL = 0.0005

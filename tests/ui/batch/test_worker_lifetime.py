@@ -1,4 +1,5 @@
-"""The installed PySide6 keeps Python's reference counts whole when a signal is emitted.
+"""The window's background tasks live as long as they should, and the installed PySide6 keeps
+Python's reference counts whole when a signal is emitted.
 
 PySide6 6.12.0's `SignalInstance.emit()` returned True without taking a reference to it: every
 emit, from any thread, connected or not, took one reference from `True`. A window emits
@@ -10,12 +11,13 @@ the window's own background tasks the way a busy session does.
 
 from __future__ import annotations
 
+import gc
 import sys
 import threading
 
 from PySide6.QtCore import QObject, Signal
 
-from matchlens.ui.batch.worker import Task
+from matchlens.ui.batch.worker import Task, TaskSlot
 
 EMITS = 2_000
 
@@ -67,3 +69,23 @@ def test_many_background_tasks_keep_the_reference_counts(qtbot):
 
     assert _drift(run_tasks) > -300  # each task emits at least three signals
     assert sorted(results) == list(range(300))
+
+
+def test_finished_tasks_are_freed_even_when_a_slot_held_them(qtbot):
+    """A task whose own signal holds a closure over it (TaskSlot's) is a cycle through Qt:
+    unless its connections are cut when it ends, every such task stays for the session."""
+    owner = QObject()
+    slot = TaskSlot()
+    done: list[int] = []
+    for n in range(60):
+        task = Task(lambda n, cancel=None: n, n, owner=owner)
+        task.sig_done.connect(lambda n=n: done.append(n))
+        if n % 2:
+            slot.start(task)
+        else:
+            task.start()
+    qtbot.waitUntil(lambda: len(done) == 60 and not Task._live and not slot.busy,
+                    timeout=60_000)
+    del task
+    gc.collect()
+    assert [o for o in gc.get_objects() if isinstance(o, Task)] == []
