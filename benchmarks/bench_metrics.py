@@ -189,17 +189,17 @@ def startup_section(args: argparse.Namespace, trees: dict[str, Path], files: dic
         print(f"  matchlens score ({name}), 10,000 rows: {spread(times)}{verdict}")
     if args.skip_autoevals:
         return
-    try:
-        import autoevals  # noqa: F401
-    except ImportError:
-        print("  autoevals is not installed: pip install autoevals (only for this benchmark)")
+    peer = args.autoevals_python
+    if subprocess.run([peer, "-c", "import autoevals"], capture_output=True).returncode:
+        print(f"  autoevals is not installed for {peer}: pip install autoevals (only for this "
+              "benchmark), or name a Python that has it with --autoevals-python")
         return
     script = tmp / "autoevals_loop.py"
     script.write_text(AUTOEVALS, encoding="utf-8")
     for n in sorted({10_000, min(100_000, args.rows), args.rows}):
         repeat = runs if n <= 10_000 else max(5, args.repeat) if n <= 100_000 else 1
         ours = score_times(trees["now"], files[n], tmp / "out.csv", repeat)
-        cmd = [sys.executable, str(script), str(files[n]), str(tmp / "ae.csv")]
+        cmd = [peer, str(script), str(files[n]), str(tmp / "ae.csv")]
         run(cmd)
         theirs = [run(cmd)[:2] for _ in range(repeat)]
         mine, other = statistics.median(t for t, _ in ours), statistics.median(t for t, _ in theirs)
@@ -216,6 +216,10 @@ def main() -> None:
     parser.add_argument("--before-rows", type=int, default=100_000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--skip-autoevals", action="store_true")
+    parser.add_argument("--autoevals-python", metavar="PYTHON", default=sys.executable,
+                        help="the Python that has autoevals installed (default: this one; "
+                        "e.g. a venv of its own: python -m venv ae && ae/bin/pip install "
+                        "autoevals)")
     parser.add_argument("--startup-only", action="store_true",
                         help="only the start-up section (10k rows, and against autoevals)")
     parser.add_argument("--startup-runs", type=int, default=15,
