@@ -31,10 +31,14 @@ from matchlens.core.metrics.spec import MetricSpec
 # run compiled (or `load_kernels` ran).
 KERNEL_MODULE = "matchlens.core.metrics.fast.word_kernel"
 
-# From this many rows of a run the compiled jaccard pays for loading numba (~0.5 s of one core)
-# on generated answers of ~25 words: it saves ~3 us a row against Python's sets
-# (benchmarks/bench_metrics.py; the README's table). A run counts its rows as it reads them.
-JACCARD_COMPILED_FROM_ROWS = 200_000
+# From this many rows of a run the compiled jaccard is used: loading numba costs ~0.45 s of one
+# core, and on bench_score's answers (~25 words, 30% equal to their reference) the compiled
+# path saves ~1.2 us a row against Python's sets when jaccard alone needs the word table
+# (benchmarks/bench_metrics.py). A run does not know its size until it ends, so the kernels
+# are loaded once it has read this many rows: a 1M-row file wins ~0.4 s of CPU, a file just
+# past the mark loses at most the load. A run that loaded numba anyway (a word metric) uses
+# the compiled jaccard from its first row, sharing the word table.
+JACCARD_COMPILED_FROM_ROWS = 300_000
 
 
 def kernels_loaded() -> bool:
