@@ -20,6 +20,33 @@ matchlens module from source (~0.08 s). `--before REV` measures the code of a gi
 in the same run (its rates at --before-rows rows: the slow metrics of old revisions take
 minutes a million rows). Wall times on a shared machine are noisy: each figure is the best of
 --repeat runs, and the load average is printed beside them.
+
+Issue 27, measured 2026-11-26 with this file's generated pairs (bench_score.make_dataset,
+~166 characters an answer), before = 7d9eb95, now = this branch, the two and autoevals 0.4.1
+(ExactMatch + Levenshtein, its own venv) alternating, medians; the machine was shared by ~8
+engineers (load average 17-20 on 2 cores), so wall times are ~6x a quiet machine's and CPU
+seconds are the steadier figure:
+
+| rows | before: wall / CPU | now: wall / CPU | autoevals: wall / CPU | autoevals / now (wall) |
+|---|---|---|---|---|
+| 10k (7 runs) | 2.24 s / 0.33 s | 2.04 s / 0.33 s | 2.71 s / 0.37 s | 1.33x |
+| 100k (3 runs) | 13.9 s / 1.64 s | 10.9 s / 1.62 s | 16.0 s / 2.02 s | 1.47x |
+| 1M (2 runs; autoevals 1) | 65.6 s / 15.1 s | 64.4 s / 14.5 s | 160 s / 18.5 s | 2.5x (CPU 1.28x) |
+
+`--metrics all` against the default five (same runs' conditions):
+
+| rows | before: all / default, CPU | now: all / default, CPU | wall ratio before -> now |
+|---|---|---|---|
+| 10k (5 runs) | 1.90 s / 0.37 s (5.2x) | 1.25 s / 0.34 s (3.7x) | 5.3x -> 3.5x |
+| 100k (3 runs) | 5.11 s / 1.75 s (2.9x) | 4.09 s / 1.74 s (2.4x) | 3.2x -> 2.3x |
+
+Below 300,000 rows the default five take the same path as before (jaccard in Python), so the
+10k and 100k differences of the default run are noise. Where the time of a 1M-row default run
+goes (one process, cProfile, shares of ~12 s of CPU): jaccard's word sets ~30% (~25% after
+the switch to the compiled table at 300k rows), rapidfuzz's two edit distances ~17% (the
+case-folded one on folded copies of every text), writing the CSV ~20%, reading it ~10%,
+exact/contains, pair hashing, the summary and start-up the rest; forking the second process
+adds ~2 s of system CPU (copy-on-write faults of the texts the worker touches).
 """
 
 from __future__ import annotations
