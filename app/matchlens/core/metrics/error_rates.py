@@ -153,5 +153,6 @@ for _id, _label, _unit, _compute, _many, _order, _cost, _script in (
         score_range=(0.0, None),
         display_order=_order,
         batch_cost_us=_cost,
+        compiled_from_rows=0 if _id == "wer" else None,
         shares_edit_script=_script,
     ))

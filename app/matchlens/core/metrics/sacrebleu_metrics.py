@@ -58,6 +58,7 @@ register(MetricSpec(
     compute_many=_bleu_many,
     display_order=80,
     batch_cost_us=10.0,
+    compiled_from_rows=0,
     shares_edit_script=False,
 ))
 
@@ -73,5 +74,6 @@ register(MetricSpec(
     compute_many=_chrf_many,
     display_order=90,
     batch_cost_us=10.0,
+    compiled_from_rows=0,
     shares_edit_script=False,
 ))

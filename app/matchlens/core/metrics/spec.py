@@ -136,6 +136,10 @@ class MetricSpec:
     # Needs the character edit script of the two texts: the compare view runs it on one lane
     # after the alignment, which computes the script once (ui.compare.scheduler).
     shares_edit_script: bool | None = None
+    # From how many rows of a run its batch path runs the compiled kernels (metrics/fast,
+    # numba): 0 from the first row, None never. A run loads them once, before forking its
+    # scoring worker (fast.loading), rather than in both processes.
+    compiled_from_rows: int | None = None
 
     def option(self, name: str) -> OptionSpec:
         for opt in self.options:

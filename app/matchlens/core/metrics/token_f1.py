@@ -85,5 +85,6 @@ register(MetricSpec(
     compute_many=_many,
     display_order=60,
     batch_cost_us=8.0,
+    compiled_from_rows=0,
     shares_edit_script=False,
 ))

@@ -19,6 +19,7 @@ from typing import BinaryIO
 import numpy as np
 
 from matchlens.core.datasets.source import gc_paused
+from matchlens.core.metrics.fast.loading import kernels_due, load_kernels
 from matchlens.core.metrics.registry import STATUS_MISSING, sharing_work, threads_per_process
 from matchlens.core.scoring.batch import BatchResult, score_unique
 from matchlens.core.scoring.pair_dedup import Pairs, as_list, unique_pairs
@@ -175,16 +176,20 @@ def run_to_completion(expected, actuals, jobs, chunk_size: int | None = None) ->
         reap_workers()
 
 
-def begin_to_completion(expected, actuals, jobs, chunk_size: int | None = None) -> WholeBatch:
+def begin_to_completion(expected, actuals, jobs, chunk_size: int | None = None,
+                        run_rows: int | None = None) -> WholeBatch:
     """`run_to_completion` in steps: its `finish()` gives the BatchResult; in between, the
     caller may read or write other pieces while a forked worker already scores this batch
     (the pipeline). `finish()` is `join()` (every score is in: the worker is done) then
     `complete()` (the result filled in). `abort()` instead stops the worker. A batch worth
     less than a fork is scored by this process alone, in `join()`. Chunks of `chunk_size`
-    rows (PARALLEL_CHUNK_ROWS when None)."""
+    rows (PARALLEL_CHUNK_ROWS when None). `run_rows`: the rows of the run so far, this batch's
+    included (a piece of a file: the compiled kernels pay from a run's size); this batch's by
+    default."""
     result = BatchResult.empty(len(expected), list(actuals), jobs)
     return WholeBatch(result, expected, actuals, jobs,
-                      PARALLEL_CHUNK_ROWS if chunk_size is None else chunk_size)
+                      PARALLEL_CHUNK_ROWS if chunk_size is None else chunk_size,
+                      len(expected) if run_rows is None else run_rows)
 
 
 class WholeBatch:
@@ -202,7 +207,8 @@ class WholeBatch:
     done. If it dies, the chunks it did not report are scored here.
     """
 
-    def __init__(self, result: BatchResult, expected, actuals, jobs, chunk_size: int) -> None:
+    def __init__(self, result: BatchResult, expected, actuals, jobs, chunk_size: int,
+                 run_rows: int) -> None:
         self.result = result
         self.jobs = jobs
         self.sources = {}
@@ -224,7 +230,12 @@ class WholeBatch:
         self.keys = result.keys()
         self.scores = {key: make(sizes[key[0]], np.float64, np.nan) for key in self.keys}
         self.status = {key: make(sizes[key[0]], np.int8, STATUS_MISSING) for key in self.keys}
+        specs = [job.spec for job in jobs]
+        if kernels_due(specs, 0):  # needed from the first row: loaded once, the child inherits
+            load_kernels()
         self.forked = _score_forked(len(self.work), self.score) if parallel else None
+        if kernels_due(specs, run_rows):  # from here on: loaded while the child starts
+            load_kernels()
 
     def score(self, i: int, messages: dict) -> None:
         variant, start, stop = self.work[i]

@@ -49,6 +49,7 @@ class _Matches:
     matched: dict[str, int] = field(default_factory=dict)
     first_miss: dict[str, tuple[str, int, str | None, str]] = field(default_factory=dict)
     rows: int = 0
+    begun: int = 0  # rows of the pieces whose scoring has begun
 
     @property
     def waiting(self) -> bool:
@@ -156,7 +157,9 @@ def _begin(table: Table, mapping: ColumnMapping, jobs: Sequence[MetricJob], actu
                                 references.reasons)
         scoring = _Done(score_any(references.lists, values, list(jobs)))
     else:
-        scoring = begin_to_completion(expected.values, values, list(jobs))
+        scoring = begin_to_completion(expected.values, values, list(jobs),
+                                      run_rows=seen.begun + len(table))
+    seen.begun += len(table)
     return _Pending(table, expected, columns, scoring)
 
 

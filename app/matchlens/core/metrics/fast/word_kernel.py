@@ -204,3 +204,35 @@ def join_tokens(ids, ends, pool, pool_ends):
         out_ends[t] = k
         start = ends[t]
     return out, out_ends
+
+
+@numba.njit(cache=_CACHE, nogil=True)
+def distinct_counts(ids, starts, ends, left, right, n_ids):
+    """Per pair i, (distinct ids of text left[i], distinct ids of text right[i], distinct ids
+    in both): the sizes of the two word sets and of their intersection (jaccard). A word's
+    stamp says which pair last saw it on that side, so nothing is cleared between pairs."""
+    seen_left = np.zeros(n_ids, dtype=np.int64)
+    seen_right = np.zeros(n_ids, dtype=np.int64)
+    n = left.shape[0]
+    out = np.empty((3, n), dtype=np.int64)
+    for i in range(n):
+        stamp = i + 1
+        count_left = 0
+        for p in range(starts[left[i]], ends[left[i]]):
+            w = ids[p]
+            if seen_left[w] != stamp:
+                seen_left[w] = stamp
+                count_left += 1
+        count_right = 0
+        both = 0
+        for p in range(starts[right[i]], ends[right[i]]):
+            w = ids[p]
+            if seen_right[w] != stamp:
+                seen_right[w] = stamp
+                count_right += 1
+                if seen_left[w] == stamp:
+                    both += 1
+        out[0, i] = count_left
+        out[1, i] = count_right
+        out[2, i] = both
+    return out

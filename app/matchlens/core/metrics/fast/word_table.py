@@ -88,6 +88,22 @@ def _build(texts: list[str], glue: bool = False) -> WordTable:
     return WordTable(Words(ids, starts, ends, vocabulary), lone)
 
 
+def jaccard_scores(words: Words, n: int) -> np.ndarray:
+    """Per row i of a chunk's table (text i against text n + i): distinct words in both /
+    distinct words in either, 1.0 where neither text has a word. The counts are exact ints
+    and one division each, so the scores equal Python's `len(E & A) / len(E | A)` to the bit."""
+    from matchlens.core.metrics.fast.word_kernel import distinct_counts
+
+    rows = np.arange(n, dtype=np.int64)
+    left, right, both = distinct_counts(words.ids, words.starts, words.ends, rows, rows + n,
+                                        max(len(words.vocabulary), 1))
+    union = left + right - both
+    scores = np.ones(n, dtype=np.float64)
+    some = union > 0
+    scores[some] = both[some] / union[some]
+    return scores
+
+
 def metric_tokens(expected: Sequence[str], actual: Sequence[str], normalise: str | None,
                   key: Hashable = None, tokenise: Callable[[str], list[str]] | None = None
                   ) -> Words:

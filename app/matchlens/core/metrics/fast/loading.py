@@ -1,0 +1,79 @@
+"""Loading the compiled kernels of metrics/fast (numba): what it costs, and when a run pays it.
+
+A process pays a fixed cost the first time it runs a compiled kernel: importing numba, then
+numba's first use of its CPU target (its registries of numpy and Python functions), then each
+kernel's machine code read from the on-disk cache. A word metric (token_f1, wer, rouge_l,
+bleu, chrf, cer) always runs compiled; jaccard only once a run is big enough for its compiled
+path (word_table's ids, `word_kernel.distinct_counts`) to win back that cost from its Python
+sets, or once another metric of the run has loaded numba anyway.
+
+`load_kernels` pays it in this process, so that the forked scoring worker started afterwards
+(core.scoring.parallel) inherits everything instead of paying it a second time; the pipeline
+calls it before the first fork when a run needs the kernels from its first row, and between
+two pieces when a big run turns out to be worth the compiled jaccard.
+
+numba's first use also imports scipy.linalg (via `numba.np.arraymath`'s BLAS check), which
+pulls in numpy.f2py and scipy's array API layer: about a third of the whole cost, for a BLAS
+no kernel here calls. `lean_first_use` keeps that import out; numba then computes one numpy
+inner product (`np.cov`'s helper) with a loop instead of BLAS, and everything else that wants
+BLAS (np.dot, np.linalg) imports it itself when compiled, as without this.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Iterable, Iterator
+
+from matchlens.core.metrics.spec import MetricSpec
+
+# The module that holds the word kernels: in sys.modules once some metric of this process has
+# run compiled (or `load_kernels` ran).
+KERNEL_MODULE = "matchlens.core.metrics.fast.word_kernel"
+
+# From this many rows of a run the compiled jaccard is used: loading numba costs ~0.45 s of one
+# core, and on bench_score's answers (~25 words, 30% equal to their reference) the compiled
+# path saves ~1.2 us a row against Python's sets when jaccard alone needs the word table
+# (benchmarks/bench_metrics.py). A run does not know its size until it ends, so the kernels
+# are loaded once it has read this many rows: a 1M-row file wins ~0.4 s of CPU, a file just
+# past the mark loses at most the load. A run that loaded numba anyway (a word metric) uses
+# the compiled jaccard from its first row, sharing the word table.
+JACCARD_COMPILED_FROM_ROWS = 300_000
+
+
+def kernels_loaded() -> bool:
+    """True when the compiled kernels are loaded in this process (their cost is paid)."""
+    return KERNEL_MODULE in sys.modules
+
+
+def kernels_due(specs: Iterable[MetricSpec], rows: int) -> bool:
+    """True when a run of `rows` rows so far, scoring these metrics, should have the kernels
+    loaded and has not yet (MetricSpec.compiled_from_rows)."""
+    return not kernels_loaded() and any(
+        spec.compiled_from_rows is not None and rows >= spec.compiled_from_rows
+        for spec in specs)
+
+
+@contextlib.contextmanager
+def lean_first_use() -> Iterator[None]:
+    """numba's first use without importing scipy.linalg for its BLAS check (see the module's
+    docstring); a no-op once scipy.linalg or numba's numpy support is imported."""
+    if "scipy.linalg" in sys.modules or "numba.np.arraymath" in sys.modules:
+        yield
+        return
+    sys.modules["scipy.linalg"] = None  # type: ignore[assignment]  # import -> ImportError
+    try:
+        yield
+    finally:
+        if sys.modules.get("scipy.linalg", 0) is None:
+            del sys.modules["scipy.linalg"]  # a later `import scipy.linalg` works as ever
+
+
+def load_kernels() -> None:
+    """Import numba and the word kernels and run them once on a tiny input, so their machine
+    code is in memory (a chunk with non-ASCII text loads the kernels' wide-character variant
+    when it comes)."""
+    with lean_first_use():
+        from matchlens.core.metrics.fast.word_table import jaccard_scores, word_table
+
+        jaccard_scores(word_table(["a b"], ["a"]).words, 1)
