@@ -22,21 +22,29 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_score import _load, make_dataset, timed  # noqa: E402 - a sibling script
+from bench_score import _load, _mutate, make_dataset, timed  # noqa: E402 - a sibling
 
 COMMAND = [sys.executable, "-m", "matchlens", "score"]
 TARGET_RATIO = 2.5
 TARGET_MB = 1536
 
 
-def split(pairs: Path, other: Path, tmp: Path) -> tuple[Path, Path, Path]:
-    """run.csv (id, actual), refs.csv (id, expected), base.csv (id, actual: the other
-    dataset's outputs), each shuffled, each missing 1% of the ids."""
+def split(pairs: Path, other: Path, tmp: Path, unrelated: bool = False
+          ) -> tuple[Path, Path, Path]:
+    """run.csv (id, actual), refs.csv (id, expected), base.csv (id, actual), each shuffled,
+    each missing 1% of the ids. The baseline is yesterday's run of the same model: for half
+    the ids the same output as today (an answer that did not change), for the other half
+    another output for the same reference (bench_score's mix of exact, cased, typo'd and
+    unrelated answers). `unrelated`: the baseline's outputs are those of another dataset
+    (`other`), none the same as today's, every pair scored twice at full cost."""
     with pairs.open(encoding="utf-8", newline="") as handle:
         rows = list(csv.reader(handle))[1:]
-    with other.open(encoding="utf-8", newline="") as handle:
-        before = [row[2] for row in list(csv.reader(handle))[1:]]
     rng = random.Random(21)
+    if unrelated:
+        with other.open(encoding="utf-8", newline="") as handle:
+            before = [row[2] for row in list(csv.reader(handle))[1:]]
+    else:
+        before = [row[2] if rng.random() < 0.5 else _mutate(rng, row[1]) for row in rows]
     out = []
     for name, header, cells in (("run", "actual", [r[2] for r in rows]),
                                 ("refs", "expected", [r[1] for r in rows]),
@@ -56,13 +64,16 @@ def split(pairs: Path, other: Path, tmp: Path) -> tuple[Path, Path, Path]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--unrelated-baseline", action="store_true",
+                        help="a baseline sharing no output with the run (see split)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)
         pairs, other = tmp / "pairs.csv", tmp / "other.csv"
         make_dataset(pairs, args.rows)
-        make_dataset(other, args.rows, seed=8)
-        run, refs, base = split(pairs, other, tmp)
+        if args.unrelated_baseline:
+            make_dataset(other, args.rows, seed=8)
+        run, refs, base = split(pairs, other, tmp, args.unrelated_baseline)
         print(f"{args.rows:,} rows a file; {_load()}")
         alone, peak_a, pss_a = timed([*COMMAND, str(pairs), "--expected", "expected",
                                       "--actual", "actual", "--quiet", "-o",

@@ -78,7 +78,7 @@ def join_runs(run: Table | KeyedFile, id_spec: str, references: KeyedFile | Tabl
     mine_first = narrow(run, id_spec) if isinstance(run, Table) else run
     ids = mine_first.ids.to_pylist()
     run_count = len(ids)
-    union = pa.chunked_array(mine_first.ids.chunks, pa.string())
+    union = pa.chunked_array([mine_first.ids], pa.string())
     rows: dict[str, np.ndarray] = {"run": np.arange(run_count, dtype=np.int64)}
     for name, other in (("reference", references), ("baseline", baseline)):
         if other is None:
