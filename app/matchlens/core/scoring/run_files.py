@@ -29,7 +29,7 @@ from matchlens.core.jsonpath import parse_simple
 POOL = pa.system_memory_pool()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class KeyedFile:
     """One file of a join, narrowed: `ids` (text), `lines[i]` where row i is in the file, and
     per SPEC its values (null where a row has none, the reason in `reasons[spec][i]`)."""
