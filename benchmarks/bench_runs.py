@@ -7,9 +7,25 @@ missing from each side; against `matchlens score` of the run alone (the same pai
 
 Targets (issue 21): the joined run in at most 2.5x the time of scoring the run alone, and at
 most 1.5 GB peak memory for all processes (the PSS of the process tree, sampled twice a second,
-and the peak RSS of the largest process, as bench_score.py measures). The joined run reads the
-three files whole (a join needs every id) and scores the run's and the baseline's outputs in
-one pass. The machine is shared: the load average is printed with the figures.
+and the peak RSS of the largest process, as bench_score.py measures). The machine is shared:
+the load average is printed with the figures.
+
+How the joined run stays within them: every file is read in pieces keeping only its ids and the
+values used, as pyarrow columns (core.scoring.run_files); the join is pyarrow's hash lookup;
+the joined texts are taken from those columns a slice at a time as they are scored; the run's
+rows are read a second time, in pieces, to write them; a baseline output equal to this run's
+is not scored again. What is left is inherent: twice the pairs to score, and five columns a
+metric to write instead of two.
+
+Measured 2026-11-26 on the shared 2-core machine (load average 15-23 throughout, so each pair
+of figures was taken back to back; before = the code of issue 21's first round, which read
+the three files whole):
+    yesterday's run as baseline (half the outputs unchanged; the default):
+        after:  alone 103.5 s, joined 201.7 s: 1.95x; 1180 MB peak (1127 MB PSS)   met
+        before: alone  97.0 s, joined 751.7 s: 7.75x; 2227 MB PSS (1979 MB peak)
+    --unrelated-baseline (no output shared: every baseline pair scored at full cost):
+        before: alone  31.0 s, joined 104.1 s: 3.36x; 2277 MB PSS (load 3.5-5.8)
+        after:  see the README (measured last)
 """
 
 from __future__ import annotations
