@@ -76,3 +76,47 @@ def test_a_repeated_id_is_a_sentence(client):
         matchlens.dask.score(dd.from_pandas(run, npartitions=2), expected="answer",
                              actual="result", id="id",
                              references=dd.from_pandas(refs, npartitions=2))
+
+
+@pytest.mark.parametrize("with_refs", [True, False])
+def test_summary_of_a_joined_run_equals_the_single_process_one(client, with_refs):
+    run, refs, base = _frames(3)
+    kwargs = {"expected": "answer" if with_refs else "result", "actual": "result",
+              "metrics": ["exact_match", "levenshtein_similarity", "jaccard"], "id": "id",
+              "baseline_actual": "out",
+              "config": {"metrics": {"levenshtein_similarity": {"threshold": 0.5}}}}
+    single = matchlens.score(run, references=refs if with_refs else None, baseline=base,
+                             **kwargs)
+    with dask.config.set(scheduler=client):
+        lazy = matchlens.dask.score(dd.from_pandas(run, npartitions=3),
+                                    references=dd.from_pandas(refs, npartitions=2)
+                                    if with_refs else None,
+                                    baseline=dd.from_pandas(base, npartitions=4), **kwargs)
+        scored, combined = dask.compute(lazy, matchlens.dask.summary(lazy))
+    alone = single.attrs["matchlens"]
+    assert combined["rows"] == alone["rows"] == len(scored) == 400
+    assert combined["partitions"] == lazy.npartitions
+    for variant, mine in alone["variants"].items():
+        theirs = combined["variants"][variant]
+        for key in ("rows", "scored", "missing", "passed", "pass_rate"):
+            assert theirs[key] == mine[key], key
+        for metric_id, numbers in mine["metrics"].items():
+            for key, value in numbers.items():
+                assert theirs["metrics"][metric_id][key] == pytest.approx(value), \
+                    (metric_id, key)
+    # what changed: every count and the sign test exactly, the mean delta up to the order of
+    # its sum; the bootstrap interval needs every delta at once (None)
+    assert combined["baseline"].keys() == alone["baseline"].keys()
+    for variant, mine in alone["baseline"].items():
+        theirs = combined["baseline"][variant]
+        assert (theirs["regressed_rows"], theirs["improved_rows"]) == \
+            (mine["regressed_rows"], mine["improved_rows"])
+        # not a trivial case (without references a run is its own reference: it never fails)
+        assert mine["improved_rows"] > 0 and (mine["regressed_rows"] > 0 or not with_refs)
+        for metric_id, numbers in mine["metrics"].items():
+            got = theirs["metrics"][metric_id]
+            for key in ("regressed", "improved", "worse", "better", "same", "new", "gone",
+                        "pairs", "p_value"):
+                assert got[key] == numbers[key], (metric_id, key)
+            assert got["mean_delta"] == pytest.approx(numbers["mean_delta"])
+            assert got["ci_low"] is None and got["ci_high"] is None

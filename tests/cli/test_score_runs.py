@@ -153,3 +153,64 @@ def test_csv_and_jsonl_say_the_same(files, tmp_path):
     assert len(rows) == len(records) == 6
     for row, record in zip(rows, records, strict=True):
         assert row == [text(record.get(name)) for name in header]
+
+
+def test_a_streamed_run_writes_what_a_run_read_whole_writes(files, tmp_path):
+    # a run file is read twice in pieces (narrow to join, again to write); standard input,
+    # read once, is held whole: both tables must be the same bytes
+    import subprocess
+
+    from tests.cli.conftest import PYTHON
+
+    today, refs, yesterday = files
+    tail = [a.format(refs=refs) for a in BFCL[:-2]] + [
+        "--baseline", str(yesterday), "--baseline-actual", "$.result", "--quiet"]
+    for suffix in (".csv", ".jsonl"):
+        streamed, whole = tmp_path / f"streamed{suffix}", tmp_path / f"whole{suffix}"
+        assert run_process("score", today, *tail, "-o", streamed).code == 0
+        done = subprocess.run([str(PYTHON), "-m", "matchlens", "score", "-", "--format",
+                               "jsonl", *tail, "-o", str(whole)],
+                              input=today.read_bytes(), capture_output=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        assert streamed.read_bytes() == whole.read_bytes()
+
+
+def test_each_file_takes_its_own_reading_options(files, tmp_path):
+    today, _, yesterday = files
+    # references in a .json with two arrays of rows, in Latin-1
+    refs = tmp_path / "refs.json"
+    refs.write_bytes(json.dumps({"meta": [{"id": 0}], "rows": [
+        {"id": 1, "answer": "Berlin"}, {"id": 2, "answer": "Lisboa\u0303"},
+        {"id": 3, "answer": "Paris"}]}, ensure_ascii=False).encode("utf-8"))
+    # the baseline: JSON Lines under a name that says nothing
+    base = tmp_path / "yesterday.txt"
+    base.write_bytes(yesterday.read_bytes())
+    args = ["score", today, "--id", "id", "--actual", "$.result", "--references", refs,
+            "--expected", "$.answer", "--metrics", "exact_match", "--baseline", base,
+            "--baseline-actual", "$.result"]
+    run = run_process(*args)
+    assert_one_line_error(run, str(refs), "--references-records")
+    run = run_process(*args, "--references-records", "$.rows", "--baseline-format", "csv")
+    # read as CSV, its lines are no rows with an id column: the message names the baseline
+    assert_one_line_error(run, str(base), "'id'")
+    out = tmp_path / "out.csv"
+    run = run_process(*args, "--references-records", "$.rows", "--baseline-format", "jsonl",
+                      "-o", out)
+    assert run.code == 0, run.err
+    header, rows = read_csv_file(out)
+    by_id = {row[0]: dict(zip(header, row, strict=True)) for row in rows}
+    assert by_id["3"]["exact_match"] == "1.0" and by_id["3"]["change"] == "same"
+    assert by_id["6"]["change"] == "gone"  # a baseline row this run lacks, from yesterday.txt
+
+
+def test_the_references_encoding(files, tmp_path):
+    today, _, _ = files
+    refs = tmp_path / "refs.csv"
+    refs.write_bytes("id,answer\n1,Berlin\n2,Lisboa\xe9\n3,Paris\n".encode("latin-1"))
+    args = ["score", today, "--id", "id", "--actual", "$.result", "--references", refs,
+            "--expected", "answer", "--metrics", "exact_match", "--quiet"]
+    assert_one_line_error(run_process(*args), str(refs), "--references-encoding")
+    out = tmp_path / "out.csv"
+    assert run_process(*args, "--references-encoding", "latin-1", "-o", out).code == 0
+    header, rows = read_csv_file(out)
+    assert dict(zip(header, rows[3], strict=True))["reference"] == "Lisboa\xe9"  # id 2

@@ -2,8 +2,10 @@
 the references and the baseline joined by Dask's own merge (an outer merge on the id, as text),
 then each merged partition scored by the single-process code (`run_scoring.score_runs`, whose
 pyarrow join there only re-pairs rows Dask already matched). The rows equal `matchlens.score`'s
-row for row (their order is Dask's); the summary's counts are those of every row
-(`matchlens.dask.summary`); the paired test needs every row at once and is left to the caller.
+row for row (their order is Dask's). Each partition carries its summary and its change counts:
+`matchlens.dask.summary` gives the counts, pass rates, means, the change labels' counts, the
+mean delta and the sign test of every row (api.partial.merge_changes); only the bootstrap
+interval of the mean delta, which needs every delta at once, is left out (None).
 
 The id must be a column of each frame. References and baseline values (any SPEC) are resolved
 partition by partition before the merge, so only plain text columns travel with it.
@@ -16,10 +18,12 @@ from typing import Any
 import numpy as np
 
 from matchlens.api.inputs import load
+from matchlens.api.partial import PARTIAL, Carried
 from matchlens.api.plan import ScorePlan
-from matchlens.api.runs import joined_frame
+from matchlens.api.runs import change_counts, joined_frame
 from matchlens.core.datasets import resolve_column, table_from_columns
 from matchlens.core.errors import ConfigError, DatasetError
+from matchlens.core.metrics.registry import threads_per_process
 from matchlens.core.scoring.mapping import ColumnMapping
 from matchlens.core.scoring.run_scoring import RunFiles, score_runs
 
@@ -115,6 +119,7 @@ def score_joined(ddf: Any, plan: ScorePlan, *, id: str | None, references: Any =
     probe = sample.assign(**{KEY: ["x"], IN_RUN: [True], REF: ["x"], IN_REF: [True],
                              BASE: ["x"], BASE_REF: ["x"], IN_BASE: [True]})
     meta = _score_part(probe, *args).iloc[:0]
+    meta.attrs = {}
     return merged.map_partitions(_score_part, *args, meta=meta, enforce_metadata=False)
 
 
@@ -125,9 +130,10 @@ def _present(part: Any, marker: str) -> np.ndarray:
 
 
 def _score_part(part: Any, plan: ScorePlan, id_spec: str, run_columns: list[str],
-                with_refs: bool, with_base: bool) -> Any:
+                with_refs: bool, with_base: bool, partition_info: dict | None = None) -> Any:
     """One merged partition split back into its three tables and scored as one process
-    would (sharing no id within a partition is fine: the merge has matched them)."""
+    would (sharing no id within a partition is fine: the merge has matched them); it carries
+    its summary and its change counts for `matchlens.dask.summary`."""
     mapping = plan.mapping
     in_run, in_ref, in_base = (_present(part, m) for m in (IN_RUN, IN_REF, IN_BASE))
     keys = part[KEY].astype(object).tolist()
@@ -151,6 +157,11 @@ def _score_part(part: Any, plan: ScorePlan, id_spec: str, run_columns: list[str]
         if not with_refs and not mapping.expected_literal:
             columns[mapping.expected] = part[BASE_REF].iloc[rows].tolist()
         base = table_from_columns(columns, "baseline")
-    runs = score_runs(RunFiles(run, KEY, refs, base, BASE if with_base else None,
-                               require_common=False), expected, plan.jobs())
-    return joined_frame(run_part[run_columns], runs, id_spec)
+    with threads_per_process(1):  # one core a task, as matchlens.dask.score's (partitions.py)
+        runs = score_runs(RunFiles(run, KEY, refs, base, BASE if with_base else None,
+                                   require_common=False), expected, plan.jobs())
+    frame = joined_frame(run_part[run_columns], runs, id_spec)
+    number = int(partition_info["number"]) if partition_info else 0
+    frame.attrs[PARTIAL] = Carried(number, runs.tally,
+                                   change_counts(runs) if runs.changes else None)
+    return frame

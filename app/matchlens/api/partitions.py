@@ -32,12 +32,12 @@ except ImportError as err:  # the optional extra is not installed
     raise ImportError("matchlens.dask needs Dask: pip install 'matchlens[dask]'") from err
 
 from matchlens.api.inputs import load
+from matchlens.api.partial import PARTIAL, Carried, merge_changes
 from matchlens.api.plan import ConfigLike, ScorePlan, make_plan
 from matchlens.api.scoring import score_loaded, specs
 from matchlens.core.errors import ConfigError
 from matchlens.core.scoring.tally import merge_tallies
 
-PARTIAL = "matchlens_partial"  # the attrs key of a scored partition's Tally
 SOURCE = "Dask DataFrame"
 
 
@@ -69,30 +69,6 @@ def score(ddf: Any, expected: str | None = None, actual: str | Sequence[str] | N
     meta, _ = score_loaded(load(ddf._meta, specs(plan)), plan)  # checks the columns, too
     meta.attrs = {}
     return ddf.map_partitions(_score_partition, plan, meta=meta, enforce_metadata=False)
-
-
-class Carried:
-    """A partition's number and Tally in `attrs`. pandas compares attrs with `==` when it
-    concatenates frames (a numpy array there raises) and deep-copies them on every operation:
-    this compares by identity (concatenated partitions drop it, as they should: their rows are
-    no longer one partition's) and is shared, not copied (nothing changes it)."""
-
-    __slots__ = ("number", "tally")
-
-    def __init__(self, number: int, tally: Any) -> None:
-        self.number = number
-        self.tally = tally
-
-    def __eq__(self, other: object) -> bool:
-        return self is other
-
-    __hash__ = object.__hash__
-
-    def __deepcopy__(self, memo: dict) -> Carried:
-        return self
-
-    def __reduce__(self):
-        return Carried, (self.number, self.tally)
 
 
 def _score_partition(part: Any, plan: ScorePlan, partition_info: dict | None = None) -> Any:
@@ -131,18 +107,18 @@ def _chunk(part: Any) -> Any:
         raise ConfigError(f"a partition has {len(part)} rows but {carried.tally.rows} were "
                           "scored: take the summary of the DataFrame matchlens.dask.score "
                           "returned, before filtering or repartitioning it")
-    return pd.Series([[(carried.number, carried.tally)]], dtype=object)
+    return pd.Series([[carried]], dtype=object)
 
 
-def _parts(combined: Any) -> list:
-    """The (number, Tally) pairs Dask hands over: lists of them in a Series, or in the first
+def _parts(combined: Any) -> list[Carried]:
+    """The partitions' Carried Dask hands over: lists of them in a Series, or in the first
     column of a frame."""
     column = combined.iloc[:, 0] if hasattr(combined, "columns") else combined
     return [pair for pairs in column.tolist() for pair in pairs]
 
 
 def _combine(combined: Any) -> Any:
-    """Pairs passed on as they are: merged once, at the end, so each reason keeps the
+    """Partitions passed on as they are: merged once, at the end, so each reason keeps the
     partition where it first happened."""
     import pandas as pd
 
@@ -153,6 +129,10 @@ def _aggregate(combined: Any) -> dict:
     from matchlens.core.output.summary import summary_dict
 
     parts = _parts(combined)
-    tally = merge_tallies(parts)
+    tally = merge_tallies([(part.number, part.tally) for part in parts])
     tally.source = SOURCE
-    return summary_dict(tally, partitions=len(parts))
+    out = summary_dict(tally, partitions=len(parts))
+    changes = [part.changes for part in parts if part.changes is not None]
+    if changes:
+        out["baseline"] = merge_changes(changes)
+    return out

@@ -195,6 +195,22 @@ def _runs_options(parser: argparse.ArgumentParser) -> None:
                         help="the column or JSONPath of BASE's outputs")
     parser.add_argument("--fail-on-regression", type=int, nargs="?", const=0, default=None,
                         metavar="N", help="exit 1 when more than N rows regressed (default 0)")
+    for role, name in (("references", "FILE"), ("baseline", "BASE")):
+        _file_reading_options(parser, role, name)
+
+
+def _file_reading_options(parser: argparse.ArgumentParser, role: str, name: str) -> None:
+    """--references-records/-sheet/-format/-encoding (and --baseline-...): how to read that
+    file when it is not read like DATA (its format comes from its name; its encoding is
+    --encoding's unless given)."""
+    group = parser.add_argument_group(f"reading {name} (--{role})")
+    group.add_argument(f"--{role}-records", metavar="JSONPATH",
+                       help=f"where the rows are inside {name} when it is a .json file")
+    group.add_argument(f"--{role}-sheet", metavar="NAME", help=f"the sheet of {name} to read")
+    group.add_argument(f"--{role}-format", choices=FormatChoices(), metavar="FORMAT",
+                       help=f"{name}'s format when its name does not say")
+    group.add_argument(f"--{role}-encoding", metavar="NAME",
+                       help=f"{name}'s encoding (default: --encoding's)")
 
 
 def _reading_options(parser: argparse.ArgumentParser) -> None:

@@ -1,12 +1,17 @@
 """`matchlens score` across files: `--references FILE`, `--baseline BASE` (with its sidecar or
 `--baseline-actual`), joined by `--id`; the summary with what changed, and the
-`--fail-on-regression [N]` gate. Joining needs every file whole, so this path reads them whole
-(core.scoring.run_scoring) where a one-file `score` streams."""
+`--fail-on-regression [N]` gate. Every file is read piece by piece, keeping only its ids and
+the values the join and the scoring need (the run's own rows are read a second time, in pieces,
+to write them: the joined table begins with the run's rows in its order); standard input, which
+can be read once only, is read whole. The references and the baseline are read by
+core.scoring.run_scoring.read_run_files, each with its own reading options
+(`--references-records`, `--baseline-sheet`...)."""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 
 from matchlens.cli.crash import say
@@ -15,15 +20,16 @@ from matchlens.cli.score import build_config, mapping_from_args, reading_options
 from matchlens.cli.stdout_guard import discard_stdout, stdout_as_utf8
 from matchlens.core.atomic import together
 from matchlens.core.config import config_to_dict
-from matchlens.core.datasets import read_table
+from matchlens.core.datasets import iter_tables, read_table
 from matchlens.core.errors import ConfigError, OutputError
-from matchlens.core.output.baseline_file import answered_only, choose_baseline
+from matchlens.core.output.baseline_file import choose_baseline
 from matchlens.core.output.runs_table import write_runs
 from matchlens.core.output.scored_table import provenance, write_sidecar
 from matchlens.core.output.summary import format_summary
 from matchlens.core.scoring import plan
 from matchlens.core.scoring.batch import BatchResult
-from matchlens.core.scoring.run_scoring import RunFiles, score_runs
+from matchlens.core.scoring.run_files import read_keyed
+from matchlens.core.scoring.run_scoring import read_run_files, run_specs, score_runs
 from matchlens.core.scoring.run_summary import format_changes
 from matchlens.core.text.redact import scrub
 from matchlens.embeddings.preflight import load_network_metrics, pin_endpoint
@@ -44,19 +50,23 @@ def runs_command(args: argparse.Namespace) -> int:
     if args.fail_on_regression is not None and args.baseline is None:
         raise ConfigError("--fail-on-regression needs --baseline (the run to compare with)")
     options = reading_options(args)
-    run = read_table(args.data, **options)
-    mapping = mapping_from_args(args, run)
-    # the other files are read with the same encoding; their format comes from their names
-    plain = {"encoding": args.encoding}
-    refs = read_table(args.references, **plain) if args.references is not None else None
-    base = read_table(args.baseline, **plain) if args.baseline is not None else None
-    if base is not None and choice is not None and choice.joined:
-        base = answered_only(base, choice.actual)
-    runs = score_runs(RunFiles(run, id_spec, refs, base, base_actual), mapping, jobs)
+    first = _first_piece(args.data, options)
+    whole = read_table(args.data, **options) if first is None else None
+    mapping = mapping_from_args(args, first or whole)
+    run = whole if whole is not None else \
+        read_keyed(args.data, id_spec, run_specs(mapping, args.references is not None),
+                   reading=options)
+    files = read_run_files(run, id_spec, mapping, references=args.references,
+                           baseline=args.baseline, baseline_actual=base_actual,
+                           answered_only=bool(choice and choice.joined),
+                           references_reading=file_reading(args, "references"),
+                           baseline_reading=file_reading(args, "baseline"))
+    runs = score_runs(files, mapping, jobs)
     if args.output is None:
         stdout_as_utf8()
     try:
-        _write(args, runs, run, id_spec, config, planned.metric_ids, mapping, jobs)
+        pieces = whole if whole is not None else iter_tables(args.data, **options)
+        _write(args, runs, pieces, id_spec, config, planned.metric_ids, mapping, jobs)
     except BrokenPipeError:  # the reader of standard output stopped early (`| head`)
         discard_stdout()
     except OSError as err:  # only standard output gets here: files raise OutputError
@@ -80,6 +90,26 @@ def runs_command(args: argparse.Namespace) -> int:
             f"--fail-on-regression {args.fail_on_regression}")
         code = EXIT_GATE
     return code
+
+
+def _first_piece(data, options: dict):  # noqa: ANN001 - a path or "-"
+    """The first rows of a regular file (its columns, the outputs its format names), whose
+    rows are then read twice, narrow to join and score, in pieces to write; None for
+    standard input or a pipe, which can be read once only: that run is read whole."""
+    if str(data) == "-" or not os.path.isfile(data):
+        return None
+    with contextlib.closing(iter_tables(data, chunk_rows=1_000, **options)) as pieces:
+        return next(pieces, None)
+
+
+def file_reading(args: argparse.Namespace, role: str) -> dict:
+    """How to read the references or the baseline file: its own --<role>-records, -sheet and
+    -format (never DATA's: another file has its own layout; its format comes from its name),
+    its own --<role>-encoding, else --encoding."""
+    own = {option: getattr(args, f"{role}_{option}", None)
+           for option in ("records", "sheet", "format", "encoding")}
+    own["encoding"] = own["encoding"] or args.encoding
+    return own
 
 
 def _write(args, runs, run, id_spec, config, metric_ids, mapping, jobs) -> None:

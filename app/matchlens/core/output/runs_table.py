@@ -10,7 +10,8 @@ answers has `_pass` false where the metric has a threshold.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import itertools
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,8 +20,8 @@ import numpy as np
 
 from matchlens.core.atomic import atomic_writer
 from matchlens.core.datasets import json_numbers
-from matchlens.core.datasets.table import ROW_LIST_KINDS
-from matchlens.core.errors import OutputError
+from matchlens.core.datasets.table import ROW_LIST_KINDS, Table
+from matchlens.core.errors import DatasetError, OutputError
 from matchlens.core.output.scored_table import csv_column, csv_line, utf8_safe
 from matchlens.core.scoring.run_scoring import RunsResult
 from matchlens.core.scoring.run_summary import LABELS
@@ -48,14 +49,18 @@ class Added:
 
     def typed(self) -> list:
         """One Python value a row: str/None, float/int/None, bool/None, label text."""
+        return self.typed_part(0, len(self.values))
+
+    def typed_part(self, start: int, stop: int) -> list:
+        """`typed()` of rows [start, stop)."""
+        part = self.values[start:stop]
         if self.kind == "score":
-            return [None if x != x else (int(x) if self.integer else x)
-                    for x in self.values.tolist()]
+            return [None if x != x else (int(x) if self.integer else x) for x in part.tolist()]
         if self.kind == "verdict":
-            return [None if v < 0 else bool(v) for v in self.values.tolist()]
+            return [None if v < 0 else bool(v) for v in part.tolist()]
         if self.kind == "label":
-            return _LABELS[self.values].tolist()
-        return list(self.values)
+            return _LABELS[part].tolist()
+        return list(part)
 
     def texts(self, start: int, stop: int) -> list[str]:
         """The CSV cells of rows [start, stop) (formula-safe where text)."""
@@ -128,59 +133,82 @@ def runs_columns(runs: RunsResult, table_columns: list[str], id_spec: str
             for column in added_columns(runs, table_columns, id_spec)]
 
 
-def _input_texts(runs: RunsResult, table, id_spec: str, start: int, stop: int
-                 ) -> list[list[str]]:
-    """The run's own cells of joined rows [start, stop), column by column, formula-safe;
-    empty where the run lacks the id, but for the id."""
-    rows = runs.joined.run_rows[start:stop].tolist()
+def _input_texts(table, rows: np.ndarray, ids: list[str], id_spec: str) -> list[list[str]]:
+    """The run's own cells of some joined rows, column by column, formula-safe: row k is
+    `table`'s row `rows[k]`, or empty where -1 (the run lacks the id), but for the id,
+    `ids[k]`."""
     width = len(table.columns)
     empty = [""] * width
+    picked_rows = rows.tolist()
     if table.kind in ROW_LIST_KINDS:
-        picked = [table.rows[r] if r >= 0 else empty for r in rows]
+        picked = [table.rows[r] if r >= 0 else empty for r in picked_rows]
     else:
         picked = [[table.cell_text(r, c) or "" for c in table.columns] if r >= 0 else empty
-                  for r in rows]
+                  for r in picked_rows]
     columns = [list(cells) for cells in zip(*picked, strict=True)] if picked else \
         [[] for _ in range(width)]
     if id_spec in table.column_index:
-        ids = runs.joined.ids
         column = columns[table.column_index[id_spec]]
-        for k, r in enumerate(rows):
+        for k, r in enumerate(picked_rows):
             if r < 0:
-                column[k] = ids[start + k]
+                column[k] = ids[k]
     return [csv_column(cells) for cells in columns]
 
 
-def _records(runs: RunsResult, table, id_spec: str, added: list[tuple[str, list]]
-             ) -> Iterator[list[dict[str, Any]]]:
-    """Blocks of JSON Lines records: the run's row as read (its id where the run lacks it),
-    then the added values."""
-    rows = runs.joined.run_rows
-    ids = runs.joined.ids
-    for start in range(0, len(rows), _BLOCK):
-        block = []
-        for i in range(start, min(start + _BLOCK, len(rows))):
-            r = int(rows[i])
-            if r >= 0:
-                record = dict(table.rows[r]) if isinstance(table.rows[r], dict) else \
-                    dict(zip(table.columns, table.rows[r], strict=True))
-            else:
-                record = {}
-                if id_spec in table.column_index:
-                    record[id_spec] = ids[i]
-            for name, values in added:
-                record[name] = values[i]
-            block.append(record)
-        yield block
+def _record(table, r: int, id_spec: str, key: str) -> dict[str, Any]:
+    """A run's row as read (row `r` of `table`), or only its id where the run lacks it."""
+    if r >= 0:
+        row = table.rows[r]
+        return dict(row) if isinstance(row, dict) else \
+            dict(zip(table.columns, row, strict=True))
+    return {id_spec: key} if id_spec in table.column_index else {}
 
 
-def write_runs(path: Path | None, runs: RunsResult, table, id_spec: str, write=None) -> None:
+def _blocks(runs: RunsResult, run: Table | Iterable[Table]
+            ) -> Iterator[tuple[Table, int, int, np.ndarray]]:
+    """(a table of the run, start, stop, rows of that table) for every block of joined rows,
+    in order: the run's rows as its pieces come (the joined rows begin with the run's rows in
+    the run's order), then the rows only another file has (no row of the run, -1)."""
+    pieces = [run] if isinstance(run, Table) else run
+    offset = 0
+    shape = None
+    for piece in pieces:
+        shape = shape or piece
+        for start in range(0, len(piece), _BLOCK):
+            stop = min(start + _BLOCK, len(piece))
+            rows = runs.joined.run_rows[offset + start:offset + stop]
+            if not isinstance(run, Table):  # a piece: its rows numbered from its start
+                rows = np.where(rows >= 0, rows - offset, -1)
+            yield piece, offset + start, offset + stop, rows
+        offset += len(piece)
+        if offset > int(runs.joined.in_run.sum()):
+            break
+    if shape is None:
+        return
+    if offset != int(runs.joined.in_run.sum()):  # the file was changed while it was read
+        raise DatasetError(f"has {offset:,} rows now and had {int(runs.joined.in_run.sum()):,} "
+                           "when it was joined: it changed while it was read; run again",
+                           file=shape.label)
+    for start in range(offset, len(runs.joined), _BLOCK):
+        stop = min(start + _BLOCK, len(runs.joined))
+        yield shape, start, stop, np.full(stop - start, -1, dtype=np.int64)
+
+
+def write_runs(path: Path | None, runs: RunsResult, run: Table | Iterable[Table], id_spec: str,
+               write=None) -> None:
     """The joined table as CSV (to `path`, or through `write` for standard output) or JSON
-    Lines (`path` ending .jsonl), atomically."""
-    added = added_columns(runs, list(table.columns), id_spec)
-    names = [*table.columns, *(column.name for column in added)]
+    Lines (`path` ending .jsonl), atomically. `run` is the run's whole table, or its pieces
+    in order (read again from its file: the run is never held whole); the first piece names
+    the columns."""
+    pieces = iter([run] if isinstance(run, Table) else run)
+    first = next(pieces, None)
+    if first is None:
+        raise ValueError("the run has no table")
+    source = run if isinstance(run, Table) else itertools.chain([first], pieces)
+    added = added_columns(runs, list(first.columns), id_spec)
+    names = [*first.columns, *(column.name for column in added)]
     if path is None:
-        _csv(write, names, runs, table, id_spec, added)
+        _csv(write, names, runs, source, id_spec, added)
         return
     suffix = path.suffix.lower()
     if suffix not in (".csv", ".jsonl"):
@@ -188,21 +216,31 @@ def write_runs(path: Path | None, runs: RunsResult, table, id_spec: str, write=N
     try:
         with atomic_writer(path, newline="") as handle:
             if suffix == ".csv":
-                _csv(handle.write, names, runs, table, id_spec, added)
+                _csv(handle.write, names, runs, source, id_spec, added)
             else:
-                typed = [(column.name, column.typed()) for column in added]
-                for block in _records(runs, table, id_spec, typed):
-                    handle.write("".join(json_numbers.dumps(record, ensure_ascii=True) + "\n"
-                                         for record in block))
+                _jsonl(handle.write, runs, source, id_spec, added)
     except OSError as err:
         raise OutputError(f"{path}: cannot write ({err.strerror or err})") from None
 
 
-def _csv(write, names, runs, table, id_spec, added: list[Added]) -> None:
+def _jsonl(write, runs: RunsResult, source, id_spec: str, added: list[Added]) -> None:
+    ids = runs.joined.ids
+    for table, start, stop, rows in _blocks(runs, source):
+        values = [(column.name, column.typed_part(start, stop)) for column in added]
+        lines = []
+        for k, r in enumerate(rows.tolist()):
+            record = _record(table, r, id_spec, ids[start + k])
+            for name, part in values:
+                record[name] = part[k]
+            lines.append(json_numbers.dumps(record, ensure_ascii=True) + "\n")
+        write("".join(lines))
+
+
+def _csv(write, names, runs, source, id_spec, added: list[Added]) -> None:
     write(utf8_safe(csv_line(names) + "\n")[0])
-    for start in range(0, len(runs.joined), _BLOCK):
-        stop = min(start + _BLOCK, len(runs.joined))
-        columns = _input_texts(runs, table, id_spec, start, stop)
+    ids = runs.joined.ids
+    for table, start, stop, rows in _blocks(runs, source):
+        columns = _input_texts(table, rows, ids[start:stop], id_spec)
         columns += [column.texts(start, stop) for column in added]
         text = "".join([",".join(cells) + "\n" for cells in zip(*columns, strict=True)])
         write(utf8_safe(text)[0])

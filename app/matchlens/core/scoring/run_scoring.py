@@ -11,20 +11,28 @@ reports read it.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 
-from matchlens.core.datasets import Table, resolve_column
+from matchlens.core.datasets import Table
 from matchlens.core.datasets.columns import ColumnValues
-from matchlens.core.errors import DatasetError
 from matchlens.core.scoring.batch import BatchResult, MetricJob
 from matchlens.core.scoring.mapping import ColumnMapping
 from matchlens.core.scoring.pipeline import score_values
-from matchlens.core.scoring.references import reference_lists
+from matchlens.core.scoring.references import references_from_column
+from matchlens.core.scoring.run_files import KeyedFile, Texts, narrow, read_keyed
 from matchlens.core.scoring.run_summary import VariantChange, compare_with_baseline
-from matchlens.core.scoring.runs import Joined, join_runs, take, take_reasons
+from matchlens.core.scoring.runs import (
+    Joined,
+    join_runs,
+    renumber,
+    take,
+)
 from matchlens.core.scoring.tally import Tally
 
 BASELINE = "baseline"  # the variant name of the baseline's outputs in `RunsResult.baseline`
@@ -34,12 +42,14 @@ _SCORED_TOGETHER = "\x00baseline"  # never a SPEC a user can type
 @dataclass(frozen=True)
 class RunFiles:
     """The files of a run: its outputs (`run`), and where given the references and the
-    baseline (with the SPEC of the baseline's output), all matched on `id`."""
+    baseline (with the SPEC of the baseline's output), all matched on `id`. The references and
+    the baseline are whole tables or narrowed ones (run_files.KeyedFile: `read_run_files`
+    reads them so, piece by piece)."""
 
-    run: Table
+    run: Table | KeyedFile
     id: str
-    references: Table | None = None
-    baseline: Table | None = None
+    references: Table | KeyedFile | None = None
+    baseline: Table | KeyedFile | None = None
     baseline_actual: str | None = None
     # False for a piece of a join made elsewhere (a Dask partition): sharing no id is fine
     require_common: bool = True
@@ -47,6 +57,54 @@ class RunFiles:
     def __post_init__(self) -> None:
         if self.baseline is not None and not self.baseline_actual:
             raise ValueError("a baseline needs the SPEC of its outputs (baseline_actual)")
+
+
+def reference_specs(mapping: ColumnMapping) -> list[str]:
+    """The SPECs a references file must resolve: the reference text's (none for a literal)."""
+    return [] if mapping.expected_literal else [mapping.expected]
+
+
+def baseline_specs(mapping: ColumnMapping, baseline_actual: str, with_references: bool
+                   ) -> tuple[list[str], list[str]]:
+    """(required, optional) SPECs of a baseline file: its outputs; without a references file
+    also the run's reference SPEC, where the baseline has it (a row only the baseline has
+    takes its reference from there)."""
+    optional = [] if with_references or mapping.expected_literal else [mapping.expected]
+    return [baseline_actual], optional
+
+
+def read_run_files(run: Table, id_spec: str, mapping: ColumnMapping, *,
+                   references: str | os.PathLike | None = None,
+                   baseline: str | os.PathLike | None = None,
+                   baseline_actual: str | None = None, answered_only: bool = False,
+                   references_reading: dict | None = None,
+                   baseline_reading: dict | None = None,
+                   option_names: bool = True) -> RunFiles:
+    """The run's references and baseline files read narrow (run_files.read_keyed: only the
+    id and the SPECs `mapping` and `baseline_actual` need, piece by piece), ready for
+    `score_runs`. `*_reading`: `read_table`'s options for that file (records, sheet, format,
+    encoding). `answered_only`: the baseline is itself a joined scored table, whose rows
+    with an empty output were references its run did not answer: they are left out.
+    `option_names`: a message about a file names its own options (`--references-records`).
+
+    DatasetError naming the file for an unreadable file, an unknown or unmatched SPEC, a row
+    without an id or an id on two rows."""
+    refs = base = None
+    if references is not None:
+        refs = read_keyed(references, id_spec, reference_specs(mapping),
+                          reading=references_reading,
+                          option_prefix="references" if option_names else None)
+    if baseline is not None:
+        if not baseline_actual:
+            raise ValueError("a baseline needs the SPEC of its outputs (baseline_actual)")
+        required, optional = baseline_specs(mapping, baseline_actual, references is not None)
+        base = read_keyed(baseline, id_spec, required, optional, reading=baseline_reading,
+                          option_prefix="baseline" if option_names else None)
+        if answered_only:
+            outputs = base.values[baseline_actual]
+            base = base.keep(pc.fill_null(pc.not_equal(outputs, ""), False)
+                             .to_numpy(zero_copy_only=False))
+    return RunFiles(run, id_spec, refs, base, baseline_actual)
 
 
 @dataclass
@@ -57,9 +115,11 @@ class RunsResult:
     mapping: ColumnMapping
     result: BatchResult  # this run's variants
     tally: Tally  # this run's summary (the pass rate's denominator: every joined row)
-    expected: list[str | None]  # the reference text of each row ("" with several references)
+    # the reference text of each row ("" with several references): a Sequence (run_files.Texts
+    # over pyarrow, or a list); index it, slice it or iterate it as a list
+    expected: Sequence[str | None]
     baseline: BatchResult | None = None  # one variant, BASELINE
-    baseline_outputs: list[str | None] | None = None
+    baseline_outputs: Sequence[str | None] | None = None  # a Texts, as `expected`
     changes: list[VariantChange] = field(default_factory=list)
     # rows with a reference and no output: no score, `_pass` false (a missing case is not a
     # passing case); only when the references come from their own file
@@ -73,32 +133,47 @@ class RunsResult:
 
 def score_runs(files: RunFiles, mapping: ColumnMapping, jobs: Sequence[MetricJob]) -> RunsResult:
     """Join `files` by id and score them (see the module). DatasetError for a bad id (missing
-    column, repeated, absent from a row, no id in common) or an unresolvable SPEC."""
-    run, refs, base = files.run, files.references, files.baseline
+    column, repeated, absent from a row, no id in common) or an unresolvable SPEC.
+
+    Every file is narrowed first (run_files: its ids and the SPECs used, as pyarrow arrays),
+    and the joined texts stay pyarrow arrays (`Texts`), made Python strings a piece at a
+    time as they are scored. A baseline row whose output is the run's own (an answer that
+    did not change) is not scored twice: it takes the first variant's scores."""
+    refs = _narrowed(files.references, files.id, reference_specs(mapping))
+    run = _narrowed(files.run, files.id, run_specs(mapping, refs is not None))
+    base = None
+    if files.baseline is not None:
+        required, optional = baseline_specs(mapping, files.baseline_actual or "",
+                                            refs is not None)
+        base = _narrowed(files.baseline, files.id, required, optional)
     joined = join_runs(run, files.id, refs, base, require_common=files.require_common)
     n = len(joined)
     lines = _lines(joined, run, refs, base)
-    source_rows = joined.reference_rows if refs is not None else joined.run_rows
-    source = refs if refs is not None else run
     references = None
     missing_groups: list[tuple[str, dict[int, str], np.ndarray]] = []
     if mapping.expected_literal:
-        expected = [mapping.expected] * n
+        expected: Sequence[str | None] = Texts(pa.repeat(mapping.expected, n))
     elif mapping.expected_any:
-        lists = reference_lists(source, mapping.expected)
-        references = take(lists.lists, source_rows)
+        source, rows = (refs, joined.reference_rows) if refs is not None else \
+            (run, joined.run_rows)
+        lists = references_from_column(
+            source, ColumnValues(source.values[mapping.expected].to_pylist(),
+                                 source.reasons[mapping.expected]), mapping.expected)
+        references = take(lists.lists, rows)
         expected = ["" if r is not None else None for r in references]
         missing_groups.append((f"no reference at {mapping.expected}",
-                               take_reasons(_as_column(lists), source_rows),
+                               renumber(lists.reasons, len(lists), rows),
                                np.array([r is None for r in references], dtype=bool)))
     else:
-        column = resolve_column(source, mapping.expected)
-        expected = take(column.values, source_rows)
-        reasons = take_reasons(column, source_rows)
-        if refs is None and base is not None:
-            _fill_from_baseline(expected, reasons, base, mapping.expected, joined)
+        source, rows = (refs, joined.reference_rows) if refs is not None else \
+            (run, joined.run_rows)
+        expected = Texts(source.values[mapping.expected], rows)
+        reasons = renumber(source.reasons[mapping.expected], len(source), rows)
+        if refs is None and base is not None and mapping.expected in base.values:
+            expected = _fill_from_baseline(expected, reasons, base.values[mapping.expected],
+                                           joined)
         missing_groups.append((_label("reference", mapping.expected), reasons,
-                               np.array([e is None for e in expected], dtype=bool)))
+                               expected.nulls()))
     if refs is not None:
         lacking = joined.reference_rows < 0
         reasons = _sentences(lacking & joined.in_run, lines, run, f"its id is not in {refs.label}")
@@ -106,16 +181,16 @@ def score_runs(files: RunFiles, mapping: ColumnMapping, jobs: Sequence[MetricJob
             reasons.update(_sentences(lacking & ~joined.in_run, lines, base,
                                       f"its id is not in {refs.label}"))
         missing_groups.append((f"no reference for the id in {refs.label}", reasons, lacking))
-    actuals: dict[str, list] = {}
-    columns = {spec: resolve_column(run, spec) for spec in mapping.variants}
-    for spec, column in columns.items():
-        actuals[spec] = take(column.values, joined.run_rows)
-    baseline_outputs = None
+    actuals = {spec: Texts(run.values[spec], joined.run_rows) for spec in mapping.variants}
+    baseline_outputs = shared = None
+    to_score: dict[str, Sequence[str | None]] = dict(actuals)
     if base is not None:
-        column = resolve_column(base, files.baseline_actual or "")
-        baseline_outputs = take(column.values, joined.baseline_rows)
-        actuals[_SCORED_TOGETHER] = baseline_outputs
-    scored = score_values(expected, actuals, jobs, references=references)
+        outputs = base.values[files.baseline_actual or ""]
+        baseline_outputs = Texts(outputs, joined.baseline_rows)
+        shared = baseline_outputs.same_as(actuals[mapping.variants[0]]) \
+            if references is None else np.zeros(n, dtype=bool)
+        to_score[_SCORED_TOGETHER] = Texts(outputs, np.where(shared, -1, joined.baseline_rows))
+    scored = score_values(expected, to_score, jobs, references=references)
     result = _only(scored, mapping.variants)
     tally = Tally(run.label, mapping.variants, list(jobs), unit=run.unit)
     tally.add_notes([*run.notes, *(refs.notes if refs is not None else [])])
@@ -123,10 +198,11 @@ def score_runs(files: RunFiles, mapping: ColumnMapping, jobs: Sequence[MetricJob
     if refs is not None:
         unanswered = ~joined.in_run & (joined.reference_rows >= 0)
     missing = {}
-    for spec, column in columns.items():
+    for spec, values in actuals.items():
         groups = list(missing_groups)
-        groups.append((_label("output", spec), take_reasons(column, joined.run_rows),
-                       joined.in_run & np.array([a is None for a in actuals[spec]], dtype=bool)))
+        groups.append((_label("output", spec),
+                       renumber(run.reasons[spec], len(run), joined.run_rows),
+                       joined.in_run & values.nulls()))
         if unanswered is not None:
             groups.append((f"no output for the id in {run.label}",
                            _sentences(unanswered, lines, refs, f"its id is not in {run.label}"),
@@ -136,21 +212,66 @@ def score_runs(files: RunFiles, mapping: ColumnMapping, jobs: Sequence[MetricJob
     out = RunsResult(joined, mapping, result, tally, expected, unanswered=unanswered)
     if base is not None:
         out.baseline = _only(scored, [_SCORED_TOGETHER], rename=BASELINE)
+        _copy_rows(result, mapping.variants[0], out.baseline, BASELINE, shared)
         out.baseline_outputs = baseline_outputs
         out.changes = compare_with_baseline(result, out.baseline, BASELINE,
                                             joined.in_baseline, joined.in_run)
     return out
 
 
+def run_specs(mapping: ColumnMapping, with_references: bool) -> list[str]:
+    """The SPECs a run file must resolve: every output's, and its references' unless they
+    come from a file of their own (or are one literal text)."""
+    own = [] if with_references or mapping.expected_literal else [mapping.expected]
+    return list(dict.fromkeys([*mapping.variants, *own]))
+
+
+def _narrowed(given: Table | KeyedFile | None, id_spec: str, specs: list[str],
+              optional: Sequence[str] = ()) -> KeyedFile | None:
+    if given is None or isinstance(given, KeyedFile):
+        return given
+    return narrow(given, id_spec, specs, optional)
+
+
+def _fill_from_baseline(expected: Texts, reasons: dict[int, str], theirs: pa.ChunkedArray,
+                        joined: Joined) -> Texts:
+    """Without a references file the run's own references are used; a row only the baseline
+    has takes the baseline file's reference at the same SPEC, where it has one."""
+    from_base = Texts(theirs, joined.baseline_rows)
+    gone = joined.in_baseline & ~joined.in_run
+    if not gone.any():
+        return expected
+    filled = pc.if_else(pa.array(gone), from_base.block(0, len(from_base)),
+                        expected.block(0, len(expected)))
+    for i in np.flatnonzero(gone & ~from_base.nulls()).tolist():
+        reasons.pop(i, None)
+    return Texts(filled)
+
+
+def _copy_rows(source: BatchResult, variant: str, target: BatchResult, target_variant: str,
+               rows: np.ndarray | None) -> None:
+    """`target`'s scores, statuses, messages and chosen references of `rows` taken from
+    `source`'s `variant` (the same pairs, so the same outcome)."""
+    if rows is None or not rows.any():
+        return
+    where = set(np.flatnonzero(rows).tolist())
+    for job in source.jobs:
+        mine, theirs = (variant, job.id), (target_variant, job.id)
+        target.scores[theirs][rows] = source.scores[mine][rows]
+        target.status[theirs][rows] = source.status[mine][rows]
+        found = {i: text for i, text in source.messages.get(mine, {}).items() if i in where}
+        if found:
+            target.messages.setdefault(theirs, {}).update(found)
+        if mine in source.refs and theirs in target.refs:
+            target.refs[theirs][rows] = source.refs[mine][rows]
+
+
 def _label(role: str, spec: str) -> str:
     return f"no {role} at {spec}" if spec.startswith("$") else f"no {role} in column {spec!r}"
 
 
-def _as_column(lists) -> ColumnValues:
-    return ColumnValues(lists.lists, lists.reasons)
-
-
-def _lines(joined: Joined, run: Table, refs: Table | None, base: Table | None) -> list[int]:
+def _lines(joined: Joined, run: Table, refs: KeyedFile | None, base: KeyedFile | None
+           ) -> list[int]:
     """Each joined row's line: in the run, else in the references, else in the baseline."""
     lines = np.zeros(len(joined), dtype=np.int64)
     for table, rows in ((base, joined.baseline_rows), (refs, joined.reference_rows),
@@ -162,27 +283,10 @@ def _lines(joined: Joined, run: Table, refs: Table | None, base: Table | None) -
     return lines.tolist()
 
 
-def _sentences(mask: np.ndarray, lines: list[int], table: Table, why: str) -> dict[int, str]:
+def _sentences(mask: np.ndarray, lines: list[int], table: Table | KeyedFile, why: str) -> dict[int, str]:
     """The reason of each row in `mask`, in words the summary groups (numbers aside)."""
     return {int(i): f"{table.label}, {table.unit} {lines[i]}: {why}"
             for i in np.flatnonzero(mask)}
-
-
-def _fill_from_baseline(expected: list, reasons: dict[int, str], base: Table, spec: str,
-                        joined: Joined) -> None:
-    """Without a references file the run's own references are used; a row only the baseline
-    has takes the baseline file's reference at the same SPEC, where it has one."""
-    gone = np.flatnonzero(joined.in_baseline & ~joined.in_run)
-    if not len(gone):
-        return
-    try:
-        column = resolve_column(base, spec, require_match=False)
-    except DatasetError:
-        return
-    rows = joined.baseline_rows
-    for i in gone.tolist():
-        expected[i] = column.values[rows[i]]
-        reasons.pop(i, None)
 
 
 def _only(result: BatchResult, variants: list[str], rename: str | None = None) -> BatchResult:

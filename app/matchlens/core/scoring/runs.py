@@ -7,8 +7,8 @@ references no output answers (in the references' order), then the baseline's ids
 ("gone"), in the baseline's order. Each file's ids must be unique and present on every row; a
 file sharing no id with the run is an error, never a join by row order.
 
-Ids are compared as text (`Table.cell_text`): the JSON number 7 and the string "7" are one id,
-so a CSV of references joins a JSON Lines run.
+Ids are compared as text (a JSON number as written): the JSON number 7 and the string "7" are
+one id, so a CSV of references joins a JSON Lines run; 7.0 and 7 are two.
 """
 
 from __future__ import annotations
@@ -19,9 +19,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from matchlens.core.datasets import Table, resolve_column
+from matchlens.core.datasets import Table
 from matchlens.core.datasets.columns import ColumnValues
 from matchlens.core.errors import DatasetError
+from matchlens.core.scoring.run_files import KeyedFile, check_unique, narrow, piece_ids
 
 
 @dataclass(frozen=True)
@@ -56,66 +57,49 @@ class Joined:
 def key_values(table: Table, spec: str) -> list[str]:
     """The id of every row of `table`: DatasetError naming the file for an unknown id column,
     a row without an id, or an id given to two rows (both named)."""
-    try:
-        column = resolve_column(table, spec)
-    except DatasetError as err:
-        raise DatasetError(f"{err.reason} (the --id must name a column or path of every "
-                           "file joined)", file=err.file, row=err.row, column=err.column,
-                           unit=err.unit) from None
-    ids = column.values
-    if None in ids:
-        i = ids.index(None)
-        why = column.reasons.get(i)
-        raise DatasetError(f"{_where(table, i)} has no id at {spec} (--id); every row of a "
-                           f"joined file needs one{f': {why}' if why else ''}")
-    keys = pa.array(ids, pa.string())
-    counts = pc.value_counts(keys)
-    repeated = counts.filter(pc.greater(counts.field("counts"), 1))
-    if len(repeated):
-        first = repeated.field("values")[0].as_py()
-        rows = np.flatnonzero(pc.equal(keys, first).to_numpy(zero_copy_only=False))
-        raise DatasetError(f"the id {first!r} (--id {spec}) is on two rows, {table.unit} "
-                           f"{table.lines[int(rows[0])]} and {table.unit} "
-                           f"{table.lines[int(rows[1])]}; each row of a joined file needs its "
-                           "own id", file=table.label)
+    ids = piece_ids(table, spec)
+    check_unique(pa.array(ids, pa.string()), np.asarray(table.lines, dtype=np.int64),
+                 table.label, table.unit, spec)
     return ids
 
 
-def _where(table: Table, i: int) -> str:
-    return f"{table.label}, {table.unit} {table.lines[i]}"
-
-
-def join_runs(run: Table, id_spec: str, references: Table | None = None,
-              baseline: Table | None = None, *, require_common: bool = True) -> Joined:
+def join_runs(run: Table | KeyedFile, id_spec: str, references: KeyedFile | Table | None = None,
+              baseline: KeyedFile | Table | None = None, *,
+              require_common: bool = True) -> Joined:
     """The outer join of the run with the references and the baseline on `id_spec`: each
     file's ids looked up in the ids gathered so far with pyarrow's hash lookup
-    (`pyarrow.compute.index_in`), the ids found nowhere appended in the file's order.
+    (`pyarrow.compute.index_in`), the ids found nowhere appended in the file's order. The
+    references and the baseline may come narrowed already (run_files.KeyedFile, whose ids
+    were checked when it was read).
 
     DatasetError when a file shares no id with the run ("none of the 400 ids of today.jsonl
     is in refs.jsonl"), unless `require_common` is false (a piece of a join made elsewhere:
     a Dask partition)."""
-    run_ids = key_values(run, id_spec)
-    ids = list(run_ids)
-    union = pa.chunked_array([pa.array(run_ids, pa.string())], pa.string())
-    rows: dict[str, np.ndarray] = {"run": np.arange(len(run_ids), dtype=np.int64)}
-    for name, table in (("reference", references), ("baseline", baseline)):
-        if table is None:
+    mine_first = narrow(run, id_spec) if isinstance(run, Table) else run
+    ids = mine_first.ids.to_pylist()
+    run_count = len(ids)
+    union = pa.chunked_array([mine_first.ids], pa.string())
+    rows: dict[str, np.ndarray] = {"run": np.arange(run_count, dtype=np.int64)}
+    for name, other in (("reference", references), ("baseline", baseline)):
+        if other is None:
             continue
-        keys = key_values(table, id_spec)
-        arrow = pa.array(keys, pa.string())
-        where = pc.fill_null(pc.index_in(arrow, value_set=union), -1).to_numpy()
+        keyed = narrow(other, id_spec) if isinstance(other, Table) else other
+        keys = keyed.ids
+        where = pc.fill_null(pc.index_in(keys, value_set=union), -1).to_numpy()
         found = where >= 0
-        in_run = int((where[found] < len(run_ids)).sum())
-        if require_common and run_ids and keys and not in_run:
-            raise DatasetError(f"none of the {len(run_ids):,} ids of {run.label} is in "
-                               f"{table.label} (--id {id_spec}; its first id is {keys[0]!r}, "
-                               f"the run's {run_ids[0]!r})")
+        in_run = int((where[found] < run_count).sum())
+        if require_common and run_count and len(keys) and not in_run:
+            raise DatasetError(f"none of the {run_count:,} ids of {mine_first.label} is in "
+                               f"{keyed.label} (--id {id_spec}; its first id is "
+                               f"{keys[0].as_py()!r}, the run's {ids[0]!r})")
         new = np.flatnonzero(~found)
         before = len(ids)
-        ids.extend(keys[i] for i in new.tolist())
-        union = pa.chunked_array([*union.chunks, arrow.take(pa.array(new))], pa.string())
-        for other in rows:
-            rows[other] = np.concatenate([rows[other], np.full(len(new), -1, dtype=np.int64)])
+        added = keys.take(pa.array(new, pa.int64()))
+        ids.extend(added.to_pylist())
+        union = pa.chunked_array([*union.chunks, added], pa.string())
+        for other_name in rows:
+            rows[other_name] = np.concatenate([rows[other_name],
+                                               np.full(len(new), -1, dtype=np.int64)])
         mine = np.full(len(ids), -1, dtype=np.int64)
         mine[where[found]] = np.flatnonzero(found)
         mine[before:] = new
@@ -135,9 +119,14 @@ def take(values: list, rows: np.ndarray) -> list:
 
 def take_reasons(column: ColumnValues, rows: np.ndarray) -> dict[int, str]:
     """A column's reasons (why a row has no value), renumbered to the joined rows."""
-    if not column.reasons:
+    return renumber(column.reasons, len(column.values), rows)
+
+
+def renumber(reasons: dict[int, str], size: int, rows: np.ndarray) -> dict[int, str]:
+    """Reasons keyed by a file's row (of `size` rows), keyed by the joined rows instead."""
+    if not reasons:
         return {}
-    where = np.full(len(column.values), -1, dtype=np.int64)
+    where = np.full(size, -1, dtype=np.int64)
     present = np.flatnonzero(rows >= 0)
     where[rows[present]] = present
-    return {int(where[i]): why for i, why in column.reasons.items() if where[i] >= 0}
+    return {int(where[i]): why for i, why in reasons.items() if where[i] >= 0}
