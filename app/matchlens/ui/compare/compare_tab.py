@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QFileDialog, QSizePolicy, QSplitter, QVBoxLayout, 
 from matchlens.core.diff.pair import DISTANCE_METRIC as HIGHLIGHT_METRIC
 from matchlens.core.diff.span_table import ALIGN_TASK, SpanTable
 from matchlens.core.text.textfile import FileReadError, read_text_file
+from matchlens.ui.compare.collapse import CollapseControl
 from matchlens.ui.compare.diff_actions import install as install_diff_actions
 from matchlens.ui.compare.find_bar import FindBar
 from matchlens.ui.compare.inline_pane import InlinePane
@@ -148,6 +149,11 @@ class CompareTab(DifferenceNavigation, QWidget):
         self.editor_splitter.addWidget(self.inline_pane)
         self.action_inline = bar.action_inline
         self.action_inline.toggled.connect(self.set_inline)
+        self.action_collapse = bar.action_collapse
+        self.collapse = CollapseControl(
+            bar.action_collapse, {side: pane.editor for side, pane in self.panes.items()},
+            self.inline_pane.view, lambda: self._table, self.texts,
+            lambda: self.inline_pane.layout_, self)
         self.metrics = MetricColumn(self.config, self)
         self.metrics.sig_detail_activated.connect(self.select_json_path)
         self.metrics.sig_compute_requested.connect(self.compute_network)
@@ -180,6 +186,7 @@ class CompareTab(DifferenceNavigation, QWidget):
         self.inline_pane.setVisible(inline)
         if inline:
             self.inline_pane.show_table(self._table, *self.texts())
+            self.collapse.refresh()
         if self.action_inline.isChecked() != inline:
             self.action_inline.setChecked(inline)
 
@@ -347,6 +354,7 @@ class CompareTab(DifferenceNavigation, QWidget):
             pane.ruler.set_table(table)
         if self.inline_pane.isVisible():
             self.inline_pane.show_table(table, *self.texts())
+        self.collapse.refresh()
         self.scroll_lock.anchors = table.anchors if table is not None else None
         self._update_difference_label()
 
