@@ -133,3 +133,14 @@ def test_folds_never_hide_a_difference(n, edits, context):
             # and every hunk's start is on a shown line
             for start in layout.hunk_starts.tolist():
                 assert not lo <= start < hi or start == hi
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, 40), min_size=1, max_size=60), st.lists(st.integers(0, 59),
+                                                                        max_size=5))
+def test_each_host_is_the_first_shortest_line_of_its_fold(lengths, diffs):
+    n = len(lengths)
+    lines = np.array([d % n for d in diffs], dtype=np.int64)
+    folds = fold_lines(lines, lines, n, np.array(lengths), context=1, min_lines=1)
+    for (a, b), host in zip(folds.ranges.tolist(), folds.hosts.tolist(), strict=True):
+        assert host == a + min(range(b - a), key=lambda i: (lengths[a + i], i))

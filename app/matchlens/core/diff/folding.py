@@ -71,11 +71,10 @@ def fold_lines(first_line: np.ndarray, last_line: np.ndarray, line_count: int,
         raise ValueError("first_line and last_line must be equally long")
     # +1 where a kept range starts, -1 one past where it ends: the running sum is > 0 on kept
     # lines.
-    delta = np.zeros(line_count + 1, dtype=np.int64)
     lo = np.clip(first - context, 0, line_count)
     hi = np.clip(np.maximum(first, last) + context + 1, 0, line_count)
-    np.add.at(delta, lo, 1)
-    np.add.at(delta, hi, -1)
+    delta = (np.bincount(lo, minlength=line_count + 1)
+             - np.bincount(hi, minlength=line_count + 1))
     hidden = np.concatenate([[False], np.cumsum(delta[:-1]) == 0, [False]])
     edges = np.flatnonzero(hidden[1:] != hidden[:-1])
     starts, ends = edges[0::2], edges[1::2]
@@ -84,9 +83,13 @@ def fold_lines(first_line: np.ndarray, last_line: np.ndarray, line_count: int,
     if line_lengths is None or len(ranges) == 0:
         hosts = ranges[:, 0].copy()
     else:
+        # the shortest line of each fold: its length and number packed in one key, so one
+        # reduceat finds both (the first of equally short lines wins)
         lengths = np.asarray(line_lengths, dtype=np.int64)
-        hosts = np.array([a + int(np.argmin(lengths[a:b])) for a, b in ranges.tolist()],
-                         dtype=np.int64)
+        keys = lengths * (line_count + 1) + np.arange(len(lengths), dtype=np.int64)
+        starts_and_ends = ranges.reshape(-1)
+        best = np.minimum.reduceat(keys, starts_and_ends[starts_and_ends < len(keys)])[0::2]
+        hosts = (best % (line_count + 1)).astype(np.int64)
     return Folds(ranges, hosts)
 
 

@@ -13,10 +13,18 @@ goes to stays hidden. A fold the user opened stays open while they type.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QAction, QMouseEvent, QPainter, QPaintEvent, QPalette, QTextBlock
+from PySide6.QtGui import (
+    QAction,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QTextBlock,
+    QTextDocument,
+)
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from matchlens.core.diff.folding import Folds, inline_folds, no_folds, side_folds
@@ -42,6 +50,7 @@ class Collapser(QObject):
         self._hosts: dict[int, int] = {}  # host block number -> fold index
         self._hidden: set[int] = set()  # block numbers hidden now (hosts not included)
         self._opened: set[int] = set()  # block numbers the user unfolded
+        self._blocks = -1  # the document's block count when `_hidden` was set
         editor.viewport().installEventFilter(self)
         editor.cursorPositionChanged.connect(self._caret_moved)
         editor.document().contentsChange.connect(self._on_contents_change)
@@ -77,19 +86,23 @@ class Collapser(QObject):
         self.apply(no_folds())
 
     def _set_visibility(self, hidden: set[int]) -> None:
-        # Read from the blocks themselves, not from what was hidden last time: edits since then
-        # have renumbered them, and a new text (setPlainText) made them all visible.
         doc = self.editor.document()
-        block = doc.begin()
+        if self._blocks == doc.blockCount():
+            # No line added or removed since the last time: the blocks are numbered as they
+            # were, so only those whose visibility changes are touched (a keystroke: none).
+            numbers = sorted(hidden ^ self._hidden)
+            blocks = (doc.findBlockByNumber(n) for n in numbers)
+        else:
+            # Lines came or went (or a new text made every block visible): read every block.
+            blocks = _all_blocks(doc)
         first = last = None
-        while block.isValid():
+        for block in blocks:
             visible = block.blockNumber() not in hidden
-            if block.isVisible() != visible:
+            if block.isValid() and block.isVisible() != visible:
                 block.setVisible(visible)
                 first = first if first is not None else block
                 last = block
-            block = block.next()
-        self._hidden = hidden
+        self._hidden, self._blocks = hidden, doc.blockCount()
         if first is not None and last is not None:
             # Relayout only the blocks whose visibility changed (no contentsChange: the text
             # and its undo history are untouched).
@@ -101,6 +114,7 @@ class Collapser(QObject):
         doc = self.editor.document()
         if position == 0 and added >= doc.characterCount() - 1:  # a new text: all of it shows
             self.folds, self._hosts, self._hidden, self._opened = no_folds(), {}, set(), set()
+            self._blocks = -1
 
     def open_fold(self, index: int) -> None:
         """Unfold fold `index` for good (until the texts are set anew)."""
@@ -191,6 +205,13 @@ class Collapser(QObject):
             painter.drawText(QRectF(8, box.top(), width - 8, row),
                              Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                              texts[number])
+
+
+def _all_blocks(doc: QTextDocument) -> Iterator[QTextBlock]:
+    block = doc.begin()
+    while block.isValid():
+        yield block
+        block = block.next()
 
 
 def editor_row_height(editor: QPlainTextEdit) -> float:
