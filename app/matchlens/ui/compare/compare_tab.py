@@ -15,6 +15,7 @@ from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QFileDialog, QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
 from matchlens.core.diff.pair import DISTANCE_METRIC as HIGHLIGHT_METRIC
+from matchlens.core.diff.preview import PREVIEW_MIN_CHARS, PREVIEW_TASK
 from matchlens.core.diff.span_table import ALIGN_TASK, SpanTable
 from matchlens.core.text.textfile import FileReadError, read_text_file
 from matchlens.ui.compare.collapse import CollapseControl
@@ -313,7 +314,11 @@ class CompareTab(DifferenceNavigation, QWidget):
                 "normalise": options.get("normalise") or []}
 
     def _task_options(self) -> dict[str, dict[str, Any]]:
-        tasks = {ALIGN_TASK: self._align_options()}
+        align = self._align_options()
+        tasks = {ALIGN_TASK: align}
+        if (align["view"] == "readable" and not align["normalise"]
+                and sum(p.editor.char_count() for p in self.panes.values()) >= PREVIEW_MIN_CHARS):
+            tasks[PREVIEW_TASK] = align  # long texts: a quick highlight while the exact one works
         for metric_id, panel in self.panels.items():
             if not panel.spec.network:
                 tasks[metric_id] = dict(self.config.settings(metric_id).options)
@@ -342,6 +347,10 @@ class CompareTab(DifferenceNavigation, QWidget):
     def _on_result(self, name: str, payload: Any) -> None:
         if name == ALIGN_TASK:
             self._set_table(payload)
+        elif name == PREVIEW_TASK:
+            # Only while the exact table of these texts is still coming (it may come first).
+            if payload is not None and ALIGN_TASK in self.scheduler.pending():
+                self._set_table(payload)
         elif name in self.panels:
             self.panels[name].set_outcome(payload)
 
@@ -374,7 +383,8 @@ class CompareTab(DifferenceNavigation, QWidget):
 
     def highlighted_edits(self) -> int:
         """The exact edit count shown with the highlight (levenshtein_distance's; in the Exact
-        edits view at word granularity, whole words)."""
+        edits view at word granularity, whole words); while a preview is shown, an upper bound
+        (`current_table().exact` is False)."""
         return self._table.distance if self._table is not None else 0
 
     def _normalise_all(self, value: str) -> None:

@@ -17,6 +17,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QThreadPool, Signal
 
 from matchlens.core.diff.pair import timed_task
+from matchlens.core.diff.preview import PREVIEW_TASK
 from matchlens.core.diff.span_table import ALIGN_TASK
 from matchlens.core.metrics.registry import edit_script_metric_ids
 from matchlens.core.results import Label, Outcome
@@ -94,8 +95,9 @@ class ScoreScheduler(QObject):
         size = len(expected) + len(actual)
 
         def cost(name: str) -> float:
-            # Alignment first (it is what the eye reads), then longest-first for a short makespan.
-            if name == ALIGN_TASK:
+            # Alignment first (it is what the eye reads; its quick preview, on another lane, as
+            # well), then longest-first for a short makespan.
+            if name in (ALIGN_TASK, PREVIEW_TASK):
                 return float("inf")
             return self._seconds_per_char.get(name, 0.0) * size
 
@@ -135,7 +137,7 @@ class ScoreScheduler(QObject):
         self.last_latency[name] = time.perf_counter() - self._asked_at.get(name, 0.0)
         if status != "done":
             payload = (Outcome(None, f"Could not compute: {payload}", Label.ERROR)
-                       if name != ALIGN_TASK else None)
+                       if name not in (ALIGN_TASK, PREVIEW_TASK) else None)
         self.sig_result.emit(name, payload)
         self._maybe_idle()
 
