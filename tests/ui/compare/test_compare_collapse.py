@@ -168,3 +168,20 @@ def test_the_shortcut_is_listed_in_help(qtbot):
         assert all(what != "Collapse" for _where, what, _keys in shortcut_rows(window))
     finally:
         window.shutdown()
+
+
+def test_move_links_jump_to_shown_text_while_collapsed(qtbot, compare_tab):
+    _collapsed(qtbot, compare_tab)
+    table = compare_tab.current_table()
+    assert len(table.moves) == 1  # line 170 moved to 80
+    folds = {s: len(c.folds.ranges) for s, c in compare_tab.collapse.collapsers.items()}
+    for side in ("expected", "actual"):
+        compare_tab.move_link.jump(side, 0)
+        other = "actual" if side == "expected" else "expected"
+        editor = compare_tab.editor(other)
+        number = editor.textCursor().blockNumber()
+        assert not compare_tab.collapse.collapsers[other].is_folded(number)
+        start, end = table.moves[0, 2:4] if other == "actual" else table.moves[0, 0:2]
+        assert compare_tab.panes[other].cursor_offset() == int(start)
+    assert {s: len(c.folds.ranges)
+            for s, c in compare_tab.collapse.collapsers.items()} == folds
