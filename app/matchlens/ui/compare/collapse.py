@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
+import numpy as np
 from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import (
     QAction,
@@ -60,9 +61,13 @@ class Collapser(QObject):
     def apply(self, folds: Folds) -> None:
         """Show `folds` (minus those the user opened since the text was set)."""
         if self._opened and len(folds.ranges):
-            keep = [i for i, (a, b) in enumerate(folds.ranges.tolist())
-                    if not any(a <= line < b for line in self._opened)]
-            folds = Folds(folds.ranges[keep], folds.hosts[keep])
+            # drop the folds holding a line the user opened (the first opened line at or
+            # after each fold's start lies inside it)
+            opened = np.array(sorted(self._opened), dtype=np.int64)
+            at = np.searchsorted(opened, folds.ranges[:, 0])
+            inside = (at < len(opened)) & (
+                opened[np.minimum(at, len(opened) - 1)] < folds.ranges[:, 1])
+            folds = Folds(folds.ranges[~inside], folds.hosts[~inside])
         doc = self.editor.document()
         blocks = doc.blockCount()
         hidden: set[int] = set()
