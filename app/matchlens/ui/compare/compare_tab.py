@@ -346,6 +346,7 @@ class CompareTab(DifferenceNavigation, QWidget):
 
     def _on_result(self, name: str, payload: Any) -> None:
         if name == ALIGN_TASK:
+            self.scheduler.drop(PREVIEW_TASK)  # the exact table came first: no use waiting
             self._set_table(payload)
         elif name == PREVIEW_TASK:
             # Only while the exact table of these texts is still coming (it may come first).

@@ -162,6 +162,13 @@ class ScoreScheduler(QObject):
             self.sig_busy.emit(False)
             self.sig_idle.emit()
 
+    def drop(self, name: str) -> None:
+        """No longer want task `name`'s answer (a lane skips it if it has not started)."""
+        token = self._live.pop(name, None)
+        if token is not None:
+            self._live_tokens.discard(token)
+            self._maybe_idle()
+
     def has_texts(self, expected: str, actual: str) -> bool:
         """Whether the last request was about exactly these texts."""
         return self._texts == (expected, actual) and self._text_id > 0
