@@ -54,6 +54,9 @@ class SpanTable:
     # Moved text (`core.diff.moves`), readable view only: rows of exp_start, exp_end,
     # act_start, act_end, edits; the chunks of each move carry FLAG_MOVED.
     moves: np.ndarray = field(default_factory=lambda: np.zeros((0, 5), dtype=np.int64))
+    # False for a preview (`core.diff.preview`): `distance` is then an upper bound, not the
+    # Levenshtein distance, and the view says so until the exact table replaces it.
+    exact: bool = True
 
     def move_at(self, side: str, offset: int) -> int | None:
         """The index of the move covering code point `offset` on `side`, or None."""
@@ -103,9 +106,11 @@ def span_table(alignment: Any, expected: str, actual: str) -> SpanTable:
                      bool(alignment.case_sensitive), (len(expected), len(actual)))
 
 
-def readable_table(expected: str, actual: str, case_sensitive: bool, granularity: str
-                   ) -> SpanTable:
-    """The readable chunks as a SpanTable: what the compare view draws by default."""
+def readable_table(expected: str, actual: str, case_sensitive: bool, granularity: str, *,
+                   script: Any = None) -> SpanTable:
+    """The readable chunks as a SpanTable: what the compare view draws by default. `script`
+    makes the edit script the chunks start from (default: the exact one; `core.diff.preview`
+    passes its quicker one)."""
     from types import SimpleNamespace
 
     from rapidfuzz.distance import Levenshtein
@@ -117,10 +122,11 @@ def readable_table(expected: str, actual: str, case_sensitive: bool, granularity
     from matchlens.core.text.casefold import fold_case
 
     e_cmp, a_cmp = prepare(expected, case_sensitive), prepare(actual, case_sensitive)
-    ops = exact_opcodes(e_cmp, a_cmp)
+    ops = (script or exact_opcodes)(e_cmp, a_cmp)
     distance = sum(max(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in ops if tag != "equal")
     rows: list[tuple[int, int, int, int, int, int, int]] = []
-    moves, chunks = chunks_and_moves(e_cmp, a_cmp, ops, words=granularity == "word")
+    moves, chunks = chunks_and_moves(e_cmp, a_cmp, ops, words=granularity == "word",
+                                     script=script)
     moved_from = {(m.exp_start, m.exp_end) for m in moves}
     moved_to = {(m.act_start, m.act_end) for m in moves}
     for c in chunks:

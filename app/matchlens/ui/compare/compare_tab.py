@@ -15,8 +15,10 @@ from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QFileDialog, QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
 from matchlens.core.diff.pair import DISTANCE_METRIC as HIGHLIGHT_METRIC
+from matchlens.core.diff.preview import PREVIEW_MIN_CHARS, PREVIEW_TASK
 from matchlens.core.diff.span_table import ALIGN_TASK, SpanTable
 from matchlens.core.text.textfile import FileReadError, read_text_file
+from matchlens.ui.compare.collapse import CollapseControl
 from matchlens.ui.compare.diff_actions import install as install_diff_actions
 from matchlens.ui.compare.find_bar import FindBar
 from matchlens.ui.compare.inline_pane import InlinePane
@@ -148,6 +150,11 @@ class CompareTab(DifferenceNavigation, QWidget):
         self.editor_splitter.addWidget(self.inline_pane)
         self.action_inline = bar.action_inline
         self.action_inline.toggled.connect(self.set_inline)
+        self.action_collapse = bar.action_collapse
+        self.collapse = CollapseControl(
+            bar.action_collapse, {side: pane.editor for side, pane in self.panes.items()},
+            self.inline_pane.view, lambda: self._table, self.texts,
+            lambda: self.inline_pane.layout_, self)
         self.metrics = MetricColumn(self.config, self)
         self.metrics.sig_detail_activated.connect(self.select_json_path)
         self.metrics.sig_compute_requested.connect(self.compute_network)
@@ -180,6 +187,7 @@ class CompareTab(DifferenceNavigation, QWidget):
         self.inline_pane.setVisible(inline)
         if inline:
             self.inline_pane.show_table(self._table, *self.texts())
+            self.collapse.refresh()
         if self.action_inline.isChecked() != inline:
             self.action_inline.setChecked(inline)
 
@@ -306,7 +314,11 @@ class CompareTab(DifferenceNavigation, QWidget):
                 "normalise": options.get("normalise") or []}
 
     def _task_options(self) -> dict[str, dict[str, Any]]:
-        tasks = {ALIGN_TASK: self._align_options()}
+        align = self._align_options()
+        tasks = {ALIGN_TASK: align}
+        if (align["view"] == "readable" and not align["normalise"]
+                and sum(p.editor.char_count() for p in self.panes.values()) >= PREVIEW_MIN_CHARS):
+            tasks[PREVIEW_TASK] = align  # long texts: a quick highlight while the exact one works
         for metric_id, panel in self.panels.items():
             if not panel.spec.network:
                 tasks[metric_id] = dict(self.config.settings(metric_id).options)
@@ -334,7 +346,12 @@ class CompareTab(DifferenceNavigation, QWidget):
 
     def _on_result(self, name: str, payload: Any) -> None:
         if name == ALIGN_TASK:
+            self.scheduler.drop(PREVIEW_TASK)  # the exact table came first: no use waiting
             self._set_table(payload)
+        elif name == PREVIEW_TASK:
+            # Only while the exact table of these texts is still coming (it may come first).
+            if payload is not None and ALIGN_TASK in self.scheduler.pending():
+                self._set_table(payload)
         elif name in self.panels:
             self.panels[name].set_outcome(payload)
 
@@ -347,6 +364,7 @@ class CompareTab(DifferenceNavigation, QWidget):
             pane.ruler.set_table(table)
         if self.inline_pane.isVisible():
             self.inline_pane.show_table(table, *self.texts())
+        self.collapse.refresh()
         self.scroll_lock.anchors = table.anchors if table is not None else None
         self._update_difference_label()
 
@@ -366,7 +384,8 @@ class CompareTab(DifferenceNavigation, QWidget):
 
     def highlighted_edits(self) -> int:
         """The exact edit count shown with the highlight (levenshtein_distance's; in the Exact
-        edits view at word granularity, whole words)."""
+        edits view at word granularity, whole words); while a preview is shown, an upper bound
+        (`current_table().exact` is False)."""
         return self._table.distance if self._table is not None else 0
 
     def _normalise_all(self, value: str) -> None:

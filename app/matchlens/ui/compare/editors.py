@@ -96,6 +96,7 @@ class DiffEditor(QPlainTextEdit):
         self._wrap_forced = False
         self._pending: str | None = None  # text to show on the next event-loop turn
         self._insertion_mark: tuple[int, QColor] | None = None  # (position, colour) of the bar
+        self.collapser = None  # collapse.Collapser: folded lines' placeholders, painted last
         self._gutter = _Gutter(self)
         self.setAcceptDrops(True)
         self.setTabChangesFocus(False)
@@ -284,6 +285,12 @@ class DiffEditor(QPlainTextEdit):
         super().paintEvent(event)  # the text, the other layers and the selection on top
         if self._insertion_mark is not None:
             self._paint_insertion_mark(*self._insertion_mark)
+        if self.collapser is not None:
+            painter = QPainter(self.viewport())
+            try:
+                self.collapser.paint(painter)
+            finally:
+                painter.end()
 
     def set_insertion_mark(self, position: int | None, colour: QColor | None = None) -> None:
         """A bar between two characters (where the other side has text this one lacks)."""
@@ -408,8 +415,9 @@ class DiffEditor(QPlainTextEdit):
                     painter.fillRect(0, top, 3, bottom - top, mark)
                 painter.setPen(palette.color(QPalette.ColorRole.Text) if number == current
                                else number_colour)
+                folded = self.collapser is not None and self.collapser.is_host(number)
                 painter.drawText(0, top, width - 6, height, Qt.AlignmentFlag.AlignRight,
-                                 str(number + 1))
+                                 "⋯" if folded else str(number + 1))
             block = block.next()
             top = bottom
         painter.end()

@@ -9,7 +9,7 @@ inserted text on the insertion colour, moved text violet (struck through at its 
 from __future__ import annotations
 
 from PySide6.QtGui import QPalette, QTextCharFormat, QTextCursor
-from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTextEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QTextEdit, QVBoxLayout, QWidget
 
 from matchlens.core.diff.inline import (
     STYLE_DELETED,
@@ -20,6 +20,7 @@ from matchlens.core.diff.inline import (
     inline_layout,
 )
 from matchlens.core.diff.span_table import SpanTable, astral_offsets
+from matchlens.ui.compare.collapse import FoldingTextEdit
 from matchlens.ui.compare.decorations import to_utf16
 from matchlens.ui.palette import diff_colours
 
@@ -32,8 +33,7 @@ class InlinePane(QWidget):
         self.header = QLabel("<b>Inline</b> · deleted text struck through, inserted text "
                              "after it", self)
         self.header.setForegroundRole(QPalette.ColorRole.PlaceholderText)
-        self.view = QPlainTextEdit(self)
-        self.view.setReadOnly(True)
+        self.view = FoldingTextEdit(self)
         self.view.setAccessibleName("Inline difference")
         self.layout_: InlineLayout | None = None
         self._astral = astral_offsets("")

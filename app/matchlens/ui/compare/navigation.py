@@ -69,10 +69,18 @@ class DifferenceNavigation:
             text = f"{count} difference{'' if count == 1 else 's'}"
         else:
             text = f"difference {self._hunk + 1} of {count}"
+        preview = self._table is not None and not self._table.exact
+        if preview:
+            text += " (preview)"
         self.difference_label.setText(f" {text} ")
         edits = self.highlighted_edits() if self._table is not None else 0
         plural = "" if edits == 1 else "s"
-        if self.view == "readable":
+        if preview:
+            tip = (f"A quick preview of these long texts' differences, drawn while the exact "
+                   f"edit script is computed (it replaces this one when it arrives). Until "
+                   f"then the edit count is not the distance: it is at most {edits} "
+                   f"edit{plural}.")
+        elif self.view == "readable":
             tip = (f"A difference is one readable piece (or touching pieces): whole words, or "
                    f"the characters of a typo. The exact Levenshtein distance is {edits} "
                    f"edit{plural}; hover a piece for its own edits, or turn on Exact edits "

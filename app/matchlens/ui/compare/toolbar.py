@@ -48,6 +48,12 @@ class CompareToolbar(QToolBar):
         self.action_inline.setToolTip(
             "Show both texts as one, deleted text struck through before the inserted text, "
             "instead of side by side (Ctrl+Shift+I)")
+        self.action_collapse = self.addAction("Collapse")
+        self.action_collapse.setCheckable(True)
+        self.action_collapse.setShortcut("Ctrl+Shift+U")
+        self.action_collapse.setToolTip(
+            "Collapse unchanged text to a few lines around each difference; click a "
+            "\u201c\u22ef unchanged lines\u201d line to show it (Ctrl+Shift+U)")
         self.granularity_box = QComboBox(self)
         self.granularity_box.addItem("Characters", "char")
         self.granularity_box.addItem("Words", "word")

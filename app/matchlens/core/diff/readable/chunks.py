@@ -40,12 +40,13 @@ insertion; its Myers core aligns the scattered letters too, so it is not used he
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rapidfuzz.distance import Levenshtein
 
 from matchlens.core.diff.moves import Move, chunks_around_moves, find_moves
+from matchlens.core.diff.readable.anchored import rest_opcodes
 from matchlens.core.diff.readable.pieces import (
     OPS,
     TYPO_EDITS,
@@ -116,18 +117,22 @@ def readable_diff(expected: str, actual: str, *, case_sensitive: bool = True,
 
 
 def chunks_and_moves(e: str, a: str, ops: Sequence[tuple[str, int, int, int, int]], *,
-                     words: bool = False, compiled: bool | None = None
+                     words: bool = False, compiled: bool | None = None,
+                     script: Callable[[str, str], Sequence] | None = None
                      ) -> tuple[list[Move], list[Chunk]]:
     """The moves between `e` and `a` and the readable chunks around them: without moves the
-    chunks of the exact opcodes; with moves, each moved piece a chunk of its own and the rest
-    diffed without them (`core.diff.moves`)."""
+    chunks of `ops`; with moves, each moved piece a chunk of its own and the rest diffed
+    without them (`core.diff.moves`) by `script` (default: exact for short texts, anchored for
+    long ones, `readable.anchored`)."""
     moves = find_moves(e, a, ops)
     if not moves:
         return [], chunks_from_opcodes(e, a, ops, words=words, compiled=compiled)
 
     def chunker(e_rest: str, a_rest: str) -> list[Chunk]:
-        return chunks_from_opcodes(e_rest, a_rest, exact_opcodes(e_rest, a_rest), words=words,
-                                   compiled=compiled)
+        # Only the chunks' layout: the distance and each move's edits come from `ops`, so
+        # long texts are re-diffed between anchors, not whole once more.
+        return chunks_from_opcodes(e_rest, a_rest, (script or rest_opcodes)(e_rest, a_rest),
+                                   words=words, compiled=compiled)
 
     return moves, chunks_around_moves(e, a, moves, chunker, Chunk)
 

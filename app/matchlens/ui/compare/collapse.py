@@ -1,0 +1,281 @@
+"""Collapse unchanged text in the compare view: hidden blocks and a one-line placeholder.
+
+Which lines fold is core's rule (`core.diff.folding`); this module only shows it. A folded
+stretch's lines become invisible QTextBlocks (QPlainTextEdit then gives them no height and no
+scroll-bar line) except one, the fold's host, over which the placeholder "⋯ 214 unchanged
+lines" is painted. The text, and so every document position, stays as it is: the highlight's
+selections, the long-line painter, the move links, the find bar and the overview ruler (which
+counts the whole text's lines) keep their positions, and scrolling in lines (`top_line`,
+`scroll_to_line`) skips the hidden blocks by itself. A click on a placeholder opens its fold;
+so does the caret landing in a fold (a ruler click, a find, an arrow key), so nothing the user
+goes to stays hidden. A fold the user opened stays open while they type.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import numpy as np
+from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import (
+    QAction,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QTextBlock,
+    QTextDocument,
+)
+from PySide6.QtWidgets import QPlainTextEdit, QWidget
+
+from matchlens.core.diff.folding import Folds, inline_folds, no_folds, side_folds
+from matchlens.core.diff.inline import InlineLayout
+from matchlens.core.diff.span_table import SpanTable
+from matchlens.ui.palette import blend
+
+
+def placeholder_text(lines: int) -> str:
+    return f"⋯ {lines:,} unchanged line{'' if lines == 1 else 's'} (click to show)"
+
+
+class Collapser(QObject):
+    """Folds one QPlainTextEdit's unchanged stretches; the editor calls `paint` after its own
+    paint, and its gutter asks `is_host`."""
+
+    sig_opened = Signal(int)  # lines a click (or the caret) unfolded
+
+    def __init__(self, editor: QPlainTextEdit) -> None:
+        super().__init__(editor)
+        self.editor = editor
+        self.folds = no_folds()
+        self._hosts: dict[int, int] = {}  # host block number -> fold index
+        self._hidden: set[int] = set()  # block numbers hidden now (hosts not included)
+        self._opened: set[int] = set()  # block numbers the user unfolded
+        self._blocks = -1  # the document's block count when `_hidden` was set
+        editor.viewport().installEventFilter(self)
+        editor.cursorPositionChanged.connect(self._caret_moved)
+        editor.document().contentsChange.connect(self._on_contents_change)
+        editor.collapser = self
+
+    # -- folding --------------------------------------------------------------------------------
+    def apply(self, folds: Folds) -> None:
+        """Show `folds` (minus those the user opened since the text was set)."""
+        if self._opened and len(folds.ranges):
+            # drop the folds holding a line the user opened (the first opened line at or
+            # after each fold's start lies inside it)
+            opened = np.array(sorted(self._opened), dtype=np.int64)
+            at = np.searchsorted(opened, folds.ranges[:, 0])
+            inside = (at < len(opened)) & (
+                opened[np.minimum(at, len(opened) - 1)] < folds.ranges[:, 1])
+            folds = Folds(folds.ranges[~inside], folds.hosts[~inside])
+        doc = self.editor.document()
+        blocks = doc.blockCount()
+        hidden: set[int] = set()
+        hosts: dict[int, int] = {}
+        for index, ((start, end), host) in enumerate(zip(folds.ranges.tolist(),
+                                                         folds.hosts.tolist(), strict=True)):
+            if end > blocks:  # the table is of another text: show it whole until it fits
+                hidden, hosts, folds = set(), {}, no_folds()
+                break
+            hidden.update(range(start, end))
+            hidden.discard(host)
+            hosts[host] = index
+        self._set_visibility(hidden)
+        self.folds, self._hosts = folds, hosts
+        self.editor.viewport().update()
+
+    def clear(self, forget_opened: bool = False) -> None:
+        """Show every line."""
+        if forget_opened:
+            self._opened = set()
+        self.apply(no_folds())
+
+    def _set_visibility(self, hidden: set[int]) -> None:
+        doc = self.editor.document()
+        if self._blocks == doc.blockCount():
+            # No line added or removed since the last time: the blocks are numbered as they
+            # were, so only those whose visibility changes are touched (a keystroke: none).
+            numbers = sorted(hidden ^ self._hidden)
+            blocks = (doc.findBlockByNumber(n) for n in numbers)
+        else:
+            # Lines came or went (or a new text made every block visible): read every block.
+            blocks = _all_blocks(doc)
+        first = last = None
+        for block in blocks:
+            visible = block.blockNumber() not in hidden
+            if block.isValid() and block.isVisible() != visible:
+                block.setVisible(visible)
+                first = first if first is not None else block
+                last = block
+        self._hidden, self._blocks = hidden, doc.blockCount()
+        if first is not None and last is not None:
+            # Relayout only the blocks whose visibility changed (no contentsChange: the text
+            # and its undo history are untouched).
+            doc.markContentsDirty(first.position(), last.position() + last.length()
+                                  - first.position())
+            self.editor.viewport().update()
+
+    def _on_contents_change(self, position: int, _removed: int, added: int) -> None:
+        doc = self.editor.document()
+        if position == 0 and added >= doc.characterCount() - 1:  # a new text: all of it shows
+            self.folds, self._hosts, self._hidden, self._opened = no_folds(), {}, set(), set()
+            self._blocks = -1
+
+    def open_fold(self, index: int) -> None:
+        """Unfold fold `index` for good (until the texts are set anew)."""
+        start, end = (int(v) for v in self.folds.ranges[index])
+        self._opened.update(range(start, end))
+        self.apply(self.folds)
+        self.sig_opened.emit(end - start)
+
+    def is_host(self, number: int) -> bool:
+        return number in self._hosts
+
+    def is_folded(self, number: int) -> bool:
+        """Whether block `number` is out of sight (hidden, or under a placeholder)."""
+        return number in self._hidden or number in self._hosts
+
+    def fold_of_block(self, number: int) -> int | None:
+        index = self.folds.fold_at(number)
+        return index if index is not None and self.is_folded(number) else None
+
+    def placeholders(self) -> dict[int, str]:
+        """Host block number -> the placeholder drawn over it."""
+        return {host: placeholder_text(int(self.folds.ranges[i, 1] - self.folds.ranges[i, 0]))
+                for host, i in self._hosts.items()}
+
+    # -- the user ---------------------------------------------------------------------------------
+    def _caret_moved(self) -> None:
+        if not self._hosts and not self._hidden:
+            return
+        index = self.fold_of_block(self.editor.textCursor().blockNumber())
+        if index is not None:
+            self.open_fold(index)
+            self.editor.ensureCursorVisible()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if (self._hosts and event.type() == QEvent.Type.MouseButtonPress
+                and isinstance(event, QMouseEvent)
+                and event.button() == Qt.MouseButton.LeftButton):
+            host = self.host_at(event.position())
+            if host is not None:
+                self.open_fold(self._hosts[host])
+                return True
+        if (event.type() == QEvent.Type.MouseMove and isinstance(event, QMouseEvent)
+                and self._hosts):
+            over = self.host_at(event.position()) is not None
+            self.editor.viewport().setCursor(Qt.CursorShape.PointingHandCursor if over
+                                             else Qt.CursorShape.IBeamCursor)
+        return super().eventFilter(watched, event)
+
+    def host_at(self, point: QPointF) -> int | None:
+        """The host block under viewport `point`, if a placeholder is drawn there."""
+        for number, rect in self.visible_hosts():
+            if rect.top() <= point.y() < rect.bottom():
+                return number
+        return None
+
+    def visible_hosts(self) -> list[tuple[int, QRectF]]:
+        out: list[tuple[int, QRectF]] = []
+        editor = self.editor
+        offset = editor.contentOffset()
+        height = editor.viewport().height()
+        block: QTextBlock = editor.firstVisibleBlock()
+        while block.isValid():
+            rect = editor.blockBoundingGeometry(block).translated(offset)
+            if rect.top() > height:
+                break
+            if block.isVisible() and block.blockNumber() in self._hosts:
+                out.append((block.blockNumber(), rect))
+            block = block.next()
+        return out
+
+    def paint(self, painter: QPainter) -> None:
+        """Draw the placeholders on screen over their hosts (the editor's paint is done)."""
+        hosts = self.visible_hosts()
+        if not hosts:
+            return
+        palette = self.editor.palette()
+        fill = blend(palette.color(QPalette.ColorRole.Base),
+                     palette.color(QPalette.ColorRole.Window), 0.5)
+        width = self.editor.viewport().width()
+        texts = self.placeholders()
+        painter.setPen(palette.color(QPalette.ColorRole.PlaceholderText))
+        for number, rect in hosts:
+            box = QRectF(0, rect.top(), width, rect.height())
+            painter.fillRect(box, fill)
+            painter.drawLine(QPointF(0, box.top()), QPointF(width, box.top()))
+            painter.drawLine(QPointF(0, box.bottom() - 1), QPointF(width, box.bottom() - 1))
+            row = editor_row_height(self.editor)
+            painter.drawText(QRectF(8, box.top(), width - 8, row),
+                             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                             texts[number])
+
+
+def _all_blocks(doc: QTextDocument) -> Iterator[QTextBlock]:
+    block = doc.begin()
+    while block.isValid():
+        yield block
+        block = block.next()
+
+
+def editor_row_height(editor: QPlainTextEdit) -> float:
+    return float(editor.fontMetrics().height())
+
+
+class FoldingTextEdit(QPlainTextEdit):
+    """A read-only QPlainTextEdit with a Collapser (the inline view's text)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setReadOnly(True)
+        self.collapser: Collapser | None = None
+        Collapser(self)
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
+        super().paintEvent(event)
+        if self.collapser is not None:
+            painter = QPainter(self.viewport())
+            try:
+                self.collapser.paint(painter)
+            finally:
+                painter.end()
+
+
+class CollapseControl(QObject):
+    """The compare tab's *Collapse unchanged* toggle: folds both editors (`core.diff.folding`'s
+    side folds) and the inline view (its inline folds) for the table on screen, or opens them
+    all. A table of other texts (the user typed on) leaves the folds as they are until the
+    fitting one arrives, so typing in a collapsed view does not flicker."""
+
+    def __init__(self, action: QAction, editors: dict[str, QPlainTextEdit],
+                 inline: FoldingTextEdit, table: Callable[[], SpanTable | None],
+                 texts: Callable[[], tuple[str, str]], inline_layout: Callable[[], object],
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.action = action
+        self.collapsers = {side: editor.collapser or Collapser(editor)
+                           for side, editor in editors.items()}
+        self.collapsers["inline"] = inline.collapser
+        self._table, self._texts, self._inline_layout = table, texts, inline_layout
+        action.toggled.connect(lambda _on: self.refresh())
+
+    @property
+    def on(self) -> bool:
+        return self.action.isChecked()
+
+    def refresh(self) -> None:
+        """Fold (or unfold) every view for the current table."""
+        if not self.on:
+            for collapser in self.collapsers.values():
+                collapser.clear(forget_opened=True)
+            return
+        table = self._table()
+        texts = self._texts()
+        if table is None or table.lengths != (len(texts[0]), len(texts[1])):
+            return
+        for side, text in zip(("expected", "actual"), texts, strict=True):
+            self.collapsers[side].apply(side_folds(table, side, text))
+        layout = self._inline_layout()
+        if isinstance(layout, InlineLayout):
+            self.collapsers["inline"].apply(inline_folds(layout))

@@ -1,0 +1,54 @@
+"""Long texts: a quick preview highlight first, labelled as one, replaced by the exact one."""
+
+from __future__ import annotations
+
+import random
+
+from matchlens.core.diff.preview import PREVIEW_TASK, preview_table
+from matchlens.ui.compare import compare_tab as compare_tab_module
+from tests.ui.conftest import set_pair
+
+WORDS = "the of and a to in is it answer model light water sugar energy cell plant".split()
+
+
+def _pair(n_words: int = 3000) -> tuple[str, str]:
+    rng = random.Random(4)
+    e = " ".join(rng.choice(WORDS) for _ in range(n_words))
+    chars = list(e)
+    for _ in range(len(chars) // 50):
+        chars[rng.randrange(len(chars))] = "#"
+    return e, "".join(chars)
+
+
+def test_the_preview_is_asked_for_and_the_exact_table_stays(qtbot, compare_tab, monkeypatch):
+    monkeypatch.setattr(compare_tab_module, "PREVIEW_MIN_CHARS", 1000)
+    e, a = _pair()
+    set_pair(qtbot, compare_tab, e, a)
+    assert PREVIEW_TASK in compare_tab._requested  # it was asked for (and dropped if late)
+    table = compare_tab.current_table()
+    assert table.exact  # whichever came first, the exact table is what stays
+    assert "preview" not in compare_tab.difference_label.text()
+    assert f"is {table.distance} edit" in compare_tab.difference_label.toolTip()
+
+
+def test_short_texts_ask_for_no_preview(qtbot, compare_tab):
+    set_pair(qtbot, compare_tab, *_pair(300))
+    assert PREVIEW_TASK not in compare_tab._requested
+
+
+def test_a_preview_on_screen_says_it_is_one(qtbot, compare_tab):
+    e, a = _pair()
+    set_pair(qtbot, compare_tab, e, a)
+    options = compare_tab._align_options()
+    preview = preview_table(e, a, options)
+    compare_tab._set_table(preview)
+    label = compare_tab.difference_label
+    assert label.text().strip().endswith("(preview)")
+    assert f"at most {preview.distance} edit" in label.toolTip()
+    # it is drawn and navigable like the exact one
+    assert compare_tab.difference_count() == len(preview.hunks) > 0
+    compare_tab.next_difference()
+    assert compare_tab.current_difference() == 0
+    compare_tab.recompute()  # the exact table comes back and replaces it
+    qtbot.waitUntil(lambda: compare_tab.current_table().exact, timeout=20000)
+    assert "preview" not in label.text()

@@ -1,0 +1,43 @@
+"""Which tasks share the highlight's lane (and its edit script): `scheduler.shares_script`."""
+
+from __future__ import annotations
+
+from matchlens.core.diff.pair import run_task
+from matchlens.core.diff.span_table import ALIGN_TASK
+from matchlens.core.text import edit_script
+from matchlens.ui.compare.scheduler import shares_script
+
+ALIGN = {"case_sensitive": True, "granularity": "char", "view": "readable", "normalise": []}
+
+
+def test_same_texts_share_other_texts_run_elsewhere():
+    tasks = {ALIGN_TASK: ALIGN,
+             "levenshtein_distance": {"case_sensitive": True, "normalise": []},
+             "levenshtein_similarity": {"case_sensitive": False, "normalise": []},
+             "cer": {"normalise": []},
+             "wer": {"normalise": ["lowercase"]},
+             "bleu": {}}
+    assert shares_script(ALIGN_TASK, tasks)
+    assert shares_script("levenshtein_distance", tasks)
+    assert not shares_script("levenshtein_similarity", tasks)  # folds case: other texts
+    assert not shares_script("bleu", tasks)  # needs no edit script at all
+    # the highlight folding case too: now similarity shares and distance does not
+    folded = {**tasks, ALIGN_TASK: {**ALIGN, "case_sensitive": False}}
+    assert shares_script("levenshtein_similarity", folded)
+    assert not shares_script("levenshtein_distance", folded)
+    # alone (an option change re-asks one metric): nothing to share with, one lane anyway
+    assert shares_script("levenshtein_similarity", {"levenshtein_similarity": {}})
+
+
+def test_a_shared_task_finds_the_script_the_highlight_left(monkeypatch):
+    # what sharing buys: after the highlight, the distance metric's script is a cache hit
+    e, a = "The cat sat on the mat. " * 50, "The cat sat on a mat! " * 50
+    run_task(ALIGN_TASK, e, a, ALIGN)
+    calls = []
+    original = edit_script.Levenshtein.opcodes
+    monkeypatch.setattr(edit_script.Levenshtein, "opcodes",
+                        lambda *args, **kw: calls.append(1) or original(*args, **kw))
+    run_task("levenshtein_distance", e, a, {"case_sensitive": True, "normalise": []})
+    assert calls == []
+    run_task("levenshtein_distance", e + ".", a, {"case_sensitive": True, "normalise": []})
+    assert calls == [1]  # other texts: computed (the spy sees rapidfuzz's calls)
