@@ -22,6 +22,7 @@ import numpy as np
 from matchlens.core.errors import ConfigError
 from matchlens.core.jsonpath import step_text
 from matchlens.core.metrics.json_ignore import compile_ignore_paths
+from matchlens.core.metrics.json_pairing import kind_of, pair_by_key, pair_identical_first
 
 MISSING: Any = object()
 EQUAL, DIFFERS, ABSENT, EXTRA = range(4)  # leaf kinds, as `fields` counts them
@@ -29,6 +30,15 @@ KIND_NAMES = ("equal", "differs", "missing", "extra")
 # Cells of one exact assignment (items of the reference x items of the output): a 1,000 x 1,000
 # pairing is exact; beyond, identical items are paired first and the rest by position.
 EXACT_CELLS = 1_000_000
+# Cells of every exact assignment of one pair together. Nested `unordered` arrays multiply:
+# each cell of an outer cost matrix is a distance that pairs the inner arrays again, so an
+# array of 100 arrays of 100 items asks 100 x 100 inner assignments of 100 x 100 cells (10^8).
+# Arrays are paired outermost first; once a pair has spent this budget, the arrays still to
+# pair get the cheaper pairing (identical items first, the rest by position) and the
+# explanation says which and how many. Twice EXACT_CELLS: one 1,000 x 1,000 array stays exact
+# with room for the arrays nested in it.
+PAIR_CELLS = 2_000_000
+CHEAP_PAIRING = "identical items were paired first, the rest by position"
 
 
 @dataclass(frozen=True)
@@ -52,22 +62,6 @@ class JsonDiff:
         e, a = self.expected_value, self.actual_value
         return {"path": self.path, "kind": self.kind,
                 "expected": None if e is MISSING else e, "actual": None if a is MISSING else a}
-
-
-def kind_of(value: Any) -> str:
-    """The JSON type of a parsed value (a subclass of a builtin too)."""
-    # bool before number: in Python True == 1, in JSON they are different types.
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
 
 
 # json.loads builds exactly these types: one lookup instead of kind_of's isinstance chain.
@@ -102,14 +96,6 @@ def parse_array_match(value: Any) -> tuple[str, str | None]:
                       f"not {text!r}")
 
 
-def identity(value: Any) -> Any:
-    """A hashable stand-in equal for equal JSON values (1 and 1.0 alike, true and 1 not)."""
-    kind = kind_of(value)
-    if kind in ("array", "object"):
-        return kind, json.dumps(value, sort_keys=True)
-    return kind, value
-
-
 class Walker:
     """One configured walk. `diff(e, a)` -> (distance, diffs); `leaves(e, a, counts)` adds
     each leaf's kind to `counts[path]` (a list of four counts)."""
@@ -127,6 +113,27 @@ class Walker:
         self.notes: list[str] = []
         self.sink: list[JsonDiff] | None = None  # difference mode records here when set
         self.counts: dict[str, list[int]] = {}  # leaf mode counts here
+        self.start()
+
+    def start(self) -> None:
+        """Before each pair: the assignment budget refilled, the pairings of the last pair
+        forgotten."""
+        self.cells = 0  # cells of exact assignments spent on this pair
+        # (id(e), id(a)) -> (e, a, pairing): an `unordered` array is paired once per pair, so
+        # the pairing a cost matrix was built on is the one walked (and reported) afterwards;
+        # the values are kept with it, so an id of a value since freed never matches
+        self.pairings: dict[tuple[int, int], tuple] = {}
+        self.over_budget: list[str] = []  # arrays the budget sent to the cheaper pairing
+
+    def finish(self) -> None:
+        """After each pair: one note for the arrays paired beyond the budget."""
+        if self.over_budget:
+            more = len(self.over_budget) - 1
+            also = f" and {more:,} more arrays" if more else ""
+            self.notes.append(f"{self.over_budget[0]}{also}: nested unordered arrays passed "
+                              f"the budget of {PAIR_CELLS:,} exact-pairing cells for one "
+                              f"pair; there {CHEAP_PAIRING}")
+            self.over_budget = []
 
     # ---- equality of leaves -------------------------------------------------------------
     def leaf_equal(self, kind: str, e: Any, a: Any) -> bool:
@@ -154,16 +161,37 @@ class Walker:
         """(pairs (i of e, j of a) in e's order, e's unpaired items, a's unpaired items)."""
         n, m = len(e), len(a)
         if self.rule == "key":
-            return self.pair_by_key(e, a)
+            return pair_by_key(e, a, self.key)
         if self.rule == "index" or not n or not m:
             k = min(n, m)
             return [(i, i) for i in range(k)], list(range(k, n)), list(range(k, m))
+        known = self.pairings.get((id(e), id(a)))
+        if known is not None and known[0] is e and known[1] is a:
+            return known[2]
+        pairing = self.pair_unordered(e, a, path)
+        self.pairings[(id(e), id(a))] = (e, a, pairing)
+        return pairing
+
+    def pair_unordered(self, e: list, a: list, path: str
+                       ) -> tuple[list[tuple[int, int]], list[int], list[int]]:
+        n, m = len(e), len(a)
+        # the cells are spent before the inner arrays are paired: the outer pairing comes first
+        exact = n * m <= EXACT_CELLS and self.cells + n * m <= PAIR_CELLS
+        if exact:
+            self.cells += n * m
         if all(self.distance(e[i], a[i], step_text(path, i)) == 0 for i in range(min(n, m))):
             # Every pair by position costs 0 and any pairing leaves |n - m| items over: optimal.
+            if exact:
+                self.cells -= n * m  # no cost matrix was built
             k = min(n, m)
             return [(i, i) for i in range(k)], list(range(k, n)), list(range(k, m))
         if n * m > EXACT_CELLS:
-            return self.pair_large(e, a, path)
+            self.notes.append(f"{path}: {n:,} × {m:,} items are too many for an exact "
+                              f"pairing; {CHEAP_PAIRING}")
+            return pair_identical_first(e, a)
+        if not exact:
+            self.over_budget.append(path)
+            return pair_identical_first(e, a)
         return self.assign(e, a, path)
 
     def assign(self, e: list, a: list, path: str
@@ -186,48 +214,6 @@ class Walker:
         return pairs, [i for i in range(n) if i not in used_e], \
             [j for j in range(m) if j not in used_a]
 
-    def pair_large(self, e: list, a: list, path: str
-                   ) -> tuple[list[tuple[int, int]], list[int], list[int]]:
-        """Beyond EXACT_CELLS: identical items paired first (in order), the rest by position;
-        the note says so, so the distance is never a silent approximation."""
-        self.notes.append(f"{path}: {len(e):,} × {len(a):,} items are too many for an exact "
-                          f"pairing; identical items were paired first, the rest by position")
-        waiting: dict[Any, list[int]] = {}
-        for j in range(len(a) - 1, -1, -1):
-            waiting.setdefault(identity(a[j]), []).append(j)
-        pairs, rest_e = [], []
-        for i, item in enumerate(e):
-            queue = waiting.get(identity(item))
-            if queue:
-                pairs.append((i, queue.pop()))
-            else:
-                rest_e.append(i)
-        used_a = {j for _, j in pairs}
-        rest_a = [j for j in range(len(a)) if j not in used_a]
-        k = min(len(rest_e), len(rest_a))
-        pairs.extend(zip(rest_e[:k], rest_a[:k], strict=True))
-        return sorted(pairs), rest_e[k:], rest_a[k:]
-
-    def pair_by_key(self, e: list, a: list
-                    ) -> tuple[list[tuple[int, int]], list[int], list[int]]:
-        """Items paired by the value of their field `key`; repeated values pair in order; an
-        item without the field (or not an object) has no partner."""
-        waiting: dict[Any, list[int]] = {}
-        for j in range(len(a) - 1, -1, -1):
-            item = a[j]
-            if isinstance(item, dict) and self.key in item:
-                waiting.setdefault(identity(item[self.key]), []).append(j)
-        pairs, left_e = [], []
-        for i, item in enumerate(e):
-            queue = waiting.get(identity(item[self.key])) \
-                if isinstance(item, dict) and self.key in item else None
-            if queue:
-                pairs.append((i, queue.pop()))
-            else:
-                left_e.append(i)
-        used_a = {j for _, j in pairs}
-        return pairs, left_e, [j for j in range(len(a)) if j not in used_a]
-
     # ---- difference mode (json_distance) ------------------------------------------------
     def distance(self, e: Any, a: Any, path: str) -> int:
         """The distance of two values at `path`, recording nothing."""
@@ -238,10 +224,22 @@ class Walker:
             self.sink = saved
 
     def diff(self, e: Any, a: Any) -> tuple[int, list[JsonDiff]]:
+        self.start()
         self.sink = []
-        total = self.walk(e, a, "$")
+        try:
+            total = self.walk(e, a, "$")
+        finally:
+            self.finish()
         diffs, self.sink = self.sink, None
         return total, diffs
+
+    def score(self, e: Any, a: Any) -> int:
+        """The distance of one pair, recording no path (a batch of rows)."""
+        self.start()
+        try:
+            return self.walk(e, a, "$")
+        finally:
+            self.finish()
 
     def walk(self, e: Any, a: Any, path: str) -> int:
         if e is MISSING or a is MISSING:
@@ -289,7 +287,11 @@ class Walker:
         `[*]` unless `by_index`."""
         self.counts = counts
         self.sink = None
-        self.leaf_walk(e, a, "$", "$")
+        self.start()
+        try:
+            self.leaf_walk(e, a, "$", "$")
+        finally:
+            self.finish()
 
     def count(self, shown: str, kind: int) -> None:
         row = self.counts.get(shown)
