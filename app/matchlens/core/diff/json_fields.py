@@ -188,3 +188,16 @@ def pair_fields(expected: Any, actual: Any, options: Mapping[str, Any] | None = 
     return {path: ", ".join(f"{n} {names[k]}" if n > 1 else names[k]
                             for k, n in enumerate(row) if n)
             for path, row in counts.items()}
+
+
+def side_by_side(rows: Sequence[dict[str, Any]]) -> tuple[list[str], list[tuple[str, dict]]]:
+    """`field_rows`' blocks laid side by side: (the variants in their order, one (path, {variant:
+    row}) per path), paths in the first variant's order (worst first), then the paths only
+    later variants have, in the order they come. A variant without the path has no entry."""
+    variants: list[str] = []
+    by_path: dict[str, dict[str, dict[str, Any]]] = {}
+    for row in rows:
+        if row["variant"] not in variants:
+            variants.append(row["variant"])
+        by_path.setdefault(row["path"], {})[row["variant"]] = row
+    return variants, list(by_path.items())
