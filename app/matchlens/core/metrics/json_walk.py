@@ -11,9 +11,7 @@ the reference's index, an item only the output has under the output's index.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -21,10 +19,10 @@ import numpy as np
 
 from matchlens.core.errors import ConfigError
 from matchlens.core.jsonpath import step_text
+from matchlens.core.metrics.json_differences import MISSING, JsonDiff, show
 from matchlens.core.metrics.json_ignore import compile_ignore_paths
 from matchlens.core.metrics.json_pairing import kind_of, pair_by_key, pair_identical_first
 
-MISSING: Any = object()
 EQUAL, DIFFERS, ABSENT, EXTRA = range(4)  # leaf kinds, as `fields` counts them
 KIND_NAMES = ("equal", "differs", "missing", "extra")
 # Cells of one exact assignment (items of the reference x items of the output): a 1,000 x 1,000
@@ -41,42 +39,12 @@ PAIR_CELLS = 2_000_000
 CHEAP_PAIRING = "identical items were paired first, the rest by position"
 
 
-@dataclass(frozen=True)
-class JsonDiff:
-    """One differing path: `$.items[2].price: 10 → 12`, with its kind and both raw values
-    (`MISSING` where a side lacks the path)."""
-
-    path: str
-    expected: str  # the JSON text of the value, or "missing"
-    actual: str
-    kind: str = "differs"  # differs | missing | extra
-    expected_value: Any = None
-    actual_value: Any = None
-
-    def __str__(self) -> str:
-        return f"{self.path}: {self.expected} → {self.actual}"
-
-    def as_dict(self) -> dict[str, Any]:
-        """`{"path", "kind", "expected", "actual"}` for `diff --json`: a missing side is null
-        (the kind says which side lacks it)."""
-        e, a = self.expected_value, self.actual_value
-        return {"path": self.path, "kind": self.kind,
-                "expected": None if e is MISSING else e, "actual": None if a is MISSING else a}
-
-
 # json.loads builds exactly these types: one lookup instead of kind_of's isinstance chain.
 KIND_OF_TYPE = {dict: "object", list: "array", str: "string", int: "number", float: "number",
                 bool: "bool", type(None): "null"}
 
 
 SCALAR_TYPES = frozenset((str, int, float, bool, type(None)))
-
-
-def show(value: Any) -> str:
-    if value is MISSING:
-        return "missing"
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= 60 else text[:57] + "…"
 
 
 @lru_cache(maxsize=8192)
@@ -124,6 +92,21 @@ class Walker:
         # the values are kept with it, so an id of a value since freed never matches
         self.pairings: dict[tuple[int, int], tuple] = {}
         self.over_budget: list[str] = []  # arrays the budget sent to the cheaper pairing
+        # (array path, [(i, j), ...]): items paired across indices, noted by `diff`
+        self.moved: list[tuple[str, list[tuple[int, int]]]] = []
+
+    def note_moves(self) -> None:
+        """One note saying which items were paired across indices (reference ↔ output), so a
+        reordered list that scores 0 says why: the first 3 arrays, 6 pairs each."""
+        moved, self.moved = self.moved, []
+        for path, pairs in moved[:3]:
+            shown = ", ".join(f"[{i}] ↔ [{j}]" for i, j in pairs[:6])
+            more = f" and {len(pairs) - 6:,} more" if len(pairs) > 6 else ""
+            self.notes.append(f"{path}: items paired across indices, reference ↔ output: "
+                              f"{shown}{more}")
+        if len(moved) > 3:
+            self.notes.append(f"{len(moved) - 3:,} more arrays had items paired across "
+                              "indices")
 
     def finish(self) -> None:
         """After each pair: one note for the arrays paired beyond the budget."""
@@ -227,9 +210,10 @@ class Walker:
         self.start()
         self.sink = []
         try:
-            total = self.walk(e, a, "$")
+            total = self.walk(e, a, "$", "$")
         finally:
             self.finish()
+            self.note_moves()
         diffs, self.sink = self.sink, None
         return total, diffs
 
@@ -241,44 +225,64 @@ class Walker:
         finally:
             self.finish()
 
-    def walk(self, e: Any, a: Any, path: str) -> int:
+    def walk(self, e: Any, a: Any, path: str, apath: str | None = None) -> int:
+        """The distance at `path`; with `apath` (the output's path of `a`, followed only while
+        differences are recorded), each difference also says where it is in the output."""
         if e is MISSING or a is MISSING:
-            return self.differ(e, a, path)
+            return self.differ(e, a, path, apath)
         ke, ka = kind_of(e), kind_of(a)
         if ke == ka == "object":
             total = 0
             for key in union_keys(e, a):
                 if key in self.ignore:
                     continue
-                child = path + key_step(key)
+                step = key_step(key)
+                child = path + step
                 if self.ignored_path is not None and self.skipped(child):
                     continue
-                total += self.walk(e.get(key, MISSING), a.get(key, MISSING), child)
+                total += self.walk(e.get(key, MISSING), a.get(key, MISSING), child,
+                                   None if apath is None else apath + step)
             return total
         if ke == ka == "array":
             pairs, left_e, left_a = self.pair_items(e, a, path)
             total = 0
+            moved = []
             for i, j in pairs:
                 child = step_text(path, i)
                 if not self.skipped(child):
-                    total += self.walk(e[i], a[j], child)
+                    if apath is None:
+                        total += self.walk(e[i], a[j], child)
+                    else:
+                        total += self.walk(e[i], a[j], child, step_text(apath, j))
+                        if i != j:
+                            moved.append((i, j))
             for i in left_e:
                 child = step_text(path, i)
                 if not self.skipped(child):
-                    total += self.differ(e[i], MISSING, child)
+                    total += self.differ(e[i], MISSING, child, apath, item=True)
             for j in left_a:
                 child = step_text(path, j)
                 if not self.skipped(child):
-                    total += self.differ(MISSING, a[j], child)
+                    total += self.differ(MISSING, a[j], child,
+                                         None if apath is None else step_text(apath, j),
+                                         item=path)
+            if moved:
+                self.moved.append((path, moved))
             return total
         if ke == ka and self.leaf_equal(ke, e, a):
             return 0
-        return self.differ(e, a, path)
+        return self.differ(e, a, path, apath)
 
-    def differ(self, e: Any, a: Any, path: str) -> int:
+    def differ(self, e: Any, a: Any, path: str, apath: str | None = None,
+               item: bool | str = False) -> int:
+        """One difference; `item`: an array item one side lacks (True: the output lacks it,
+        so its place there is the output's array `apath`; a path: the output has it, and the
+        reference's array is that path)."""
         if self.sink is not None:
             kind = "missing" if a is MISSING else "extra" if e is MISSING else "differs"
-            self.sink.append(JsonDiff(path, show(e), show(a), kind, e, a))
+            where = apath if apath != path else None
+            self.sink.append(JsonDiff(path, show(e), show(a), kind, e, a, where,
+                                      item if isinstance(item, str) else None))
         return 1
 
     # ---- leaf mode (fields) -------------------------------------------------------------
