@@ -135,6 +135,31 @@ class FieldTally:
                 wrong.setdefault(path, []).append(row)
         return None
 
+    def part(self) -> dict[str, Any]:
+        """The counts as plain data (a forked child sends them back): `merge_part` adds them
+        to another tally of the same variants, as if its rows had been added there."""
+        return {"rows": self.rows, "invalid_rows": self.invalid_rows, "notes": self.notes,
+                "variants": {v: (t.counts, t.compared, t.invalid, t.reasons)
+                             for v, t in self.variants.items()}}
+
+    def merge_part(self, part: Mapping[str, Any]) -> None:
+        """Add a `part()` of rows that follow this tally's (not for `track_rows`)."""
+        self.rows += part["rows"]
+        self.invalid_rows += part["invalid_rows"]
+        self.notes.update(part["notes"])
+        for variant, (counts, compared, invalid, reasons) in part["variants"].items():
+            into = self.variants[variant]
+            for path, row in counts.items():
+                mine = into.counts.get(path)
+                if mine is None:
+                    into.counts[path] = list(row)
+                else:
+                    for k in range(4):
+                        mine[k] += row[k]
+            into.compared += compared
+            into.invalid += invalid
+            into.reasons.update(reasons)
+
     def summary(self) -> dict[str, Any]:
         """{"rows", "invalid", "variants": [{"variant", "compared", "invalid", "reasons"}],
         "notes"}: the header `fields` prints."""

@@ -78,6 +78,11 @@ class Walker:
         # leaves equal by `==` may also be equal by a tolerance or a case fold
         self.relaxed = bool(self.fold or self.tolerance or self.relative)
         self.by_index = by_index
+        self.plain = not self.ignore and self.ignored_path is None
+        # shown path -> {key: the child's shown path}, and -> its items' `[*]` path: built
+        # once, reused each row (a path may hold an object in one row, an array in another)
+        self.kids: dict[str, dict[str, str]] = {}
+        self.stars: dict[str, str] = {}
         self.notes: list[str] = []
         self.sink: list[JsonDiff] | None = None  # difference mode records here when set
         self.counts: dict[str, list[int]] = {}  # leaf mode counts here
@@ -318,6 +323,9 @@ class Walker:
         if ke == "object":
             if not e:
                 self.count(shown, EQUAL if not a else DIFFERS)
+            if self.plain and e.keys() == a.keys():
+                self.same_keys(e, a, shown)
+                return
             real = self.ignored_path is not None
             counts, ignore, relaxed = self.counts, self.ignore, self.relaxed
             for key in (e if e.keys() == a.keys() else union_keys(e, a)):
@@ -346,6 +354,9 @@ class Walker:
         if ke == "array":
             if not e:
                 self.count(shown, EQUAL if not a else DIFFERS)
+            if self.plain and self.rule == "index":
+                self.by_position(e, a, shown)
+                return
             pairs, left_e, left_a = self.pair_items(e, a, path)
             real = self.ignored_path is not None
             for group, kind in ((pairs, None), (left_e, ABSENT), (left_a, EXTRA)):
@@ -366,6 +377,53 @@ class Walker:
         if row is None:
             row = self.counts[shown] = [0, 0, 0, 0]
         row[EQUAL if equal else DIFFERS] += 1
+
+    # Without ignore_keys / ignore_paths (`plain`) the path shown is the path walked: the two
+    # commonest shapes (objects with the same keys, arrays paired by position) take these
+    # loops, with each child's path text made once per walker (`kids`), not once per row.
+    def same_keys(self, e: dict, a: dict, shown: str) -> None:
+        kids = self.kids.get(shown)
+        if kids is None:
+            kids = self.kids[shown] = {}
+        counts, relaxed = self.counts, self.relaxed
+        for key, x in e.items():
+            child = kids.get(key)
+            if child is None:
+                child = kids[key] = shown + key_step(key)
+            y = a[key]
+            kind = type(x)
+            if kind is type(y) and kind in SCALAR_TYPES:
+                row = counts.get(child)
+                if row is None:
+                    row = counts[child] = [0, 0, 0, 0]
+                if x == y or (relaxed and self.leaf_equal(kind_of(x), x, y)):
+                    row[EQUAL] += 1
+                else:
+                    row[DIFFERS] += 1
+            elif kind is dict and type(y) is dict and x and x.keys() == y.keys():
+                self.same_keys(x, y, child)
+            else:
+                self.leaf_walk(x, y, child, child)
+
+    def by_position(self, e: list, a: list, shown: str) -> None:
+        k = min(len(e), len(a))
+        if self.by_index:
+            children = [step_text(shown, i) for i in range(max(len(e), len(a)))]
+        else:
+            star = self.stars.get(shown)
+            if star is None:
+                star = self.stars[shown] = shown + "[*]"
+            children = [star] * max(len(e), len(a))
+        for i in range(k):
+            x, y = e[i], a[i]
+            if type(x) is dict and type(y) is dict and x and x.keys() == y.keys():
+                self.same_keys(x, y, children[i])
+            else:
+                self.leaf_walk(x, y, children[i], children[i])
+        for i in range(k, len(e)):
+            self.every_leaf(e[i], children[i], children[i], ABSENT)
+        for j in range(k, len(a)):
+            self.every_leaf(a[j], children[j], children[j], EXTRA)
 
     def every_leaf(self, value: Any, path: str, shown: str, kind: int) -> None:
         real = self.ignored_path is not None
