@@ -235,10 +235,14 @@ class Walker:
         differences are recorded), each difference also says where it is in the output."""
         if e is MISSING or a is MISSING:
             return self.differ(e, a, path, apath)
-        ke, ka = kind_of(e), kind_of(a)
-        if ke == ka == "object":
+        # kinds by one dict lookup (json.loads' own types), as in leaf mode
+        ke = KIND_OF_TYPE.get(type(e)) or kind_of(e)
+        ka = KIND_OF_TYPE.get(type(a)) or kind_of(a)
+        if ke != ka:
+            return self.differ(e, a, path, apath)
+        if ke == "object":
             total = 0
-            for key in union_keys(e, a):
+            for key in (e if e.keys() == a.keys() else union_keys(e, a)):
                 if key in self.ignore:
                     continue
                 step = key_step(key)
@@ -248,13 +252,14 @@ class Walker:
                 total += self.walk(e.get(key, MISSING), a.get(key, MISSING), child,
                                    None if apath is None else apath + step)
             return total
-        if ke == ka == "array":
+        if ke == "array":
             pairs, left_e, left_a = self.pair_items(e, a, path)
             total = 0
             moved = []
+            skipping = self.ignored_path is not None
             for i, j in pairs:
                 child = step_text(path, i)
-                if not self.skipped(child):
+                if not (skipping and self.skipped(child)):
                     if apath is None:
                         total += self.walk(e[i], a[j], child)
                     else:
@@ -274,7 +279,7 @@ class Walker:
             if moved:
                 self.moved.append((path, moved))
             return total
-        if ke == ka and self.leaf_equal(ke, e, a):
+        if e == a or (self.relaxed and self.leaf_equal(ke, e, a)):
             return 0
         return self.differ(e, a, path, apath)
 
