@@ -4,8 +4,10 @@ counted into a `FieldTally` (core.diff.json_fields). Memory stays flat: a piece 
 before the next is read, and only the per-path counts are kept.
 
 Two cores: a piece's rows are counted in chunks shared with a forked child (parallel.py's
-`share_chunks`), which starts at once while this process reads the next piece; the chunks'
-counts are added in the rows' order, so the table and its header are those of one process.
+`share_chunks`); the chunks' counts are added in the rows' order, so the table and its header
+are those of one process. The next piece is read once the child is done (reading it meanwhile
+held two pieces, and the collector paused for the child's sake, at once: the peak grew with
+the rows).
 """
 
 from __future__ import annotations
@@ -48,7 +50,6 @@ def count_fields(tables: Iterable[Table], mapping: ColumnMapping,
                                     values.first_miss, table.unit)
         return values
 
-    pending: Shared | None = None
     try:
         for table in tables:
             if mapping.expected_literal:
@@ -56,20 +57,18 @@ def count_fields(tables: Iterable[Table], mapping: ColumnMapping,
             else:
                 expected = resolve(table, mapping.expected)
             actuals = {spec: resolve(table, spec).values for spec in mapping.variants}
-            if pending is not None:  # the last piece's child counted while this one was read
-                pending.finish(tally)
-                pending = None
             if parallel and len(expected.values) >= FORK_MIN_ROWS and can_fork():
-                pending = Shared(tally, expected.values, actuals)
+                shared = Shared(tally, expected.values, actuals)
+                try:
+                    shared.finish(tally)
+                except BaseException:  # Ctrl+C or an error: the child goes too
+                    shared.abort()
+                    raise
+                del shared
             else:
                 tally.add(expected.values, actuals)
             del table, expected, actuals  # let the piece go before the next is read
-        if pending is not None:
-            pending.finish(tally)
-            pending = None
     finally:
-        if pending is not None:  # an error or Ctrl+C while reading: the child goes too
-            pending.abort()
         reap_workers()
     for spec, count in matched.items():
         if count == 0:
@@ -110,6 +109,14 @@ class Shared:
             if i not in done:  # a child that failed: its chunks are counted here
                 self.work(i, found)
             tally.merge_part(found[i])
+        self.let_go()
+
+    def let_go(self) -> None:
+        """Drop the piece: the fork's own objects refer to each other (and to `work`), and
+        pieces are read with the cyclic collector paused, so only this frees the rows."""
+        self.expected, self.actuals, self.forked = (), {}, None
 
     def abort(self) -> None:
-        self.forked.abort()
+        if self.forked is not None:
+            self.forked.abort()
+        self.let_go()
