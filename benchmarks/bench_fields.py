@@ -8,7 +8,25 @@ Targets (issue 22): >= 20,000 rows/s for `fields` on this 2-core machine, memory
 peak RSS of 1M rows close to that of 100k: streamed like `score`); `unordered` at most 2x
 `index`. Each row's output differs from its reference as extraction outputs do: a dropped
 field, a changed number, the items reordered or one dropped, some rows not JSON. Timings on a
-shared machine are noisy: the load average is printed.
+shared machine are noisy: the load average is printed, and so are CPU seconds (the process
+and its forked children), which the load does not inflate.
+
+Measured 2026-11-26 (issue 22 item 5), before (7d9eb95) and after in the same session, this
+2-core machine shared with ~8 engineers:
+- 1M rows, load 13-23 (`--rows 1000000`): before 164.8 s = 6,067 rows/s, 28.8 CPU s (34,662
+  rows a CPU second), peak RSS 128 MB; after 139.0 s = 7,193 rows/s, 26.3 CPU s (38,081 a CPU
+  second), peak RSS 163 MB (100k: 162 MB: flat; the forked child's pages count in it).
+- 400k rows, load ~3.9 (the test suite running beside): before 17.1 / 18.6 s = 23,400 /
+  21,600 rows/s, 11.3 / 11.0 CPU s; after 16.2 / 15.3 s = 24,700 / 26,100 rows/s, 10.5 / 10.0
+  CPU s. Under load ~20 neither reaches 20,000 rows/s: each process gets a tenth of a core.
+- `unordered`: json_distance on 20,000 pairs 0.84 -> 1.17 CPU s (1.39x index) before, 0.71 ->
+  0.94 (1.31x) after; `fields` 100k rows 5.5 CPU s unordered vs 3.0 index (1.8x).
+What changed: the walk's two commonest shapes (objects with the same keys, items by position)
+take loops that build each child path once per walker; kinds by one dict lookup in the metric's
+walk too; pieces of 20,000 rows or more are counted in chunks of 10,000 shared with a forked
+child (cProfile before: leaf_walk 55% of the time, json.loads 25%, reading 10%). orjson was
+tried for parsing (1.9x json.loads) and dropped: guarding its float-for-a-huge-integer rule
+costs a regex pass that eats most of the gain.
 """
 
 from __future__ import annotations
