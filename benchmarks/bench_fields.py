@@ -13,6 +13,9 @@ and its forked children), which the load does not inflate.
 
 Measured 2026-11-26 (issue 22 item 5), before (7d9eb95) and after in the same session, this
 2-core machine shared with ~8 engineers:
+- 1M rows, the machine idle at last (load < 1, `matchlens fields` timed alone): before 27.1 s
+  = 36,900 rows/s, 27.0 CPU s, peak RSS 131 MB; after 19.5 s = 51,200 rows/s, 27.1 CPU s,
+  peak RSS 167 MB. 400k rows idle: before 12.1 / 11.0 s, after 7.2 / 7.0 s (55,000 rows/s).
 - 1M rows, load 13-23 (`--rows 1000000`): before 164.8 s = 6,067 rows/s, 28.8 CPU s (34,662
   rows a CPU second), peak RSS 128 MB; after 139.0 s = 7,193 rows/s, 26.3 CPU s (38,081 a CPU
   second), peak RSS 163 MB (100k: 162 MB: flat; the forked child's pages count in it).
