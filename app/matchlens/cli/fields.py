@@ -4,7 +4,9 @@ Reads DATA as `score` does (the same reading options, streamed piece by piece), 
 row's reference and output with json_distance's walk and options (`--config`, `--set
 json_distance.array_match=unordered`), and writes one row per leaf path, worst accuracy first:
 CSV on standard output or to `-o`, or `--json` `{"rows", "invalid", "fields": [...]}`. The header
-on standard error says how many rows were compared and why the others were not.
+on standard error says how many rows were compared and why the others were not. With
+`--references` / `--baseline` the files are joined by `--id` as `score` joins them, and the
+baseline's block (variant `baseline`) follows this run's.
 """
 
 from __future__ import annotations
@@ -19,12 +21,15 @@ from typing import Any
 from matchlens.cli.score import build_config, reading_options
 from matchlens.cli.stdout_guard import stdout_as_utf8
 from matchlens.core.atomic import atomic_writer
-from matchlens.core.datasets import iter_tables
+from matchlens.core.datasets import iter_tables, read_table
 from matchlens.core.diff.json_fields import COLUMNS, FieldTally, field_rows
 from matchlens.core.errors import ConfigError
+from matchlens.core.output.baseline_file import answered_only, choose_baseline
 from matchlens.core.output.scored_table import formula_safe
 from matchlens.core.scoring.fields import count_fields
+from matchlens.core.scoring.fields_runs import count_joined_fields
 from matchlens.core.scoring.mapping import ColumnMapping
+from matchlens.core.scoring.run_scoring import RunFiles
 from matchlens.core.text.redact import scrub
 
 CHUNK_ROWS = 50_000
@@ -35,8 +40,12 @@ def fields_command(args: argparse.Namespace) -> int:
     options = config.settings("json_distance").options
     mapping = fields_mapping(args.expected, getattr(args, "expected_literal", None),
                              args.actual)
-    pieces = iter_tables(args.data, chunk_rows=CHUNK_ROWS, **reading_options(args))
-    tally = count_fields(pieces, mapping, options, by_index=args.by_index)
+    if getattr(args, "references", None) is not None or getattr(args, "baseline", None) \
+            is not None:
+        tally = joined_tally(args, mapping, options)
+    else:
+        pieces = iter_tables(args.data, chunk_rows=CHUNK_ROWS, **reading_options(args))
+        tally = count_fields(pieces, mapping, options, by_index=args.by_index)
     rows = field_rows(tally)
     several = len(tally.variants) > 1
     if args.output is not None:
@@ -52,6 +61,28 @@ def fields_command(args: argparse.Namespace) -> int:
     if not args.quiet:
         print(scrub(header(tally)), file=sys.stderr)
     return 0
+
+
+def joined_tally(args: argparse.Namespace, mapping: ColumnMapping, options: dict
+                 ) -> FieldTally:
+    """`--references` / `--baseline`: the files read whole and joined by `--id` as `score`
+    joins them (core.scoring.fields_runs), the baseline a variant of its own."""
+    choice = (choose_baseline(args.baseline, args.baseline_actual)
+              if args.baseline is not None else None)
+    id_spec = args.id_spec or (choice.recorded_id if choice else None)
+    if not id_spec:
+        raise ConfigError("--references and --baseline match rows by a key: give --id SPEC "
+                          "(the column or JSONPath holding each row's id)")
+    run = read_table(args.data, **reading_options(args))
+    # the other files are read with the same encoding; their format comes from their names
+    plain = {"encoding": args.encoding}
+    refs = read_table(args.references, **plain) if args.references is not None else None
+    base = read_table(args.baseline, **plain) if args.baseline is not None else None
+    if base is not None and choice is not None and choice.joined:
+        base = answered_only(base, choice.actual)
+    files = RunFiles(run, id_spec, refs, base, choice.actual if choice else None)
+    tally, _joined = count_joined_fields(files, mapping, options, by_index=args.by_index)
+    return tally
 
 
 def fields_mapping(expected: str | None, literal: str | None, actuals: list[str] | None

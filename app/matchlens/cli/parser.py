@@ -140,6 +140,7 @@ def _fields_parser(sub) -> None:  # noqa: ANN001 - argparse's private subparsers
                         help="one override, repeatable (json_distance.array_match=unordered)")
     fields.add_argument("--quiet", action="store_true", help="no header on standard error")
     _reading_options(fields)
+    _runs_options(fields, gate=False)
 
 
 def _calibrate_parser(sub) -> None:  # noqa: ANN001 - argparse's private subparsers type
@@ -180,8 +181,9 @@ def _input_arguments(parser: argparse.ArgumentParser) -> None:
                         help="one fixed reference text for every row")
 
 
-def _runs_options(parser: argparse.ArgumentParser) -> None:
-    """Several files joined by id: references, a baseline run (spec/cli.md § Several files)."""
+def _runs_options(parser: argparse.ArgumentParser, *, gate: bool = True) -> None:
+    """Several files joined by id: references, a baseline run (spec/cli.md § Several files);
+    `gate`: with `--fail-on-regression` (not for `fields`, which has no verdicts)."""
     parser.add_argument("--id", metavar="SPEC", dest="id_spec",
                         help="the row key (a column or JSONPath) matching rows across files; a "
                              "column also names the rows in the reports (default: guessed)")
@@ -193,6 +195,8 @@ def _runs_options(parser: argparse.ArgumentParser) -> None:
                              "sidecar), or any data file with --baseline-actual")
     parser.add_argument("--baseline-actual", metavar="SPEC",
                         help="the column or JSONPath of BASE's outputs")
+    if not gate:
+        return
     parser.add_argument("--fail-on-regression", type=int, nargs="?", const=0, default=None,
                         metavar="N", help="exit 1 when more than N rows regressed (default 0)")
     for role, name in (("references", "FILE"), ("baseline", "BASE")):

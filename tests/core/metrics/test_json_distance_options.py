@@ -51,10 +51,15 @@ def test_a_reordered_list_is_equal_unordered_and_not_by_index():
 def test_unordered_paths_follow_the_pairing_under_the_references_index():
     expected = [{"sku": "a", "qty": 1}, {"sku": "b", "qty": 2}]
     actual = [{"sku": "b", "qty": 5}, {"sku": "a", "qty": 1}]
-    # a <-> actual[1] (0), b <-> actual[0] (qty 2 -> 5: 1); the path is the reference's [1]
+    # a <-> actual[1] (0), b <-> actual[0] (qty 2 -> 5: 1); the path is the reference's [1],
+    # and the output's own path of the value it was paired with follows it
     result = run(expected, actual, array_match="unordered")
     assert result.score == 1
-    assert str(result.details[0]) == "$[1].qty: 2 → 5"
+    assert str(result.details[0]) == "$[1].qty ↔ $[0].qty: 2 → 5"
+    assert result.details[0].as_dict()["actual_path"] == "$[0].qty"
+    # the explanation names every pair made across indices
+    assert "$: items paired across indices, reference ↔ output: [0] ↔ [1], [1] ↔ [0]" in \
+        result.explanation
 
 
 def test_key_pairing_repeated_values_pair_in_order_and_keyless_items_have_no_partner():
@@ -174,3 +179,30 @@ def test_deep_nesting_is_a_sentence():
     assert result.label.value == "invalid" and "nested too deeply" in result.explanation
     result = run(deep, deep, extract_json=True)
     assert result.label.value == "invalid"
+
+
+def test_items_one_side_lacks_point_at_the_other_sides_array():
+    a_, b_, c_ = {"sku": "a"}, {"sku": "b"}, {"sku": "c"}
+    # a <-> output [1], c <-> output [0]; b has no partner: 1. Its place in the output is the
+    # output's array (its own index 1 there holds a, another item)
+    result = run({"items": [a_, b_, c_]}, {"items": [c_, a_]}, array_match="unordered")
+    assert result.score == 1
+    (missing,) = result.details
+    assert (missing.path, missing.kind, missing.actual_path, missing.expected_path) == \
+        ("$.items[1]", "missing", "$.items", None)
+    assert str(missing) == '$.items[1]: {"sku": "b"} → missing'  # no pairing to show
+    assert "$.items: items paired across indices, reference ↔ output: [0] ↔ [1], [2] ↔ [0]" \
+        in result.explanation
+    # an item only the output has: shown under the output's index, the reference's array
+    # where the reference would hold it
+    result = run([a_], [b_, a_], array_match="unordered")
+    (extra,) = result.details
+    assert (extra.path, extra.kind, extra.actual_path, extra.expected_path) == \
+        ("$[0]", "extra", None, "$")
+
+
+def test_by_index_nothing_is_paired_across_indices():
+    result = run([{"x": 1}, {"x": 2}], [{"x": 2}, {"x": 1}])
+    assert result.score == 2
+    assert all(d.actual_path is None for d in result.details)
+    assert "across indices" not in result.explanation

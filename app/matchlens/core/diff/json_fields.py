@@ -135,6 +135,31 @@ class FieldTally:
                 wrong.setdefault(path, []).append(row)
         return None
 
+    def part(self) -> dict[str, Any]:
+        """The counts as plain data (a forked child sends them back): `merge_part` adds them
+        to another tally of the same variants, as if its rows had been added there."""
+        return {"rows": self.rows, "invalid_rows": self.invalid_rows, "notes": self.notes,
+                "variants": {v: (t.counts, t.compared, t.invalid, t.reasons)
+                             for v, t in self.variants.items()}}
+
+    def merge_part(self, part: Mapping[str, Any]) -> None:
+        """Add a `part()` of rows that follow this tally's (not for `track_rows`)."""
+        self.rows += part["rows"]
+        self.invalid_rows += part["invalid_rows"]
+        self.notes.update(part["notes"])
+        for variant, (counts, compared, invalid, reasons) in part["variants"].items():
+            into = self.variants[variant]
+            for path, row in counts.items():
+                mine = into.counts.get(path)
+                if mine is None:
+                    into.counts[path] = list(row)
+                else:
+                    for k in range(4):
+                        mine[k] += row[k]
+            into.compared += compared
+            into.invalid += invalid
+            into.reasons.update(reasons)
+
     def summary(self) -> dict[str, Any]:
         """{"rows", "invalid", "variants": [{"variant", "compared", "invalid", "reasons"}],
         "notes"}: the header `fields` prints."""
@@ -188,3 +213,16 @@ def pair_fields(expected: Any, actual: Any, options: Mapping[str, Any] | None = 
     return {path: ", ".join(f"{n} {names[k]}" if n > 1 else names[k]
                             for k, n in enumerate(row) if n)
             for path, row in counts.items()}
+
+
+def side_by_side(rows: Sequence[dict[str, Any]]) -> tuple[list[str], list[tuple[str, dict]]]:
+    """`field_rows`' blocks laid side by side: (the variants in their order, one (path, {variant:
+    row}) per path), paths in the first variant's order (worst first), then the paths only
+    later variants have, in the order they come. A variant without the path has no entry."""
+    variants: list[str] = []
+    by_path: dict[str, dict[str, dict[str, Any]]] = {}
+    for row in rows:
+        if row["variant"] not in variants:
+            variants.append(row["variant"])
+        by_path.setdefault(row["path"], {})[row["variant"]] = row
+    return variants, list(by_path.items())

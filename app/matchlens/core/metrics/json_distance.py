@@ -182,7 +182,7 @@ def _many(expected: Sequence[str], actual: Sequence[str], options: Mapping[str, 
             status[i], messages[i] = STATUS_INVALID, a.sentence
             continue
         try:
-            scores[i] = walker.walk(e, a, "$")
+            scores[i] = walker.score(e, a)
             walker.notes.clear()  # a batch keeps scores only; the pair's own view says them
         except RecursionError:
             status[i], messages[i] = STATUS_INVALID, "JSON nested too deeply to compare"

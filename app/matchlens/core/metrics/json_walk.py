@@ -11,9 +11,7 @@ the reference's index, an item only the output has under the output's index.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -21,53 +19,24 @@ import numpy as np
 
 from matchlens.core.errors import ConfigError
 from matchlens.core.jsonpath import step_text
+from matchlens.core.metrics.json_differences import MISSING, JsonDiff, show
 from matchlens.core.metrics.json_ignore import compile_ignore_paths
+from matchlens.core.metrics.json_pairing import kind_of, pair_by_key, pair_identical_first
 
-MISSING: Any = object()
 EQUAL, DIFFERS, ABSENT, EXTRA = range(4)  # leaf kinds, as `fields` counts them
 KIND_NAMES = ("equal", "differs", "missing", "extra")
 # Cells of one exact assignment (items of the reference x items of the output): a 1,000 x 1,000
 # pairing is exact; beyond, identical items are paired first and the rest by position.
 EXACT_CELLS = 1_000_000
-
-
-@dataclass(frozen=True)
-class JsonDiff:
-    """One differing path: `$.items[2].price: 10 → 12`, with its kind and both raw values
-    (`MISSING` where a side lacks the path)."""
-
-    path: str
-    expected: str  # the JSON text of the value, or "missing"
-    actual: str
-    kind: str = "differs"  # differs | missing | extra
-    expected_value: Any = None
-    actual_value: Any = None
-
-    def __str__(self) -> str:
-        return f"{self.path}: {self.expected} → {self.actual}"
-
-    def as_dict(self) -> dict[str, Any]:
-        """`{"path", "kind", "expected", "actual"}` for `diff --json`: a missing side is null
-        (the kind says which side lacks it)."""
-        e, a = self.expected_value, self.actual_value
-        return {"path": self.path, "kind": self.kind,
-                "expected": None if e is MISSING else e, "actual": None if a is MISSING else a}
-
-
-def kind_of(value: Any) -> str:
-    """The JSON type of a parsed value (a subclass of a builtin too)."""
-    # bool before number: in Python True == 1, in JSON they are different types.
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
+# Cells of every exact assignment of one pair together. Nested `unordered` arrays multiply:
+# each cell of an outer cost matrix is a distance that pairs the inner arrays again, so an
+# array of 100 arrays of 100 items asks 100 x 100 inner assignments of 100 x 100 cells (10^8).
+# Arrays are paired outermost first; once a pair has spent this budget, the arrays still to
+# pair get the cheaper pairing (identical items first, the rest by position) and the
+# explanation says which and how many. Twice EXACT_CELLS: one 1,000 x 1,000 array stays exact
+# with room for the arrays nested in it.
+PAIR_CELLS = 2_000_000
+CHEAP_PAIRING = "identical items were paired first, the rest by position"
 
 
 # json.loads builds exactly these types: one lookup instead of kind_of's isinstance chain.
@@ -76,13 +45,6 @@ KIND_OF_TYPE = {dict: "object", list: "array", str: "string", int: "number", flo
 
 
 SCALAR_TYPES = frozenset((str, int, float, bool, type(None)))
-
-
-def show(value: Any) -> str:
-    if value is MISSING:
-        return "missing"
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= 60 else text[:57] + "…"
 
 
 @lru_cache(maxsize=8192)
@@ -102,14 +64,6 @@ def parse_array_match(value: Any) -> tuple[str, str | None]:
                       f"not {text!r}")
 
 
-def identity(value: Any) -> Any:
-    """A hashable stand-in equal for equal JSON values (1 and 1.0 alike, true and 1 not)."""
-    kind = kind_of(value)
-    if kind in ("array", "object"):
-        return kind, json.dumps(value, sort_keys=True)
-    return kind, value
-
-
 class Walker:
     """One configured walk. `diff(e, a)` -> (distance, diffs); `leaves(e, a, counts)` adds
     each leaf's kind to `counts[path]` (a list of four counts)."""
@@ -124,9 +78,50 @@ class Walker:
         # leaves equal by `==` may also be equal by a tolerance or a case fold
         self.relaxed = bool(self.fold or self.tolerance or self.relative)
         self.by_index = by_index
+        self.plain = not self.ignore and self.ignored_path is None
+        # shown path -> {key: the child's shown path}, and -> its items' `[*]` path: built
+        # once, reused each row (a path may hold an object in one row, an array in another)
+        self.kids: dict[str, dict[str, str]] = {}
+        self.stars: dict[str, str] = {}
         self.notes: list[str] = []
         self.sink: list[JsonDiff] | None = None  # difference mode records here when set
         self.counts: dict[str, list[int]] = {}  # leaf mode counts here
+        self.start()
+
+    def start(self) -> None:
+        """Before each pair: the assignment budget refilled, the pairings of the last pair
+        forgotten."""
+        self.cells = 0  # cells of exact assignments spent on this pair
+        # (id(e), id(a)) -> (e, a, pairing): an `unordered` array is paired once per pair, so
+        # the pairing a cost matrix was built on is the one walked (and reported) afterwards;
+        # the values are kept with it, so an id of a value since freed never matches
+        self.pairings: dict[tuple[int, int], tuple] = {}
+        self.over_budget: list[str] = []  # arrays the budget sent to the cheaper pairing
+        # (array path, [(i, j), ...]): items paired across indices, noted by `diff`
+        self.moved: list[tuple[str, list[tuple[int, int]]]] = []
+
+    def note_moves(self) -> None:
+        """One note saying which items were paired across indices (reference ↔ output), so a
+        reordered list that scores 0 says why: the first 3 arrays, 6 pairs each."""
+        moved, self.moved = self.moved, []
+        for path, pairs in moved[:3]:
+            shown = ", ".join(f"[{i}] ↔ [{j}]" for i, j in pairs[:6])
+            more = f" and {len(pairs) - 6:,} more" if len(pairs) > 6 else ""
+            self.notes.append(f"{path}: items paired across indices, reference ↔ output: "
+                              f"{shown}{more}")
+        if len(moved) > 3:
+            self.notes.append(f"{len(moved) - 3:,} more arrays had items paired across "
+                              "indices")
+
+    def finish(self) -> None:
+        """After each pair: one note for the arrays paired beyond the budget."""
+        if self.over_budget:
+            more = len(self.over_budget) - 1
+            also = f" and {more:,} more arrays" if more else ""
+            self.notes.append(f"{self.over_budget[0]}{also}: nested unordered arrays passed "
+                              f"the budget of {PAIR_CELLS:,} exact-pairing cells for one "
+                              f"pair; there {CHEAP_PAIRING}")
+            self.over_budget = []
 
     # ---- equality of leaves -------------------------------------------------------------
     def leaf_equal(self, kind: str, e: Any, a: Any) -> bool:
@@ -154,16 +149,37 @@ class Walker:
         """(pairs (i of e, j of a) in e's order, e's unpaired items, a's unpaired items)."""
         n, m = len(e), len(a)
         if self.rule == "key":
-            return self.pair_by_key(e, a)
+            return pair_by_key(e, a, self.key)
         if self.rule == "index" or not n or not m:
             k = min(n, m)
             return [(i, i) for i in range(k)], list(range(k, n)), list(range(k, m))
+        known = self.pairings.get((id(e), id(a)))
+        if known is not None and known[0] is e and known[1] is a:
+            return known[2]
+        pairing = self.pair_unordered(e, a, path)
+        self.pairings[(id(e), id(a))] = (e, a, pairing)
+        return pairing
+
+    def pair_unordered(self, e: list, a: list, path: str
+                       ) -> tuple[list[tuple[int, int]], list[int], list[int]]:
+        n, m = len(e), len(a)
+        # the cells are spent before the inner arrays are paired: the outer pairing comes first
+        exact = n * m <= EXACT_CELLS and self.cells + n * m <= PAIR_CELLS
+        if exact:
+            self.cells += n * m
         if all(self.distance(e[i], a[i], step_text(path, i)) == 0 for i in range(min(n, m))):
             # Every pair by position costs 0 and any pairing leaves |n - m| items over: optimal.
+            if exact:
+                self.cells -= n * m  # no cost matrix was built
             k = min(n, m)
             return [(i, i) for i in range(k)], list(range(k, n)), list(range(k, m))
         if n * m > EXACT_CELLS:
-            return self.pair_large(e, a, path)
+            self.notes.append(f"{path}: {n:,} × {m:,} items are too many for an exact "
+                              f"pairing; {CHEAP_PAIRING}")
+            return pair_identical_first(e, a)
+        if not exact:
+            self.over_budget.append(path)
+            return pair_identical_first(e, a)
         return self.assign(e, a, path)
 
     def assign(self, e: list, a: list, path: str
@@ -186,48 +202,6 @@ class Walker:
         return pairs, [i for i in range(n) if i not in used_e], \
             [j for j in range(m) if j not in used_a]
 
-    def pair_large(self, e: list, a: list, path: str
-                   ) -> tuple[list[tuple[int, int]], list[int], list[int]]:
-        """Beyond EXACT_CELLS: identical items paired first (in order), the rest by position;
-        the note says so, so the distance is never a silent approximation."""
-        self.notes.append(f"{path}: {len(e):,} × {len(a):,} items are too many for an exact "
-                          f"pairing; identical items were paired first, the rest by position")
-        waiting: dict[Any, list[int]] = {}
-        for j in range(len(a) - 1, -1, -1):
-            waiting.setdefault(identity(a[j]), []).append(j)
-        pairs, rest_e = [], []
-        for i, item in enumerate(e):
-            queue = waiting.get(identity(item))
-            if queue:
-                pairs.append((i, queue.pop()))
-            else:
-                rest_e.append(i)
-        used_a = {j for _, j in pairs}
-        rest_a = [j for j in range(len(a)) if j not in used_a]
-        k = min(len(rest_e), len(rest_a))
-        pairs.extend(zip(rest_e[:k], rest_a[:k], strict=True))
-        return sorted(pairs), rest_e[k:], rest_a[k:]
-
-    def pair_by_key(self, e: list, a: list
-                    ) -> tuple[list[tuple[int, int]], list[int], list[int]]:
-        """Items paired by the value of their field `key`; repeated values pair in order; an
-        item without the field (or not an object) has no partner."""
-        waiting: dict[Any, list[int]] = {}
-        for j in range(len(a) - 1, -1, -1):
-            item = a[j]
-            if isinstance(item, dict) and self.key in item:
-                waiting.setdefault(identity(item[self.key]), []).append(j)
-        pairs, left_e = [], []
-        for i, item in enumerate(e):
-            queue = waiting.get(identity(item[self.key])) \
-                if isinstance(item, dict) and self.key in item else None
-            if queue:
-                pairs.append((i, queue.pop()))
-            else:
-                left_e.append(i)
-        used_a = {j for _, j in pairs}
-        return pairs, left_e, [j for j in range(len(a)) if j not in used_a]
-
     # ---- difference mode (json_distance) ------------------------------------------------
     def distance(self, e: Any, a: Any, path: str) -> int:
         """The distance of two values at `path`, recording nothing."""
@@ -238,49 +212,87 @@ class Walker:
             self.sink = saved
 
     def diff(self, e: Any, a: Any) -> tuple[int, list[JsonDiff]]:
+        self.start()
         self.sink = []
-        total = self.walk(e, a, "$")
+        try:
+            total = self.walk(e, a, "$", "$")
+        finally:
+            self.finish()
+            self.note_moves()
         diffs, self.sink = self.sink, None
         return total, diffs
 
-    def walk(self, e: Any, a: Any, path: str) -> int:
+    def score(self, e: Any, a: Any) -> int:
+        """The distance of one pair, recording no path (a batch of rows)."""
+        self.start()
+        try:
+            return self.walk(e, a, "$")
+        finally:
+            self.finish()
+
+    def walk(self, e: Any, a: Any, path: str, apath: str | None = None) -> int:
+        """The distance at `path`; with `apath` (the output's path of `a`, followed only while
+        differences are recorded), each difference also says where it is in the output."""
         if e is MISSING or a is MISSING:
-            return self.differ(e, a, path)
-        ke, ka = kind_of(e), kind_of(a)
-        if ke == ka == "object":
+            return self.differ(e, a, path, apath)
+        # kinds by one dict lookup (json.loads' own types), as in leaf mode
+        ke = KIND_OF_TYPE.get(type(e)) or kind_of(e)
+        ka = KIND_OF_TYPE.get(type(a)) or kind_of(a)
+        if ke != ka:
+            return self.differ(e, a, path, apath)
+        if ke == "object":
             total = 0
-            for key in union_keys(e, a):
+            for key in (e if e.keys() == a.keys() else union_keys(e, a)):
                 if key in self.ignore:
                     continue
-                child = path + key_step(key)
+                step = key_step(key)
+                child = path + step
                 if self.ignored_path is not None and self.skipped(child):
                     continue
-                total += self.walk(e.get(key, MISSING), a.get(key, MISSING), child)
+                total += self.walk(e.get(key, MISSING), a.get(key, MISSING), child,
+                                   None if apath is None else apath + step)
             return total
-        if ke == ka == "array":
+        if ke == "array":
             pairs, left_e, left_a = self.pair_items(e, a, path)
             total = 0
+            moved = []
+            skipping = self.ignored_path is not None
             for i, j in pairs:
                 child = step_text(path, i)
-                if not self.skipped(child):
-                    total += self.walk(e[i], a[j], child)
+                if not (skipping and self.skipped(child)):
+                    if apath is None:
+                        total += self.walk(e[i], a[j], child)
+                    else:
+                        total += self.walk(e[i], a[j], child, step_text(apath, j))
+                        if i != j:
+                            moved.append((i, j))
             for i in left_e:
                 child = step_text(path, i)
                 if not self.skipped(child):
-                    total += self.differ(e[i], MISSING, child)
+                    total += self.differ(e[i], MISSING, child, apath, item=True)
             for j in left_a:
                 child = step_text(path, j)
                 if not self.skipped(child):
-                    total += self.differ(MISSING, a[j], child)
+                    total += self.differ(MISSING, a[j], child,
+                                         None if apath is None else step_text(apath, j),
+                                         item=path)
+            if moved:
+                self.moved.append((path, moved))
             return total
-        if ke == ka and self.leaf_equal(ke, e, a):
+        if e == a or (self.relaxed and self.leaf_equal(ke, e, a)):
             return 0
-        return self.differ(e, a, path)
+        return self.differ(e, a, path, apath)
 
-    def differ(self, e: Any, a: Any, path: str) -> int:
+    def differ(self, e: Any, a: Any, path: str, apath: str | None = None,
+               item: bool | str = False) -> int:
+        """One difference; `item`: an array item one side lacks (True: the output lacks it,
+        so its place there is the output's array `apath`; a path: the output has it, and the
+        reference's array is that path)."""
         if self.sink is not None:
             kind = "missing" if a is MISSING else "extra" if e is MISSING else "differs"
-            self.sink.append(JsonDiff(path, show(e), show(a), kind, e, a))
+            where = apath if apath != path else None
+            self.sink.append(JsonDiff(path, show(e), show(a), kind, e, a, where,
+                                      item if isinstance(item, str) else None))
         return 1
 
     # ---- leaf mode (fields) -------------------------------------------------------------
@@ -289,7 +301,11 @@ class Walker:
         `[*]` unless `by_index`."""
         self.counts = counts
         self.sink = None
-        self.leaf_walk(e, a, "$", "$")
+        self.start()
+        try:
+            self.leaf_walk(e, a, "$", "$")
+        finally:
+            self.finish()
 
     def count(self, shown: str, kind: int) -> None:
         row = self.counts.get(shown)
@@ -312,6 +328,9 @@ class Walker:
         if ke == "object":
             if not e:
                 self.count(shown, EQUAL if not a else DIFFERS)
+            if self.plain and e.keys() == a.keys():
+                self.same_keys(e, a, shown)
+                return
             real = self.ignored_path is not None
             counts, ignore, relaxed = self.counts, self.ignore, self.relaxed
             for key in (e if e.keys() == a.keys() else union_keys(e, a)):
@@ -340,6 +359,9 @@ class Walker:
         if ke == "array":
             if not e:
                 self.count(shown, EQUAL if not a else DIFFERS)
+            if self.plain and self.rule == "index":
+                self.by_position(e, a, shown)
+                return
             pairs, left_e, left_a = self.pair_items(e, a, path)
             real = self.ignored_path is not None
             for group, kind in ((pairs, None), (left_e, ABSENT), (left_a, EXTRA)):
@@ -360,6 +382,53 @@ class Walker:
         if row is None:
             row = self.counts[shown] = [0, 0, 0, 0]
         row[EQUAL if equal else DIFFERS] += 1
+
+    # Without ignore_keys / ignore_paths (`plain`) the path shown is the path walked: the two
+    # commonest shapes (objects with the same keys, arrays paired by position) take these
+    # loops, with each child's path text made once per walker (`kids`), not once per row.
+    def same_keys(self, e: dict, a: dict, shown: str) -> None:
+        kids = self.kids.get(shown)
+        if kids is None:
+            kids = self.kids[shown] = {}
+        counts, relaxed = self.counts, self.relaxed
+        for key, x in e.items():
+            child = kids.get(key)
+            if child is None:
+                child = kids[key] = shown + key_step(key)
+            y = a[key]
+            kind = type(x)
+            if kind is type(y) and kind in SCALAR_TYPES:
+                row = counts.get(child)
+                if row is None:
+                    row = counts[child] = [0, 0, 0, 0]
+                if x == y or (relaxed and self.leaf_equal(kind_of(x), x, y)):
+                    row[EQUAL] += 1
+                else:
+                    row[DIFFERS] += 1
+            elif kind is dict and type(y) is dict and x and x.keys() == y.keys():
+                self.same_keys(x, y, child)
+            else:
+                self.leaf_walk(x, y, child, child)
+
+    def by_position(self, e: list, a: list, shown: str) -> None:
+        k = min(len(e), len(a))
+        if self.by_index:
+            children = [step_text(shown, i) for i in range(max(len(e), len(a)))]
+        else:
+            star = self.stars.get(shown)
+            if star is None:
+                star = self.stars[shown] = shown + "[*]"
+            children = [star] * max(len(e), len(a))
+        for i in range(k):
+            x, y = e[i], a[i]
+            if type(x) is dict and type(y) is dict and x and x.keys() == y.keys():
+                self.same_keys(x, y, children[i])
+            else:
+                self.leaf_walk(x, y, children[i], children[i])
+        for i in range(k, len(e)):
+            self.every_leaf(e[i], children[i], children[i], ABSENT)
+        for j in range(k, len(a)):
+            self.every_leaf(a[j], children[j], children[j], EXTRA)
 
     def every_leaf(self, value: Any, path: str, shown: str, kind: int) -> None:
         real = self.ignored_path is not None

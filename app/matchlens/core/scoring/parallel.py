@@ -422,3 +422,13 @@ def _scatter(result: BatchResult, key, inverse: np.ndarray | None, scores: np.nd
         for row in np.flatnonzero(with_message[inverse]).tolist():  # -1 -> the False at the end
             out[row] = messages[int(inverse[row])]
     result.messages[key] = out
+
+
+def share_chunks(count: int, work: Callable[[int, dict], None]) -> _Forked:
+    """Chunks 0..count-1 worked on by this process and a forked child that starts on them now
+    (for work that is not a BatchResult: `fields`' counts). `work(i, found)` puts chunk i's
+    result in `found` under keys of its own (each a dict); `.finish(found)` works the chunks
+    left here, adds the child's entries to `found` and returns the numbers of the chunks
+    done (those a failed child left are not: the caller works them itself); `.abort()` kills
+    the child. The caller checks `can_fork()` first."""
+    return _Forked(count, work)

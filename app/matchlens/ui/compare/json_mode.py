@@ -74,7 +74,8 @@ class JsonMode(QObject):
             self._home = layout.indexOf(panel)
             layout.insertWidget(0, panel)
             # once the column has laid itself out again: scrolled to its new first panel
-            QTimer.singleShot(0, self.tab, lambda: self.tab.show_panel(PANEL))  # not once gone
+            # (`self` as the context: a tab closed meanwhile cancels it)
+            QTimer.singleShot(0, self, lambda: self.tab.show_panel(PANEL))
         elif not first and self._home is not None:
             layout.insertWidget(self._home, panel)
             self._home = None

@@ -102,14 +102,27 @@ class DifferenceNavigation:
         missing = []
         with self.scroll_lock.suspended():
             for side, pane in self.panes.items():
-                found = locate(pane.editor.text(), detail.path, fences)
+                # items paired across indices: each side's own path (JsonDiff.actual_path)
+                path = getattr(detail, f"{side}_path", None) or detail.path
+                found = locate(pane.editor.text(), path, fences)
                 if found is None:
                     continue
                 pane.select_range(found.start, found.end, colour)
                 if not found.found:
                     missing.append(side)
-        if missing:
+        kind = getattr(detail, "kind", "differs")
+        paired = getattr(detail, "actual_path", None) if kind == "differs" else None
+        if kind != "differs" and (getattr(detail, "actual_path", None)
+                                  or getattr(detail, "expected_path", None)):
+            side = "output" if kind == "missing" else "reference"
+            self.sig_status.emit(f"{detail.path} is an item only the "
+                                 f"{'reference' if kind == 'missing' else 'output'} has; the "
+                                 f"{side}'s array is selected.")
+        elif missing:
             self.sig_status.emit(f"{detail.path} is missing on the {' and '.join(missing)} side; "
                                  "the enclosing value is selected.")
+        elif paired:
+            self.sig_status.emit(f"Selected {detail.path} in the reference and {paired} in the "
+                                 "output (items paired across indices).")
         else:
             self.sig_status.emit(f"Selected {detail.path} on both sides.")
