@@ -93,3 +93,46 @@ def test_an_array_mixing_objects_and_texts_is_no_records(tmp_path):
     path.write_text(json.dumps({"tags": ["x", {"a": 1}], "rows": [{"e": "a"}]}),
                     encoding="utf-8")
     assert resolve_column(read_table(path), "e").values == ["a"]  # the only array of objects
+
+
+def test_when_the_sniffer_cannot_tell_the_default_in_the_header_wins():
+    """'sniffer failure ignores the default' (the callers' defaults, comma and tab, come first
+    or return earlier: only a direct call shows it)."""
+    from matchlens.core.datasets.delimited import sniff_delimiter
+
+    sample = "a,b;c\n1,2,3,4;5\n6;7;8,9\n"  # no delimiter is consistent: csv.Sniffer gives up
+    assert sniff_delimiter(sample, ";") == ";"
+    assert sniff_delimiter(sample, "|") == ","  # the default not in the header: its first
+
+
+def test_spreadsheet_numbers_booleans_and_blank_rows(tmp_path):
+    """'spreadsheet: big whole numbers as integers', 'TRUE/FALSE swapped', 'blank rows kept'."""
+    import xlsxwriter
+
+    book = xlsxwriter.Workbook(tmp_path / "n.xlsx")
+    sheet = book.add_worksheet()
+    sheet.write_row(0, 0, ["n", "flag"])
+    sheet.write_row(1, 0, [123, True])
+    sheet.write_row(2, 0, [2.5, False])
+    sheet.write_row(4, 0, [999_999_999_999_999, True])  # row 4 (Excel's 5th) left blank
+    sheet.write_row(5, 0, [1e15, False])
+    book.close()
+    table = read_table(tmp_path / "n.xlsx")
+    # whole numbers below 1e15 as integers; from 1e15 on (past a double's exact integers'
+    # comfortable range) Python's float text; booleans as Excel writes them
+    assert table.rows == [["123", "TRUE"], ["2.5", "FALSE"], ["999999999999999", "TRUE"],
+                          ["1000000000000000.0", "FALSE"]]
+    assert table.lines == [2, 3, 5, 6]  # the blank row skipped, the sheet's own numbers kept
+
+
+def test_a_utf8_mark_before_utf16_text_says_so_and_the_advice_works(tmp_path):
+    """'a UTF-8 mark before UTF-16 text not skipped': an editor added a UTF-8 BOM to a UTF-16
+    file; the sentence suggests --encoding utf-16-le, which must then read it."""
+    path = tmp_path / "d.csv"
+    path.write_bytes(codecs.BOM_UTF8 + "expected,actual\nà,b\n".encode("utf-16-le"))
+    with pytest.raises(DatasetError, match="UTF-8 byte-order mark, but the text after it is "
+                                           "UTF-16-LE .* pass --encoding utf-16-le"):
+        read_table(path)
+    table = read_table(path, encoding="utf-16-le")
+    assert table.columns == ["expected", "actual"]
+    assert resolve_column(table, "expected").values == ["à"]
