@@ -1,6 +1,7 @@
 """SIGINT-to-exit of a 1M-row `matchlens score --metrics all` run, at every phase.
 
     .venv/bin/python benchmarks/bench_sigint.py [--rows 1000000] [--repeat 3]
+    .venv/bin/python benchmarks/bench_sigint.py --diff [--repeat 3]   # `matchlens diff` only
 
 Target (issue 11): a run stopped with Ctrl+C (SIGINT) exits within 1 s whatever it is doing,
 exit code 130, one line on stderr, no output file and no temporary file left.
@@ -11,6 +12,11 @@ yet), reading/scoring (it is open in /proc/PID/fd, no output yet), scoring+writi
 output's temporary file exists: `score` streams, so pieces are scored and written in turn),
 writing/finishing (the input is closed, the output not yet in place). The time is from the
 signal to the process's exit.
+`--diff` (issue 28 item 5): `matchlens diff` of two unrelated 10 MB texts (the line diff of
+cli/diff_large.py), and of two that differ in every 50th line, signalled at points spread over
+an uninterrupted run. Measured 2026-11-26 on the shared 2-core machine: unrelated texts 2.9 s
+uninterrupted, worst SIGINT-to-exit 0.34 s over 9 points; every 50th line changed 4.0 s, worst
+0.61 s; every run exit 130 with one line.
 Linux only (/proc). Timings on a shared 2-core machine are noisy: the load average is printed.
 """
 
@@ -110,11 +116,62 @@ def uninterrupted(data: Path, folder: Path) -> float:
     return time.monotonic() - start
 
 
+def diff_texts(folder: Path) -> dict[str, tuple[Path, Path]]:
+    """Two unrelated 10 MB texts, and one of them with every 50th line reversed."""
+    import random
+
+    rng = random.Random(1)
+    words = ["".join(rng.choice("abcdefghij") for _ in range(rng.randint(2, 9)))
+             for _ in range(5000)]
+    texts = []
+    for seed in (2, 3):
+        pick, lines, size = random.Random(seed), [], 0
+        while size < 10_000_000:
+            lines.append(" ".join(pick.choice(words) for _ in range(12)))
+            size += len(lines[-1]) + 1
+        texts.append(lines)
+    paths = [folder / name for name in ("a.txt", "b.txt", "c.txt")]
+    paths[0].write_text("\n".join(texts[0]), encoding="utf-8")
+    paths[1].write_text("\n".join(texts[1]), encoding="utf-8")
+    paths[2].write_text("\n".join(line if i % 50 else line[::-1]
+                                  for i, line in enumerate(texts[0])), encoding="utf-8")
+    return {"unrelated": (paths[0], paths[1]), "every 50th line": (paths[0], paths[2])}
+
+
+def diff_interrupts(repeat: int) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "app")}
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, (left, right) in diff_texts(Path(tmp)).items():
+            command = [sys.executable, "-m", "matchlens", "diff", str(left), str(right)]
+            start = time.monotonic()
+            subprocess.run(command, env=env, stdout=subprocess.DEVNULL, check=True)
+            total = time.monotonic() - start
+            worst = 0.0
+            codes = set()
+            for fraction in (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9):
+                for _ in range(repeat):
+                    run = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL,
+                                           stderr=subprocess.PIPE)
+                    time.sleep(total * fraction)
+                    sent = time.monotonic()
+                    run.send_signal(signal.SIGINT)
+                    run.communicate()
+                    worst = max(worst, time.monotonic() - sent)
+                    codes.add(run.returncode)
+            print(f"diff, {label}: {total:.1f} s uninterrupted; worst SIGINT-to-exit "
+                  f"{worst:.2f} s over {9 * repeat} runs (exit codes {sorted(codes)}); "
+                  f"load average {os.getloadavg()[0]:.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--diff", action="store_true", help="matchlens diff of 10 MB texts")
     args = parser.parse_args()
+    if args.diff:
+        diff_interrupts(args.repeat)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         data = folder / "data.csv"

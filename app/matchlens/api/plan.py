@@ -44,7 +44,15 @@ def make_plan(expected: str | None, actual: str | Sequence[str], *,
               metrics: str | Sequence[str] | None = None, config: ConfigLike = None,
               overrides: Sequence[str] = (), normalise: str | Sequence[str] | None = None,
               expected_literal: str | None = None) -> ScorePlan:
-    """ConfigError (one sentence) for anything `matchlens score` would refuse with exit 2."""
+    """ConfigError (one sentence) for anything `matchlens score` would refuse with exit 2;
+    TypeError naming the argument for a value of the wrong type (`expected=5`)."""
+    for name, value, what in (("expected", expected, "a column name or a $.json.path"),
+                              ("expected_literal", expected_literal, "the reference text")):
+        if value is not None and not isinstance(value, str):
+            raise TypeError(f"{name}= takes {what} as a str, not {type(value).__name__} "
+                            f"({value!r:.40})")
+    if expected == "":
+        raise ConfigError("expected= is empty; give a column name or a $.json.path")
     if expected is not None and expected_literal is not None:
         raise ConfigError("give expected= or expected_literal=, not both")
     if expected is None and expected_literal is None:
@@ -76,6 +84,9 @@ def settle_metrics(metrics: str | Sequence[str] | None, config: ConfigLike,
 
 
 def _variants(actual: str | Sequence[str]) -> tuple[str, ...]:
+    if actual is not None and not isinstance(actual, str | Sequence):
+        raise TypeError(f"actual= takes a column name or $.json.path, or a list of them, not "
+                        f"{type(actual).__name__} ({actual!r:.40})")
     specs = [actual] if isinstance(actual, str) else list(actual or ())
     for spec in specs:
         if not isinstance(spec, str) or not spec:

@@ -106,6 +106,10 @@ def calibrate_command(args: argparse.Namespace) -> int:
                             tuple(args.actual), expected_literal=literal)
     check_mapping(table, mapping)  # an unknown column before the labels are read
     codes = label_codes(args, table, mapping.variants)
+    unwritten = f"; {args.output} was not written" if args.output is not None else ""
+    if not any((c >= 0).any() for c in codes.values()):  # before any scoring (or request)
+        raise ConfigError(f"{table.label}: no row has a label ({labels_given(args)}), so there "
+                          f"is nothing to calibrate{unwritten}")
     jobs = make_jobs(metric_ids, config)
     result, _ = score_table(table, mapping, jobs)
     reports: dict[str, list[MetricReport]] = {}
@@ -113,10 +117,15 @@ def calibrate_command(args: argparse.Namespace) -> int:
         reports[variant] = [
             calibrate_scores(job.spec, result.scores[(variant, job.id)], codes[variant],
                              job.threshold)[0] for job in jobs]
+    why = unscored_reasons(result.messages, codes)
+    if why and all(r.data.n == 0 for rows in reports.values() for r in rows):
+        (variant, metric), reason = next(iter(why.items()))  # a server down: say that, not
+        raise ConfigError(f"{table.label}: no labelled row has a {metric} score: "  # "0 rows"
+                          f"{reason.rstrip('.')}{unwritten}")
     said = source_line(args)
     if said:
         print(said)
-    print(format_reports(reports, codes, source=table.label))
+    print(format_reports(reports, codes, source=table.label, why=why))
     for note in table.notes:  # renamed header cells, the sheet or array the rows came from
         print(f"  note: {note}")
     saved = window_labels(args) if not args.labels else None
@@ -152,9 +161,33 @@ def suggested_config(config: Config, reports: dict[str, list[MetricReport]]
     return config, said
 
 
+def labels_given(args: argparse.Namespace) -> str:
+    """Where the labels were looked for, as a person reads it."""
+    words = "pass/fail, true/false, 1/0, yes/no, good/bad or ✓/✗"
+    if args.labels:
+        return f"none of {args.labels} matches a row"
+    if args.label:
+        return f"column {args.label!r} holds no {words}"
+    return f"give --label COLUMN (a column of {words}) or --labels FILE"
+
+
+def unscored_reasons(messages: dict[tuple[str, str], dict[int, str]],
+                     codes: dict[str, np.ndarray]) -> dict[tuple[str, str], str]:
+    """(variant, metric) -> why its first labelled row without a score has none."""
+    why = {}
+    for (variant, metric), by_row in messages.items():
+        labelled = codes.get(variant)
+        for row, sentence in sorted(by_row.items()):
+            if labelled is not None and labelled[row] >= 0:
+                why[(variant, metric)] = sentence
+                break
+    return why
+
+
 def format_reports(reports: dict[str, list[MetricReport]], codes: dict[str, np.ndarray],
-                   source: str) -> str:
-    """A table per variant, then one sentence per metric; denominators stated."""
+                   source: str, why: dict[tuple[str, str], str] | None = None) -> str:
+    """A table per variant, then one sentence per metric; denominators stated, and why the
+    labelled rows without a score have none."""
     out = []
     for variant, rows in reports.items():
         c = codes[variant]
@@ -175,6 +208,9 @@ def format_reports(reports: dict[str, list[MetricReport]], codes: dict[str, np.n
                 have = "has" if r.data.no_score == 1 else "have"
                 out.append(f"    ({plural(r.data.no_score, 'labelled row')} {have} no "
                            f"{r.spec.id} score and {'is' if have == 'has' else 'are'} left out)")
+                reason = (why or {}).get((variant, r.spec.id))
+                if reason:
+                    out.append(f"    why: {reason}")
         warning = rows[0].data.warning() if rows else None
         if warning:
             out.append(f"  note: {warning}")

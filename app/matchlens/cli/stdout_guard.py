@@ -37,7 +37,12 @@ class _Guarded:
 
     def write(self, text: str) -> int:
         try:
-            return self._stream.write(text)
+            try:
+                return self._stream.write(text)
+            except UnicodeEncodeError:
+                # a file name that is not UTF-8 (its bytes kept as lone surrogates) in a
+                # sentence: shown as \xNN, as `ls -b` shows it, not an internal error
+                return self._stream.write(_shown(text, self._stream))
         except OSError as err:
             raise StdoutFailed(err) from None
 
@@ -49,6 +54,17 @@ class _Guarded:
 
     def __getattr__(self, name: str) -> Any:  # isatty, encoding, fileno, …
         return getattr(self._stream, name)
+
+
+def _shown(text: str, stream: Any) -> str:
+    """`text` with what `stream` cannot encode as backslash escapes (a byte kept as a lone
+    surrogate as its \\xNN)."""
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    try:
+        raw = text.encode(encoding, "surrogateescape")
+    except UnicodeEncodeError:  # a surrogate that is no byte, or a character outside `encoding`
+        raw = text.encode(encoding, "backslashreplace")
+    return raw.decode(encoding, "backslashreplace")
 
 
 def stdout_as_utf8() -> None:

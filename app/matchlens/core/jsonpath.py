@@ -27,7 +27,7 @@ _DECODER = json.JSONDecoder()
 _WRITTEN = re.compile(r'\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]|(?!)()')  # no 'single-quoted' key
 # The paths people type: digit-led keys, negative indexes, spaces inside brackets, 'quotes'.
 _TYPED = re.compile(
-    r"""\.([^.\[\]\s"'*?()@$!=<>|&,:~]+)"""  # .key, digit-led keys included
+    r"""\.([^.\[\]\s"'*?()@$!=<>|&,:~`]+)"""  # .key (not `len`, jsonpath-ng's)
     r"""|\[\s*(-?\d+)\s*\]"""  # [3], [-1]
     r"""|\[\s*("(?:[^"\\]|\\.)*")\s*\]"""  # ["a.b"]
     r"""|\[\s*'((?:[^'\\]|\\.)*)'\s*\]""")  # ['a.b']

@@ -79,6 +79,9 @@ def _fetch(run: Embeddings, endpoint: Endpoint, missing: list[str],
         run.errors.update(dict.fromkeys(missing, credentials))
         return
     api_key, hint = credentials
+    if not header_safe(api_key):
+        run.errors.update(dict.fromkeys(missing, unsendable_key(hint)))
+        return
 
     def store(vectors: Mapping[str, np.ndarray]) -> None:
         if cache is not None:
@@ -117,6 +120,20 @@ def credentials_for(endpoint: Endpoint) -> tuple[str, str] | str:
         return (client_module.PLACEHOLDER_KEY,
                 "no key is set, so the placeholder key 'not-needed' was sent")
     return _credentials(resolve_api_key(endpoint.stored_url), endpoint)
+
+
+def header_safe(key: str) -> bool:
+    """Whether `key` can go in an HTTP header: printable ASCII (httpx refuses anything else
+    before sending, with an error that read as the server's)."""
+    return key.isascii() and all(" " <= c != "\x7f" for c in key)
+
+
+def unsendable_key(hint: str) -> str:
+    """The sentence for a key that cannot be sent; the key's characters are never shown."""
+    where = hint.removeprefix("the key ") if hint.startswith("the key ") else "as it is set"
+    return (f"nothing was sent: the API key {where} holds a character an HTTP header cannot "
+            "carry (not ASCII, or a control character such as a line break): a typographic "
+            "quote, a non-breaking space or an accented letter pasted with it? Set the key again")
 
 
 def file_endpoint_refusal(endpoint: Endpoint) -> str | None:

@@ -4,7 +4,13 @@ Pure Python (no Qt). Every bad input raises `DatasetError`, whose str() is the o
 user reads: the file, the physical line and the column where known.
 """
 
-from matchlens.core.datasets.columns import ColumnValues, literal_column, resolve_column
+from matchlens.core.datasets.columns import (
+    ColumnValues,
+    check_columns,
+    literal_column,
+    resolve_column,
+    unknown_columns,
+)
 from matchlens.core.datasets.guess import guess_columns, parse_label
 from matchlens.core.datasets.readers import iter_tables, read_table
 from matchlens.core.datasets.source import Cancelled
@@ -14,6 +20,7 @@ __all__ = [
     "Cancelled",
     "ColumnValues",
     "Table",
+    "check_columns",
     "guess_columns",
     "iter_tables",
     "literal_column",
@@ -21,4 +28,5 @@ __all__ = [
     "read_table",
     "resolve_column",
     "table_from_columns",
+    "unknown_columns",
 ]

@@ -71,6 +71,25 @@ def unknown_column(table: Table, name: str, spec: str | None = None) -> DatasetE
                         file=table.label)
 
 
+def check_columns(table: Table, names: list[str | None]) -> None:
+    """DatasetError naming every one of `names` (column names; JSONPaths and None are skipped)
+    that `table` does not have, in one sentence: not only the first one looked up."""
+    missing = list(dict.fromkeys(name for name in names if name and not name.startswith("$")
+                                 and name not in table.column_index))
+    if len(missing) == 1:
+        raise unknown_column(table, missing[0])  # with its "did you mean"
+    if missing:
+        raise unknown_columns(table, missing)
+
+
+def unknown_columns(table: Table, names: list[str]) -> DatasetError:
+    """One sentence naming each of several columns that are not there."""
+    listed = ", ".join(repr(n) for n in names[:-1]) + f" and {names[-1]!r}"
+    single = unknown_column(table, names[0]).reason
+    return DatasetError(f"there are no columns {listed}{single[single.index(' (columns: '):]}",
+                        file=table.label)
+
+
 def check_unambiguous(table: Table, name: str) -> None:
     """A used column whose name the header repeats is an error (an unused one is not)."""
     positions = table.repeated.get(name)

@@ -91,6 +91,8 @@ def _records_steps(source: Source, records: str, value: Any) -> list[str | int]:
             what = "has no key " + repr(step) if isinstance(target, dict) and \
                 isinstance(step, str) else f"is {describe(target)}"
             source.fail(f"--records {records} matches nothing: {where} {what}")
+        if isinstance(step, int) and step < 0:  # Python's meaning: -1 is the last element;
+            steps[done] = step = step + len(target)  # the text is then found by position
         target = target[step]
     if not (isinstance(target, list) and target and all(isinstance(x, dict) for x in target)):
         what = "an empty array" if target == [] else describe(target)

@@ -5,8 +5,9 @@ calamine (Rust) reads all three formats with one API; openpyxl reads only .xlsx 
 would need odfpy besides), both pure Python, and is not installed here to compare:
 benchmarks/bench_streaming.py measures calamine's rows/s and memory on a 1M-row .xlsx. Cells become the text a person sees: 5 not 5.0, TRUE
 and FALSE, dates as ISO 8601, an error cell as its error (`#DIV/0!`), every cell of a merged
-range as the merged value, serial date 60 as Excel's 1900-02-29. An .xlsx sheet's extent is
-checked before calamine allocates it (`xlsx_scan`). Blank rows are skipped like a CSV's blank
+range as the merged value, serial date 60 as Excel's 1900-02-29, the same in all three formats
+(what calamine does not say is read by `xlsx_scan`, `xls_scan` and `ods_scan`). An .xlsx
+sheet's extent is checked before calamine allocates it (`xlsx_scan`). Blank rows are skipped like a CSV's blank
 lines; row numbers are the sheet's own (`unit` "row"), so a message points at the row Excel
 shows.
 """
@@ -20,8 +21,10 @@ from typing import Any
 
 from matchlens.core.datasets.formats import Request, data_format
 from matchlens.core.datasets.headers import unique_header
+from matchlens.core.datasets.ods_scan import scan_ods
 from matchlens.core.datasets.source import Cancelled, gc_paused, settle
 from matchlens.core.datasets.table import Table
+from matchlens.core.datasets.xls_scan import scan_xls
 from matchlens.core.datasets.xlsx_scan import SheetFacts, scan_sheet
 from matchlens.core.errors import DatasetError, first_line
 
@@ -52,12 +55,18 @@ def read_sheet(real: Path, display: Path, name: str, kind: str, sheet: str | Non
     try:
         loaded = book.get_sheet_by_name(sheet)
         cells = loaded.to_python(skip_empty_area=False)
-        merged = loaded.merged_cell_ranges or []
+        merged = list(loaded.merged_cell_ranges or [])
     except (KeyboardInterrupt, SystemExit):
         raise
     except BaseException as exc:  # noqa: BLE001 - any failure, a Rust panic too, is a sentence
         raise DatasetError(f"sheet {sheet!r} cannot be read ({first_line(exc)})",
                            file=name) from None
+    if kind == "xls":
+        facts = scan_xls(real, sheet) if _may_hide_errors(cells) else None
+    elif kind == "ods" or facts is None:  # a ZIP named .xlsx may be an .ods: calamine said so
+        facts = scan_ods(real, sheet)
+    if facts is not None:
+        merged.extend(facts.merged)
     _as_excel_shows(cells, facts, merged)
     where = f"{name} (sheet {sheet!r})" if len(names) > 1 else name
     header = None
@@ -116,6 +125,20 @@ def _as_excel_shows(cells: list[list[Any]], facts: SheetFacts | None,
             for column in range(left, right + 1):
                 if (row, column) != (top, left):
                     put(row, column, value)
+
+
+def _may_hide_errors(cells: list[list[Any]]) -> bool:
+    """Whether calamine's reading of an .xls sheet has an empty cell (an error cell reads as
+    one) or a 1900-02-28 (serial 59 or 60): only then is the sheet parsed again by xlrd, which
+    takes about twice as long as calamine (benchmarks/bench_xls_scan.py)."""
+    import datetime as dt
+
+    for row in cells:
+        for cell in row:
+            if cell == "" or cell is None or (isinstance(cell, dt.date) and (
+                    cell.year, cell.month, cell.day) == (1900, 2, 28)):
+                return True
+    return False
 
 
 @cache

@@ -47,6 +47,8 @@ class SheetFacts:
     errors: dict[tuple[int, int], str] = field(default_factory=dict)
     sixty: dict[tuple[int, int], str] = field(default_factory=dict)  # position -> its <v>
     bad: str | None = None  # a cell reference that is no cell of Excel's (damaged file)
+    # merged ranges calamine does not report (an .ods's): ((top, left), (bottom, right))
+    merged: list[tuple[tuple[int, int], tuple[int, int]]] = field(default_factory=list)
 
 
 def column_number(letters: bytes) -> int:

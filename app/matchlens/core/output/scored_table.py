@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import operator
+import os
 import queue
 import re
 import sys
@@ -432,7 +433,7 @@ def provenance(result: BatchResult, config_dict: dict[str, Any], *, source: Path
     info = {
         "version": __version__,
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
-        "input": str(source),
+        "input": _path_text(source),
         "expected": expected,
         "actual": list(result.variants),
         "metrics": [job.id for job in result.jobs],
@@ -440,6 +441,12 @@ def provenance(result: BatchResult, config_dict: dict[str, Any], *, source: Path
     if model:
         info["embedding_model"] = model
     return {"matchlens": info, **config_dict}
+
+
+def _path_text(path: Path | str) -> str:
+    """The path as text TOML can hold: a name that is not UTF-8 (Python keeps its bytes as lone
+    surrogates) shows those bytes as \\xNN, as `ls` does, instead of failing the write."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
 
 
 def sidecar_path(output: Path) -> Path:

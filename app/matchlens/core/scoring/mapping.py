@@ -12,6 +12,7 @@ import numpy as np
 
 from matchlens.core.datasets import (
     Table,
+    check_columns,
     guess_columns,
     literal_column,
     parse_label,
@@ -105,12 +106,8 @@ def guess_mapping(table: Table, metrics: tuple[str, ...], expected: str | None =
 def check_mapping(table: Table, mapping: ColumnMapping) -> None:
     """Fail early, with the file named, on a column that is not there (JSONPaths are checked
     when resolved)."""
-    named = [mapping.label, mapping.id, *mapping.actuals]
-    if not mapping.expected_literal:
-        named.append(mapping.expected)
-    for name in named:
-        if name and not name.startswith("$") and name not in table.column_index:
-            resolve_column(table, name)  # raises the DatasetError with a "did you mean"
+    named = [] if mapping.expected_literal else [mapping.expected]
+    check_columns(table, [*named, *mapping.actuals, mapping.label, mapping.id])
 
 
 def prepare(table: Table, mapping: ColumnMapping) -> Prepared:

@@ -28,7 +28,13 @@ from typing import Any
 
 import numpy as np
 
-from matchlens.core.datasets import ColumnValues, Table, literal_column, resolve_column
+from matchlens.core.datasets import (
+    ColumnValues,
+    Table,
+    check_columns,
+    literal_column,
+    resolve_column,
+)
 from matchlens.core.errors import DatasetError
 from matchlens.core.jsonpath import parse_simple
 from matchlens.core.scoring.batch import BatchResult, Chunk, MetricJob, Progress, score_chunk
@@ -145,6 +151,7 @@ def _begin(table: Table, mapping: ColumnMapping, jobs: Sequence[MetricJob], actu
     """Resolve the columns of a piece and start scoring it (a forked worker starts now, where
     the piece is worth two processes)."""
     tally.add_notes(table.notes)
+    check_columns(table, [None if mapping.expected_literal else mapping.expected, *actuals])
     columns = {spec: _resolve(table, spec, seen) for spec in actuals}
     values = {k: v.values for k, v in columns.items()}
     if mapping.expected_literal:
