@@ -24,6 +24,7 @@ from matchlens.core.output.reports.junit import JunitWriter, testcases
 from matchlens.core.output.reports.model import RowDiff, WorstRows
 from matchlens.core.output.reports.rows import (
     failing_sentence,
+    fails,
     plain_diff,
     row_diff,
     shown,
@@ -36,6 +37,7 @@ from matchlens.core.scoring.references import parse_references
 # Failing rows per variant whose JUnit body is a readable diff (see _failure_body).
 JUNIT_DIFFS = 1_000
 NO_DIFF = "(no diff: past the first failing rows; see the HTML report or `matchlens diff`)"
+REGRESSED_SAYS = "regressed: passed every thresholded metric in the baseline"
 _NO_FAIL = -1e308  # in the grid of failing scores: this metric does not fail the row
 
 
@@ -75,7 +77,10 @@ class ReportCollector:
         self._scores: dict[tuple[str, str], list[np.ndarray]] = {
             (v, job.id): [] for v in mapping.variants for job in self.jobs}
 
-    def add(self, table: Table, result: BatchResult) -> None:
+    def add(self, table: Table, result: BatchResult,
+            regressed: dict[str, np.ndarray] | None = None) -> None:
+        """One scored piece; `regressed`, with a baseline: per variant the piece's rows that
+        passed there and do not now (JUnit fails them saying so)."""
         n, start = result.rows, self.rows
         self.rows += n
         texts: dict[str, list] | None = None
@@ -86,7 +91,8 @@ class ReportCollector:
                 picks.update(self._offer(variant, job, result, start))
             if self.junit is not None:
                 texts = texts or self._texts(table)
-                self._junit(variant, result, start, table, ids, texts)
+                self._junit(variant, result, start, table, ids, texts,
+                            None if regressed is None else regressed.get(variant))
             if picks:
                 texts = texts or self._texts(table)
                 self._fill(variant, picks, result, start, table, ids, texts)
@@ -189,8 +195,10 @@ class ReportCollector:
         return [table.cell_text(i, self.id_column) for i in range(len(table))]
 
     def _junit(self, variant: str, result: BatchResult, start: int, table: Table,
-               ids: list | None, texts: dict[str, list]) -> None:
-        """This piece's testcases of `variant`, handed to the JUnit writer as one block."""
+               ids: list | None, texts: dict[str, list],
+               regressed: np.ndarray | None = None) -> None:
+        """This piece's testcases of `variant`, handed to the JUnit writer as one block; a
+        regressed row is a failure whose message starts by saying so."""
         judged = self.thresholded or self.jobs
         scored = np.zeros(result.rows, dtype=bool)
         for job in judged:
@@ -223,6 +231,13 @@ class ReportCollector:
                         for combo in combos]
             for row, k in zip(rows.tolist(), which.reshape(-1).tolist(), strict=True):
                 failures[row] = (messages[k], self._failure_body(variant, row, result, texts))
+        if regressed is not None and regressed.any():
+            for row in np.flatnonzero(regressed).tolist():
+                message, body = failures.get(row) or (
+                    f"no score now ({table.unit} {table.lines[row]})",
+                    self._failure_body(variant, row, result, texts))
+                failures[row] = (f"{REGRESSED_SAYS}; {message}", body)
+                skipped.pop(row, None)
         self.junit.add_block(variant, testcases(names, variant, escaped_names=ids is None,
                                                 failures=failures, skipped=skipped),
                              len(failures), len(skipped))
@@ -271,7 +286,8 @@ class ReportCollector:
         failing = []
         for other in self.thresholded:
             score = c.scores.get(other.id)
-            if score is not None and _fails(other, score):
+            if score is not None and fails(score, float(other.threshold),
+                                                  other.spec.direction):
                 failing.append(failing_sentence(other.id, score, float(other.threshold),
                                                 other.spec.direction, other.spec.integer))
         return row_diff(index=c.index, line=c.line, row_id=c.row_id, variant=variant,
@@ -288,9 +304,3 @@ class ReportCollector:
                 self._scores[(variant, job.id)]), labels, job.threshold)[0]
                 for job in self.jobs]
         return out
-
-
-def _fails(job: MetricJob, score: float) -> bool:
-    if job.spec.direction is Direction.MAX:
-        return score < job.threshold
-    return score > job.threshold

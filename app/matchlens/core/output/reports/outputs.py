@@ -17,6 +17,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from matchlens import __version__
 from matchlens.core.atomic import atomic_writer
 from matchlens.core.datasets.table import Table
@@ -33,6 +35,7 @@ from matchlens.core.output.reports.model import (
     RegressionSection,
     ReportData,
 )
+from matchlens.core.output.reports.regressions import result_rows
 from matchlens.core.scoring.batch import BatchResult, MetricJob
 from matchlens.core.scoring.mapping import ColumnMapping
 from matchlens.core.scoring.tally import Tally
@@ -91,18 +94,21 @@ class ReportOutputs:
                                          label_column=label_column, junit=self.junit,
                                          fields=self.fields)
 
-    def feed(self, piece: Table, result: BatchResult) -> None:
-        self.collector.add(piece, result)
+    def feed(self, piece: Table, result: BatchResult,
+             regressed: dict[str, np.ndarray] | None = None) -> None:
+        self.collector.add(piece, result, regressed)
 
     def finish(self, tally: Tally, *, input_path: Path | None, options: dict[str, Any],
                command: str = "", regressions: RegressionSection | None = None,
-               fields: FieldsSection | None = None) -> ReportData:
+               fields: FieldsSection | None = None,
+               inputs: tuple[InputFile, ...] | None = None) -> ReportData:
         """Build the report and write every file asked for; the data is returned (tests).
-        `fields`, when not given, is the table counted in the pass (json_distance scored)."""
+        `fields`, when not given, is the table counted in the pass (json_distance scored);
+        `inputs`, when not given, is the one data file (`input_path`, hashed here)."""
         if fields is None and self.fields is not None:
             fields = self.fields.section()
         prov = Provenance(
-            inputs=(InputFile(scrub(tally.source), sha256_of(input_path), tally.rows),),
+            inputs=inputs or (InputFile(scrub(tally.source), sha256_of(input_path), tally.rows),),
             version=__version__, created=self.created.isoformat(timespec="seconds"),
             metrics=tuple(job.id for job in tally.jobs),
             thresholds={job.id: job.threshold for job in tally.jobs},
@@ -142,7 +148,7 @@ def write_report_of_result(path: Path, table: Table, result: BatchResult,
     done = result.done
     if done < result.rows:
         table = table.piece(0, done)
-        result = _first_rows(result, done)
+        result = result_rows(result, 0, done)
     tally = Tally.of(result, list(table.lines), source=table.label)
     tally.unit = table.unit
     label = mapping.label if mapping.label in table.columns else None
@@ -153,12 +159,3 @@ def write_report_of_result(path: Path, table: Table, result: BatchResult,
     return outputs.finish(tally, input_path=input_path, options=options,
                           command="the MatchLens window")
 
-
-def _first_rows(result: BatchResult, rows: int) -> BatchResult:
-    out = BatchResult(rows, list(result.variants), list(result.jobs),
-                      {k: v[:rows] for k, v in result.scores.items()},
-                      {k: v[:rows] for k, v in result.status.items()},
-                      {k: {r: m for r, m in v.items() if r < rows}
-                       for k, v in result.messages.items()}, rows)
-    out.refs.update({k: v[:rows] for k, v in result.refs.items()})
-    return out
