@@ -1,8 +1,8 @@
 """`ReportCollector`: what the reports need, gathered while `score_stream` hands out the scored
 pieces — never every row.
 
-Per variant and thresholded metric a bounded heap keeps the `worst` lowest-scoring rows (the
-highest for a lower-is-better metric) with their texts; the score distributions come from the
+Per variant and thresholded metric a bounded heap keeps the `worst` lowest-scoring failing
+rows (the highest for a lower-is-better metric; never a passing row) with their texts; the score distributions come from the
 run's `Tally`; with a label column, the labels and scores (a number each a row, no text) for
 the calibration table; with JUnit, every row's testcase goes to the writer's spool at once.
 """
@@ -116,7 +116,8 @@ class ReportCollector:
             return []
         key = (variant, job.id)
         scores = result.scores[key]
-        ok = result.status[key] == STATUS_SCORED
+        # only failing rows: a passing row is never among the worst, however few fail
+        ok = (result.status[key] == STATUS_SCORED) & (result.verdicts(variant, job.id) == 0)
         badness = np.where(ok, -scores if job.spec.direction is Direction.MAX else scores,
                            -np.inf)
         heap = self._heaps[key]

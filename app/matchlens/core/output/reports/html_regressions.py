@@ -8,27 +8,12 @@ from __future__ import annotations
 from matchlens.core.output.reports.diff_markup import diff_html, row_head, scores_text
 from matchlens.core.output.reports.escape import text
 from matchlens.core.output.reports.model import (
-    MetricChangeCounts,
     Regression,
     RegressionSection,
     VariantRegressions,
 )
 from matchlens.core.output.summary import plural
 from matchlens.core.scoring.run_summary import LABELS
-
-
-def signed(value: float | None) -> str:
-    return "–" if value is None else f"{value:+.3f}"
-
-
-def interval(m: MetricChangeCounts) -> str:
-    if m.ci_low is None or m.ci_high is None:
-        return "–"
-    return f"{signed(m.ci_low)} to {signed(m.ci_high)}"
-
-
-def p_text(p: float) -> str:
-    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
 
 
 def regressions_html(section: RegressionSection | None) -> list[str]:
@@ -55,15 +40,15 @@ def _variant(v: VariantRegressions, worst_n: int, named: bool) -> list[str]:
     for m in v.metrics:
         cells = [f"<td>{text(m.metric)}</td>"]
         cells += [f"<td class=n>{m.counts.get(label, 0):,}</td>" for label in LABELS]
-        cells += [f"<td class=n>{signed(m.mean_delta)}</td>",
-                  f"<td class=n>{interval(m)}</td>", f"<td class=n>{m.n:,}</td>",
-                  f"<td class=n>{p_text(m.p_value)}</td>"]
+        cells += [f"<td class=n>{m.delta_text}</td>", f"<td class=n>{m.interval_text}</td>",
+                  f"<td class=n>{m.n:,}</td>", f"<td class=n>{m.p_text}</td>"]
         out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</tbody></table></div>")
     out.append("<ul class=muted>" + "".join(f"<li>{text(m.metric)}: {text(m.sentence)}</li>"
                                            for m in v.metrics) + "</ul>")
     if v.rows:
-        which = (f"all {plural(v.regressed, 'regressed row')}" if len(v.rows) >= v.regressed
+        which = ("the regressed row" if v.regressed == 1 else
+                 f"all {v.regressed:,} regressed rows" if len(v.rows) >= v.regressed
                  else f"the worst {len(v.rows):,} of {v.regressed:,} (--worst {worst_n})")
         out.append(f"<details open><summary><b>Regressed rows</b> · {which}, worst first"
                    "</summary>")

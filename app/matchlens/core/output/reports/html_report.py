@@ -39,7 +39,7 @@ border-bottom:1px solid var(--line)}h3{font-size:1em;margin:1em 0 .3em}
 .scroll{overflow-x:auto}
 table{border-collapse:collapse;margin:.3em 0;font-variant-numeric:tabular-nums}
 th,td{border:1px solid var(--line);padding:3px 8px;text-align:left;vertical-align:top}
-th{background:var(--head)}td.n,th.n{text-align:right}
+th{background:var(--head)}td.n,th.n{text-align:right;white-space:nowrap}
 th[data-sort]{cursor:pointer}
 .diff{white-space:pre-wrap;overflow-wrap:anywhere;font-size:13px;margin:.3em 0;
 padding:6px;border:1px solid var(--line);border-radius:4px}
@@ -197,15 +197,29 @@ def _calibration(data: ReportData) -> list[str]:
     return out
 
 
+def worst_heading(data: ReportData, group) -> str:
+    """What a group of worst rows holds: all its failing rows, or the worst K of N."""
+    failing = data.tally.summary(group.variant, group.metric).failed or 0
+    if not failing:
+        return "no row fails"
+    if len(group.rows) >= failing:
+        return "the failing row" if failing == 1 else f"all {failing:,} failing rows"
+    return f"the worst {len(group.rows):,} of {failing:,} failing rows"
+
+
 def _worst(data: ReportData) -> list[str]:
     if not data.worst:
         return []
-    out = [f"<h2>Worst rows (up to {data.worst_n} per thresholded metric)</h2>",
+    out = [f"<h2>Worst rows (up to {data.worst_n} failing rows per thresholded metric)</h2>",
            '<p id="filter"><label>Filter rows: <input type="search"></label></p>']
     for group in data.worst:
+        job = next(j for j in data.tally.jobs if j.id == group.metric)
+        threshold = threshold_text(job.spec.direction, group.threshold)
         out.append(f"<details open><summary><b>{text(group.metric)}</b> · {text(group.variant)}"
-                   f" · {len(group.rows)} row{'' if len(group.rows) == 1 else 's'}"
-                   "</summary>")
+                   f" · {worst_heading(data, group)}</summary>")
+        if not group.rows and not data.tally.summary(group.variant, group.metric).failed:
+            out.append(f'<p class="muted">Every scored row meets {text(group.metric)} '
+                       f"{text(threshold)}: nothing to show.</p>")
         out += [row_html(row) for row in group.rows]
         out.append("</details>")
     return out
@@ -213,11 +227,14 @@ def _worst(data: ReportData) -> list[str]:
 
 def _provenance(data: ReportData) -> list[str]:
     prov = data.provenance
-    out = ["<h2>Provenance</h2>", '<div class="scroll"><table><thead><tr><th>file</th>'
-           "<th>SHA-256</th><th>rows</th></tr></thead><tbody>"]
+    roles = any(f.role for f in prov.inputs)
+    out = ["<h2>Provenance</h2>", '<div class="scroll"><table><thead><tr>'
+           + ("<th>role</th>" if roles else "")
+           + '<th>file</th><th>SHA-256</th><th class="n">rows</th></tr></thead><tbody>']
     for f in prov.inputs:
         digest = f.sha256 or "– (standard input)"
-        out.append(f"<tr><td>{text(f.name)}</td><td><code>{text(digest)}</code></td>"
+        role = f"<td>{text(f.role)}</td>" if roles else ""
+        out.append(f"<tr>{role}<td>{text(f.name)}</td><td><code>{text(digest)}</code></td>"
                    f"<td class=n>{f.rows:,}</td></tr>")
     out.append("</tbody></table></div><table><tbody>")
     rows = [("MatchLens", prov.version), ("made", prov.created),

@@ -103,6 +103,24 @@ class MetricChangeCounts:
     p_value: float
     sentence: str  # the summary's own sentence
 
+    @property
+    def delta_text(self) -> str:
+        return _signed(self.mean_delta)
+
+    @property
+    def interval_text(self) -> str:
+        if self.ci_low is None or self.ci_high is None:
+            return "–"
+        return f"{_signed(self.ci_low)} to {_signed(self.ci_high)}"
+
+    @property
+    def p_text(self) -> str:
+        return "p < 0.001" if self.p_value < 0.001 else f"p = {self.p_value:.3f}"
+
+
+def _signed(value: float | None) -> str:
+    return "–" if value is None else f"{value:+.3f}"
+
 
 @dataclass(frozen=True)
 class VariantRegressions:
