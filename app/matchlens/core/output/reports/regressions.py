@@ -9,8 +9,8 @@ the joined ids and rows, this run's and the baseline's scores, the change labels
 
 The regressions section, per variant: the counts per metric (the summary's labels, mean delta
 with its interval, the sign test) and the regressed rows, worst first — most thresholded metrics
-regressed, then the largest move in the bad direction of the first thresholded metric (a score
-lost counts as the largest) — each shown three ways: the reference, the baseline's output
+regressed, then the largest move in the bad direction of each thresholded metric in the run's
+order (a score lost counts as the largest), then the row order — each shown three ways: the reference, the baseline's output
 against it and this output against it (the chunks `matchlens diff --json` gives).
 """
 
@@ -139,11 +139,13 @@ def _worst_first(runs: RunsResult, change) -> np.ndarray:
     thresholded = [job for job in runs.result.jobs if job.threshold is not None]
     flipped = sum((change.metrics[job.id].codes[rows] == REGRESSED).astype(np.int64)
                   for job in thresholded)
-    first = thresholded[0]
-    delta = change.metrics[first.id].delta[rows]
-    drop = -delta if first.spec.direction is Direction.MAX else delta
-    drop = np.where(np.isnan(drop), np.inf, drop)
-    return rows[np.lexsort((rows, -drop, -np.asarray(flipped)))]
+    drops = []
+    for job in thresholded:
+        delta = change.metrics[job.id].delta[rows]
+        drop = -delta if job.spec.direction is Direction.MAX else delta
+        drops.append(np.where(np.isnan(drop), np.inf, drop))
+    # np.lexsort: the last key sorts first
+    return rows[np.lexsort((rows, *(-d for d in reversed(drops)), -np.asarray(flipped)))]
 
 
 def _scores(result: BatchResult, variant: str, row: int) -> dict[str, float | None]:
