@@ -34,9 +34,16 @@ from matchlens.core.scoring.batch import BatchResult, MetricJob
 from matchlens.core.scoring.mapping import ColumnMapping
 from matchlens.core.scoring.references import parse_references
 
-# Failing rows per variant whose JUnit body is a readable diff (see _failure_body).
+# Failing rows per variant whose JUnit body is a readable diff (see _failure_body); the cut is
+# said in each testsuite's `matchlens.diffs` property and in the bodies past it.
 JUNIT_DIFFS = 1_000
-NO_DIFF = "(no diff: past the first failing rows; see the HTML report or `matchlens diff`)"
+DIFFS_PROPERTY = "matchlens.diffs"
+
+
+def no_diff_text() -> str:
+    """The body of a failing testcase past the cut."""
+    return (f"(no diff: only the first {JUNIT_DIFFS:,} failing rows of each variant carry one; "
+            "the HTML report's worst rows or `matchlens diff` show this row)")
 REGRESSED_SAYS = "regressed: passed every thresholded metric in the baseline"
 _NO_FAIL = -1e308  # in the grid of failing scores: this metric does not fail the row
 
@@ -73,6 +80,8 @@ class ReportCollector:
             (v, job.id): [] for v in mapping.variants for job in self.thresholded}
         self._sentences: dict[tuple[str, float], str] = {}
         self._diffs: dict[str, int] = {}  # variant -> failing rows given a diff in JUnit
+        self._undiffed: dict[str, int] = {}  # variant -> failing rows past the cut
+        self._no_diff = no_diff_text()
         self._labels: list[np.ndarray] = []
         self._scores: dict[tuple[str, str], list[np.ndarray]] = {
             (v, job.id): [] for v in mapping.variants for job in self.jobs}
@@ -263,15 +272,27 @@ class ReportCollector:
         1M-row run that is minutes, more than the scoring itself (bench_reports.py)."""
         done = self._diffs.get(variant, 0)
         if done >= JUNIT_DIFFS:
-            return self._no_diff(variant)
+            self._undiffed[variant] = self._undiffed.get(variant, 0) + 1
+            return self._no_diff
         self._diffs[variant] = done + 1
         e, _ = shown(self._expected(texts, variant, row, result))
         a, _ = shown(texts[variant][row])
         return plain_diff(e, a, readable_diff(e, a).chunks)
 
-    @staticmethod
-    def _no_diff(variant: str) -> str:
-        return NO_DIFF
+    def junit_properties(self) -> dict[str, dict[str, str]]:
+        """Per variant, the `matchlens.diffs` property: how many failing testcases carry a
+        readable diff, and where the cut is when some do not."""
+        out = {}
+        for variant in self.mapping.variants:
+            given, left = self._diffs.get(variant, 0), self._undiffed.get(variant, 0)
+            if not left:
+                said = f"a readable diff in every failing testcase ({given:,})"
+            else:
+                said = (f"a readable diff in the first {given:,} of {given + left:,} failing "
+                        f"testcases (the cut: {JUNIT_DIFFS:,} per variant, to keep a 1M-row "
+                        f"run fast); the other {left:,} say so in their body")
+            out[variant] = {DIFFS_PROPERTY: said}
+        return out
 
     def worst_rows(self) -> list[WorstRows]:
         """Per variant and thresholded metric, the kept rows worst first, with their diffs."""

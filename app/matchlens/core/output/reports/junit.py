@@ -96,8 +96,10 @@ class JunitWriter:
         c["skipped"] += skipped
         self._spools[variant].write(mask_known("".join(cases)))
 
-    def write(self, path: Path, timestamp: str) -> None:
-        """The XML file, replaced in one step (atomic), then the spools are closed."""
+    def write(self, path: Path, timestamp: str,
+              properties: dict[str, dict[str, str]] | None = None) -> None:
+        """The XML file, replaced in one step (atomic), then the spools are closed;
+        `properties` per variant go in the testsuite's `<properties>`."""
         try:
             with atomic_writer(path) as out:
                 totals = {k: sum(c[k] for c in self.counts.values())
@@ -112,6 +114,11 @@ class JunitWriter:
                               f'tests="{c["tests"]}" failures="{c["failures"]}" errors="0" '
                               f'skipped="{c["skipped"]}" time="0" '
                               f'timestamp="{xml_attr(timestamp)}">\n')
+                    props = (properties or {}).get(variant)
+                    if props:
+                        out.write("    <properties>\n" + "".join(
+                            f'      <property name="{xml_attr(k)}" value="{xml_attr(v)}"/>\n'
+                            for k, v in props.items()) + "    </properties>\n")
                     spool = self._spools[variant]
                     spool.flush()
                     spool.seek(0)

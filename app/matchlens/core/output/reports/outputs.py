@@ -121,8 +121,8 @@ class ReportOutputs:
         if self.paths.markdown:
             _write(self.paths.markdown, render_markdown(data))
         if self.junit is not None and self.paths.junit:
-            self.junit.write(self.paths.junit,
-                             self.created.strftime("%Y-%m-%dT%H:%M:%S"))
+            self.junit.write(self.paths.junit, self.created.strftime("%Y-%m-%dT%H:%M:%S"),
+                             properties=self.collector.junit_properties())
         return data
 
     def close(self) -> None:
