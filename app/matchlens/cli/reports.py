@@ -17,7 +17,6 @@ from matchlens.core.errors import ConfigError, OutputError
 from matchlens.core.scoring.batch import BatchResult, MetricJob
 from matchlens.core.scoring.mapping import ColumnMapping
 from matchlens.core.scoring.tally import Tally
-from matchlens.core.text.redact import scrub
 
 if TYPE_CHECKING:
     from matchlens.core.output.reports.outputs import ReportOutputs, ReportPaths
@@ -86,41 +85,17 @@ def finish_reports(reports: ReportOutputs | None, tally: Tally, input_path: Path
 def write_run_reports(args: argparse.Namespace, runs: RunsResult, run: Table,
                       references: Table | None, baseline: Table | None,
                       options: dict) -> None:
-    """The reports of a run joined across files (`--references`, `--baseline`, `--id`): the
-    joined rows fed in pieces, the baseline's regressions section, and every file read named
-    with its SHA-256 in the provenance."""
+    """The reports of a run joined across files (`--references`, `--baseline`, `--id`):
+    core.output.reports.outputs.write_joined_reports with the flags' paths and files."""
     paths = report_paths(args)
     if paths is None:
         return
-    from matchlens.core.output.reports.model import InputFile
-    from matchlens.core.output.reports.outputs import ReportOutputs, sha256_of
-    from matchlens.core.output.reports.regressions import (
-        ID_COLUMN,
-        joined_pieces,
-        joined_texts,
-        regression_section,
-    )
+    from matchlens.core.output.reports.outputs import write_joined_reports
 
-    texts = joined_texts(runs, run, references, baseline)
-    outputs = ReportOutputs(paths, runs.mapping, list(runs.result.jobs), source=run.label,
-                            id_column=ID_COLUMN)
-    try:
-        for piece, result, regressed in joined_pieces(runs, texts, run.label):
-            outputs.feed(piece, result, regressed)
-        section = None
-        if baseline is not None:
-            section = regression_section(runs, texts, scrub(baseline.label), paths.worst)
-        inputs = tuple(
-            InputFile(scrub(table.label), sha256_of(_file(path)), len(table), role)
-            for role, table, path in (("run", run, args.data),
-                                      ("references", references, args.references),
-                                      ("baseline", baseline, args.baseline))
-            if table is not None)
-        outputs.finish(runs.tally, input_path=None, options=options,
-                       command=shlex.join(["matchlens", *sys.argv[1:]]),
-                       regressions=section, inputs=inputs)
-    finally:
-        outputs.close()
+    write_joined_reports(paths, runs, run, references, baseline, options=options,
+                         command=shlex.join(["matchlens", *sys.argv[1:]]),
+                         files={"run": _file(args.data), "references": _file(args.references),
+                                "baseline": _file(args.baseline)})
 
 
 def _file(path: object) -> Path | None:

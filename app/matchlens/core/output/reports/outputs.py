@@ -6,7 +6,8 @@
 (core.atomic: a file appears whole or not at all). The optional sections — the baseline's
 regressions and the JSON `fields` table — are passed in as plain dataclasses (`regressions=`,
 `fields=` of `finish`); when json_distance is scored, the `fields` table is counted in the
-pass itself (reports.fields_feed).
+pass itself (reports.fields_feed). `write_joined_reports` does the same for a run joined across
+files (`--references`, `--baseline`), with the baseline's regressions section.
 """
 
 from __future__ import annotations
@@ -35,9 +36,16 @@ from matchlens.core.output.reports.model import (
     RegressionSection,
     ReportData,
 )
-from matchlens.core.output.reports.regressions import result_rows
+from matchlens.core.output.reports.regressions import (
+    ID_COLUMN,
+    joined_pieces,
+    joined_texts,
+    regression_section,
+    result_rows,
+)
 from matchlens.core.scoring.batch import BatchResult, MetricJob
 from matchlens.core.scoring.mapping import ColumnMapping
+from matchlens.core.scoring.run_scoring import RunsResult
 from matchlens.core.scoring.tally import Tally
 from matchlens.core.text.redact import scrub
 
@@ -159,3 +167,30 @@ def write_report_of_result(path: Path, table: Table, result: BatchResult,
     return outputs.finish(tally, input_path=input_path, options=options,
                           command="the MatchLens window")
 
+
+
+def write_joined_reports(paths: ReportPaths, runs: RunsResult, run: Table,
+                         references: Table | None = None, baseline: Table | None = None, *,
+                         options: dict[str, Any], command: str = "",
+                         files: dict[str, Path | None] | None = None) -> ReportData:
+    """The reports of a run joined across files (`score --references/--baseline --id`): the
+    joined rows fed in pieces (reports.regressions), the baseline's section, and each file
+    read named with its role and SHA-256 (`files`: role -> path, None for standard input)."""
+    texts = joined_texts(runs, run, references, baseline)
+    outputs = ReportOutputs(paths, runs.mapping, list(runs.result.jobs), source=run.label,
+                            id_column=ID_COLUMN)
+    try:
+        for piece, result, regressed in joined_pieces(runs, texts, run.label):
+            outputs.feed(piece, result, regressed)
+        section = None
+        if baseline is not None:
+            section = regression_section(runs, texts, scrub(baseline.label), paths.worst)
+        where = files or {}
+        inputs = tuple(InputFile(scrub(table.label), sha256_of(where.get(role)), len(table),
+                                 role)
+                       for role, table in (("run", run), ("references", references),
+                                           ("baseline", baseline)) if table is not None)
+        return outputs.finish(runs.tally, input_path=None, options=options, command=command,
+                              regressions=section, inputs=inputs)
+    finally:
+        outputs.close()
