@@ -74,7 +74,7 @@ def test_diffs_past_the_cap_say_where_to_look(tmp_path, monkeypatch):
     bodies = [c.find("failure").text if c.find("failure") is not None else None for c in cases]
     assert bodies[0] == "a[-b-]{+x+}"
     assert bodies[1] == bodies[3] == collect.no_diff_text()
-    assert "only the first 1 failing rows" in bodies[1]
+    assert "past the first 1 failing rows" in bodies[1]
     assert bodies[2] is None
     # the cut, said once per testsuite: 3 failing rows, 1 with a diff, 2 past the cut
     (prop,) = suite.find("properties").findall("property")

@@ -16,7 +16,6 @@ import numpy as np
 
 from matchlens.core.datasets import parse_label, resolve_column
 from matchlens.core.datasets.table import Table
-from matchlens.core.diff.readable.chunks import readable_diff
 from matchlens.core.labels.calibration_report import MetricReport, calibrate_scores
 from matchlens.core.metrics.registry import STATUS_SCORED
 from matchlens.core.output.reports.fields_feed import METRIC, FieldsFeed
@@ -26,6 +25,7 @@ from matchlens.core.output.reports.rows import (
     failing_sentence,
     fails,
     plain_diff,
+    report_chunks,
     row_diff,
     shown,
 )
@@ -38,14 +38,13 @@ from matchlens.core.scoring.references import parse_references
 # said in each testsuite's `matchlens.diffs` property and in the bodies past it.
 JUNIT_DIFFS = 1_000
 DIFFS_PROPERTY = "matchlens.diffs"
+REGRESSED_SAYS = "regressed: passed every thresholded metric in the baseline"
+_NO_FAIL = -1e308  # in the grid of failing scores: this metric does not fail the row
 
 
 def no_diff_text() -> str:
-    """The body of a failing testcase past the cut."""
-    return (f"(no diff: only the first {JUNIT_DIFFS:,} failing rows of each variant carry one; "
-            "the HTML report's worst rows or `matchlens diff` show this row)")
-REGRESSED_SAYS = "regressed: passed every thresholded metric in the baseline"
-_NO_FAIL = -1e308  # in the grid of failing scores: this metric does not fail the row
+    """The body of a failing testcase past the cut (short: a 1M-row run has 700,000)."""
+    return f"(no diff past the first {JUNIT_DIFFS:,} failing rows: see {DIFFS_PROPERTY})"
 
 
 @dataclass
@@ -277,7 +276,7 @@ class ReportCollector:
         self._diffs[variant] = done + 1
         e, _ = shown(self._expected(texts, variant, row, result))
         a, _ = shown(texts[variant][row])
-        return plain_diff(e, a, readable_diff(e, a).chunks)
+        return plain_diff(e, a, report_chunks(e, a))
 
     def junit_properties(self) -> dict[str, dict[str, str]]:
         """Per variant, the `matchlens.diffs` property: how many failing testcases carry a

@@ -13,6 +13,15 @@ from matchlens.core.output.reports.model import RowDiff
 from matchlens.core.results import Direction
 from matchlens.core.text.redact import scrub
 
+
+def report_chunks(expected: str, actual: str) -> tuple[Chunk, ...]:
+    """The readable chunks of a shown pair (`matchlens diff --json`'s chunks). Always by the
+    Python steps (`compiled=False`, the same chunks): a shown cell is at most CELL_CHARS long,
+    and a report diffs a few thousand pairs at most, where loading the compiled kernel (numba)
+    would cost more than every diff of the report together."""
+    return tuple(readable_diff(expected, actual, compiled=False).chunks)
+
+
 # A cell is shown up to this many characters (a 1 MB output would make a 1 MB report row and
 # an edit script far longer than anyone reads); the row says it was cut.
 CELL_CHARS = 2_000
@@ -71,7 +80,7 @@ def row_diff(*, index: int, line: int, row_id: str | None, variant: str, expecte
     """A row with its readable diff, over the texts as shown (scrubbed, cut)."""
     e, e_cut = shown(expected)
     a, a_cut = shown(actual)
-    chunks = readable_diff(e, a).chunks
+    chunks = report_chunks(e, a)
     return RowDiff(index=index, line=line, row_id=None if row_id is None else scrub(row_id),
                    variant=variant, expected=e, actual=a, chunks=tuple(chunks),
                    scores=dict(scores), failing=tuple(failing), cut=e_cut or a_cut)
