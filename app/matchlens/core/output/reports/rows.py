@@ -32,7 +32,7 @@ PLAIN_MARKS = ("[-", "-]", "{+", "+}")
 # share (12/40), a threshold (≥ 0.70), an interval (+0.01 to +0.05), a p-value (p = 0.031)
 _NUMBER = re.compile(r"(?:[<>≤≥=] |p [<=] )?[-+−]?[\d,]*\.?\d+(?:e[-+]?\d+)?%?"
                      r"(?:(?:/| to )[-+−]?[\d,]*\.?\d+%?)?")
-_NONE = {"–", "-", ""}
+_NONE = {"–", "-", "", "no threshold"}  # a cell without a number
 
 
 def number_columns(rows: Sequence[Sequence[str]]) -> set[int]:
