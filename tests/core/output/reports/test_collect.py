@@ -90,3 +90,15 @@ def test_nothing_fails_says_so(tmp_path):
     assert "no row fails" in html and "Every scored row meets levenshtein_similarity" in html
     assert "No row fails levenshtein\\_similarity" in (tmp_path / "s.md").read_text(
         encoding="utf-8")
+
+
+def test_fewer_shown_than_failing_says_how_many(tmp_path):
+    expected = ["aaaa"] * 5
+    actual = ["aaaa", "aaab", "abbb", "bbbb", "aabb"]  # distances 0, 1, 3, 4, 2
+    run_reports(tmp_path, {"expected": expected, "actual": actual}, worst=1,
+                overrides=("levenshtein_distance.threshold=1",),
+                metrics="levenshtein_distance", junit=False)
+    # distances 3, 4 and 2 exceed 1: three failing rows, the worst one shown
+    assert "the worst 1 of 3 failing rows" in (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert "Worst 1 of 3 failing rows by levenshtein\\_distance" in (
+        tmp_path / "s.md").read_text(encoding="utf-8")
