@@ -148,3 +148,23 @@ def test_junit_fails_a_regressed_row_saying_so(cli, files, tmp_path):
     assert failure.text == "Lisbon{+, Portugal+}"
     assert cases["1"].find("failure") is None  # improved: passes now
     assert cases["6"].find("skipped") is not None  # gone: no score now, and no pass before
+
+
+def test_expected_any_each_output_against_its_best_reference(cli, tmp_path):
+    refs = _jsonl(tmp_path / "refs.jsonl", [{"id": 1, "answers": ["Lisbon", "Lisboa"]}])
+    today = _jsonl(tmp_path / "today.jsonl", [{"id": 1, "result": "Lisbonne, Portugal"}])
+    before = _jsonl(tmp_path / "before.jsonl", [{"id": 1, "result": "Lisboa"}])
+    run = cli("score", str(today), "--id", "id", "--actual", "$.result", "--references",
+              str(refs), "--expected-any", "$.answers", "--metrics", "levenshtein_similarity",
+              "--set", "levenshtein_similarity.threshold=0.7", "--baseline", str(before),
+              "--baseline-actual", "$.result", "-o", str(tmp_path / "o.csv"),
+              "--html", str(tmp_path / "r.html"))
+    assert run.code == 0, run.err
+    html = (tmp_path / "r.html").read_text(encoding="utf-8")
+    section = html.split("<h2>Against the baseline</h2>")[1].split("<h2>")[0]
+    part = html5lib.parse(section, treebuilder="etree", namespaceHTMLElements=False)
+    (row,) = [d for d in part.iter("div") if d.get("class") == "row"]
+    texts = ["".join(d.itertext()) for d in row.iter("div") if d.get("class") == "diff"]
+    # this output is nearest "Lisbon" (12 edits; "Lisboa" needs 13: n, not a), the baseline's output
+    # is "Lisboa" itself: each is diffed against its own best reference, both shown
+    assert texts == ["Lisbon", "Lisboa", "Lisboa", "Lisbonne, Portugal"]
