@@ -165,6 +165,7 @@ def test_expected_any_each_output_against_its_best_reference(cli, tmp_path):
     part = html5lib.parse(section, treebuilder="etree", namespaceHTMLElements=False)
     (row,) = [d for d in part.iter("div") if d.get("class") == "row"]
     texts = ["".join(d.itertext()) for d in row.iter("div") if d.get("class") == "diff"]
-    # this output is nearest "Lisbon" (12 edits; "Lisboa" needs 13: n, not a), the baseline's output
-    # is "Lisboa" itself: each is diffed against its own best reference, both shown
+    # this output is 12 edits from "Lisbon" and from "Lisboa" (a tie: the first reference
+    # is its best); the baseline's output is "Lisboa" itself: each is diffed against its own
+    # best reference, both shown
     assert texts == ["Lisbon", "Lisboa", "Lisboa", "Lisbonne, Portugal"]
