@@ -119,3 +119,31 @@ def test_no_fields_table_without_json_distance(cli, tmp_path):
     assert run.code == 0, run.err
     assert _fields_table((tmp_path / "r.html").read_text(encoding="utf-8")) is None
     assert "JSON fields" not in (tmp_path / "r.md").read_text(encoding="utf-8")
+
+
+def test_number_columns_are_right_aligned(cli, tmp_path):
+    data = _json_rows(tmp_path)
+    run = cli("score", str(data), "--expected", "expected", "--actual", "output",
+              "--metrics", "json_distance,exact_match", "-o", str(tmp_path / "o.csv"),
+              "--html", str(tmp_path / "r.html"), "--markdown", str(tmp_path / "r.md"))
+    assert run.code == 0, run.err
+    html = (tmp_path / "r.html").read_text(encoding="utf-8")
+    tree = html5lib.parse(html, treebuilder="etree", namespaceHTMLElements=False)
+    for table in tree.iter("table"):
+        head = [th for th in table.iter("th")]
+        names = ["".join(th.itertext()) for th in head]
+        if "path" not in names and "mean" not in names:
+            continue
+        for tr in table.find("tbody").iter("tr"):
+            for th, td in zip(head, tr.iter("td"), strict=True):
+                name = "".join(th.itertext())
+                # the text columns: left; every count, score, rate and threshold: right
+                left = name in ("variant", "path", "metric")
+                assert (td.get("class") == "n") is not left, (name, "".join(td.itertext()))
+                assert (th.get("class") == "n") is not left, name
+    md = (tmp_path / "r.md").read_text(encoding="utf-8")
+    # the fields table: path left, the five counts and the accuracy right
+    assert "| path | expected | equal | differs | missing | extra | accuracy |\n" \
+           "|---|---:|---:|---:|---:|---:|---:|" in md
+    assert "| metric | threshold | mean | median | pass rate | scored | missing |\n" \
+           "|---|---:|---:|---:|---:|---:|---:|" in md

@@ -1,7 +1,8 @@
 """The HTML a Comparison shows in Jupyter: the inline diff and the score table.
 
-Every text that comes from the user (the texts, metric explanations) goes through
-`html.escape`: an output holding `<script>` is shown, never run. Colours are translucent
+Every text that comes from the user (the texts, metric explanations) is escaped (the diff by
+core.output.reports.diff_markup, the one place diffs are marked up): an output holding
+`<script>` is shown, never run. Colours are translucent
 tints so the diff reads on a light and a dark notebook theme alike (the window derives its
 tints from the palette for the same reason).
 """
@@ -12,7 +13,9 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
+from matchlens.core.diff.readable.chunks import Chunk
 from matchlens.core.metrics.registry import get_metric
+from matchlens.core.output.reports.diff_markup import diff_html as chunks_html
 from matchlens.core.results import threshold_text
 
 _DELETE = ("background: rgba(220, 40, 40, 0.22); text-decoration: line-through; "
@@ -25,19 +28,12 @@ _VERDICT = {"pass": "✓ pass", "fail": "✗ fail", "scored": "scored", "invalid
 
 
 def diff_html(expected: str, actual: str, chunks: Sequence[Mapping[str, Any]]) -> str:
-    """The texts as one: equal text once, deleted then inserted text marked."""
-    parts = []
-    for chunk in chunks:
-        e = expected[slice(*chunk["expected"])]
-        a = actual[slice(*chunk["actual"])]
-        if chunk["op"] == "equal":
-            parts.append(escape(e))
-            continue
-        if e:
-            parts.append(f'<del style="{_DELETE}" title="expected">{escape(e)}</del>')
-        if a:
-            parts.append(f'<ins style="{_INSERT}" title="actual">{escape(a)}</ins>')
-    return "".join(parts)
+    """The texts as one (core.output.reports.diff_markup, with inline styles): equal text
+    once, deleted then inserted text marked."""
+    return chunks_html(expected, actual,
+                       [Chunk(c["op"], *c["expected"], *c["actual"]) for c in chunks],
+                       deleted_attrs=f' style="{_DELETE}" title="expected"',
+                       inserted_attrs=f' style="{_INSERT}" title="actual"')
 
 
 def threshold_label(metric_id: str, threshold: float | None) -> str:

@@ -19,25 +19,37 @@ from matchlens.core.scoring.mapping import ColumnMapping
 from matchlens.core.scoring.tally import Tally
 
 if TYPE_CHECKING:
-    from matchlens.core.output.reports.outputs import ReportOutputs
+    from matchlens.core.output.reports.outputs import ReportOutputs, ReportPaths
+    from matchlens.core.scoring.run_scoring import RunsResult
 
 
-def start_reports(args: argparse.Namespace, first: Table, mapping: ColumnMapping,
-                  jobs: list[MetricJob]) -> ReportOutputs | None:
-    """The reports the flags ask for, or None. A bad --id/--label column or an output path
-    that is a folder is one sentence now, before any row is scored."""
+def report_paths(args: argparse.Namespace) -> ReportPaths | None:
+    """The report files the flags ask for, or None; OutputError for a path that is a folder
+    (checked before any row is scored)."""
     wanted = (getattr(args, "html", None), getattr(args, "markdown", None),
               getattr(args, "junit", None))
     if all(path is None for path in wanted):
         return None
     # only when asked: a plain run does not load the writers (tempfile, tomli_w, html)
-    from matchlens.core.output.reports.outputs import ReportOutputs, ReportPaths
+    from matchlens.core.output.reports.outputs import ReportPaths
 
     paths = ReportPaths(*wanted, getattr(args, "worst", 50))
     for flag, path in (("--html", paths.html), ("--markdown", paths.markdown),
                        ("--junit", paths.junit)):
         if path is not None and Path(path).is_dir():
             raise OutputError(f"{path}: is a folder, not a file to write ({flag})")
+    return paths
+
+
+def start_reports(args: argparse.Namespace, first: Table, mapping: ColumnMapping,
+                  jobs: list[MetricJob]) -> ReportOutputs | None:
+    """The reports the flags ask for, or None. A bad --id/--label column or an output path
+    that is a folder is one sentence now, before any row is scored."""
+    paths = report_paths(args)
+    if paths is None:
+        return None
+    from matchlens.core.output.reports.outputs import ReportOutputs
+
     # --id is the runs' row key (a column or a JSONPath): a column also names the report's rows
     id_spec = getattr(args, "id_spec", None)
     id_column = id_spec if id_spec and not id_spec.startswith("$") else None
@@ -68,3 +80,23 @@ def finish_reports(reports: ReportOutputs | None, tally: Tally, input_path: Path
         return
     reports.finish(tally, input_path=input_path, options=options,
                    command=shlex.join(["matchlens", *sys.argv[1:]]))
+
+
+def write_run_reports(args: argparse.Namespace, runs: RunsResult, run: Table,
+                      references: Table | None, baseline: Table | None,
+                      options: dict) -> None:
+    """The reports of a run joined across files (`--references`, `--baseline`, `--id`):
+    core.output.reports.outputs.write_joined_reports with the flags' paths and files."""
+    paths = report_paths(args)
+    if paths is None:
+        return
+    from matchlens.core.output.reports.outputs import write_joined_reports
+
+    write_joined_reports(paths, runs, run, references, baseline, options=options,
+                         command=shlex.join(["matchlens", *sys.argv[1:]]),
+                         files={"run": _file(args.data), "references": _file(args.references),
+                                "baseline": _file(args.baseline)})
+
+
+def _file(path: object) -> Path | None:
+    return None if path is None or str(path) == "-" else Path(str(path))

@@ -16,6 +16,7 @@ import sys
 
 from matchlens.cli.crash import say
 from matchlens.cli.exit_codes import EXIT_GATE, EXIT_OK
+from matchlens.cli.reports import report_paths, write_run_reports
 from matchlens.cli.score import build_config, mapping_from_args, reading_options
 from matchlens.cli.stdout_guard import discard_stdout, stdout_as_utf8
 from matchlens.core.atomic import together
@@ -49,6 +50,7 @@ def runs_command(args: argparse.Namespace) -> int:
                           "(the column or JSONPath holding each row's id)")
     if args.fail_on_regression is not None and args.baseline is None:
         raise ConfigError("--fail-on-regression needs --baseline (the run to compare with)")
+    report_paths(args)  # a report path that is a folder: one sentence before the work
     options = reading_options(args)
     first = _first_piece(args.data, options)
     whole = read_table(args.data, **options) if first is None else None
@@ -73,6 +75,7 @@ def runs_command(args: argparse.Namespace) -> int:
         discard_stdout()
         raise OutputError(f"standard output: cannot write the table "
                           f"({err.strerror or err})") from None
+    write_run_reports(args, runs, run, refs, base, config_to_dict(config, planned.metric_ids))
     if not args.quiet:
         text = format_summary(runs.tally)
         if runs.changes:

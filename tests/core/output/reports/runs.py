@@ -1,5 +1,7 @@
 """Test helper: score columns held in memory in pieces and feed the reports, as
-`matchlens score` does (core.scoring.pipeline.score_stream → core.output.reports)."""
+`matchlens score` does (core.scoring.pipeline.score_stream → core.output.reports); and a run
+joined with its baseline, as `score --baseline --id` does (core.scoring.run_scoring →
+reports.outputs.write_joined_reports)."""
 
 from __future__ import annotations
 
@@ -8,10 +10,15 @@ from pathlib import Path
 from matchlens.core.config import Config
 from matchlens.core.datasets import table_from_columns
 from matchlens.core.output.reports.model import ReportData
-from matchlens.core.output.reports.outputs import ReportOutputs, ReportPaths
+from matchlens.core.output.reports.outputs import (
+    ReportOutputs,
+    ReportPaths,
+    write_joined_reports,
+)
 from matchlens.core.scoring import plan
 from matchlens.core.scoring.mapping import ColumnMapping
 from matchlens.core.scoring.pipeline import score_stream
+from matchlens.core.scoring.run_scoring import RunFiles, score_runs
 from matchlens.core.scoring.tally import Tally
 
 THRESHOLDS = ("levenshtein_similarity.threshold=0.7", "exact_match.threshold=1")
@@ -37,3 +44,22 @@ def run_reports(folder: Path, columns: dict[str, list], *, actual=("actual",), w
     for piece, result in score_stream(pieces, mapping, planned.jobs, tally):
         outputs.feed(piece, result)
     return outputs.finish(tally, input_path=None, options={})
+
+
+def run_joined_reports(folder: Path, run: dict[str, list], baseline: dict[str, list], *,
+                       actual: str = "actual", worst: int = 50, overrides=THRESHOLDS,
+                       metrics: str = "exact_match,levenshtein_similarity",
+                       html: bool = True, markdown: bool = True, junit: bool = True
+                       ) -> ReportData:
+    """A run and its baseline (columns in memory, both with `id`, `expected` and `actual`)
+    joined on `id` and reported as `score --baseline --id` does."""
+    config = plan.shape_config(Config(), overrides=list(overrides))
+    planned = plan.make_plan(config, metrics)
+    today = table_from_columns(run, name="today.jsonl")
+    before = table_from_columns(baseline, name="yesterday.jsonl")
+    mapping = ColumnMapping("expected", (actual,))
+    runs = score_runs(RunFiles(today, "id", None, before, actual), mapping, planned.jobs)
+    paths = ReportPaths(folder / "r.html" if html else None,
+                        folder / "s.md" if markdown else None,
+                        folder / "j.xml" if junit else None, worst)
+    return write_joined_reports(paths, runs, today, None, before, options={})

@@ -17,9 +17,11 @@ from matchlens.core.scoring.pipeline import score_table
 from tests.core.output.reports.runs import run_reports
 
 
-def brute_worst(expected, actual, scores, n):
-    """The reference: every row's score sorted, lowest first, earlier rows first among ties."""
-    order = sorted(range(len(expected)), key=lambda i: (scores[i], i))
+def brute_worst(expected, actual, scores, n, threshold=0.7):
+    """The reference: the failing rows' scores (below the run's 0.7, runs.THRESHOLDS) sorted,
+    lowest first, earlier rows first among ties; a passing row never."""
+    order = sorted((i for i in range(len(expected)) if scores[i] < threshold),
+                   key=lambda i: (scores[i], i))
     return order[:n]
 
 
@@ -44,7 +46,7 @@ def test_worst_rows_across_pieces_equal_the_whole_runs_worst(pairs, n, piece_row
     want = brute_worst(expected, actual, scores, n)
     got = [row.index for row in group.rows]
     assert got == want
-    assert len(got) == len(set(got)) == min(n, len(pairs))
+    assert len(got) == len(set(got)) == min(n, sum(s < 0.7 for s in scores))
     for row in group.rows:  # the kept row carries its own texts and a diff rebuilding them
         assert row.expected == expected[row.index] and row.actual == actual[row.index]
         rebuilt = "".join(row.expected[c.exp_start:c.exp_end] for c in row.chunks
@@ -61,3 +63,42 @@ def test_lower_is_better_metric_keeps_the_highest(tmp_path):
     (group,) = data.worst
     assert [r.index for r in group.rows] == [3, 2]  # distance 4 then 3
     assert group.rows[0].failing == ("levenshtein_distance 4 > 1",)
+
+
+def test_never_a_passing_row(tmp_path):
+    expected = ["aaaa"] * 5
+    actual = ["aaaa", "aaab", "abbb", "bbbb", "aabb"]  # distances 0, 1, 3, 4, 2
+    data = run_reports(tmp_path, {"expected": expected, "actual": actual}, worst=50,
+                       overrides=("levenshtein_distance.threshold=2",),
+                       metrics="levenshtein_distance", markdown=True, junit=False)
+    (group,) = data.worst
+    # only distances 4 and 3 exceed 2: the rows at distance 2, 1, 0 pass and are not listed
+    assert [r.index for r in group.rows] == [3, 2]
+    html = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert "all 2 failing rows" in html
+    assert "All 2 failing rows by levenshtein\\_distance" in (tmp_path / "s.md").read_text(
+        encoding="utf-8")
+
+
+def test_nothing_fails_says_so(tmp_path):
+    data = run_reports(tmp_path, {"expected": ["abc", "abd"], "actual": ["abc", "abd"]},
+                       metrics="levenshtein_similarity",
+                       overrides=("levenshtein_similarity.threshold=0.7",))
+    (group,) = data.worst
+    assert group.rows == ()
+    html = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert "no row fails" in html and "Every scored row meets levenshtein_similarity" in html
+    assert "No row fails levenshtein\\_similarity" in (tmp_path / "s.md").read_text(
+        encoding="utf-8")
+
+
+def test_fewer_shown_than_failing_says_how_many(tmp_path):
+    expected = ["aaaa"] * 5
+    actual = ["aaaa", "aaab", "abbb", "bbbb", "aabb"]  # distances 0, 1, 3, 4, 2
+    run_reports(tmp_path, {"expected": expected, "actual": actual}, worst=1,
+                overrides=("levenshtein_distance.threshold=1",),
+                metrics="levenshtein_distance", junit=False)
+    # distances 3, 4 and 2 exceed 1: three failing rows, the worst one shown
+    assert "the worst 1 of 3 failing rows" in (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert "Worst 1 of 3 failing rows by levenshtein\\_distance" in (
+        tmp_path / "s.md").read_text(encoding="utf-8")

@@ -66,10 +66,29 @@ def test_diffs_past_the_cap_say_where_to_look(tmp_path, monkeypatch):
     from matchlens.core.output.reports import collect
 
     monkeypatch.setattr(collect, "JUNIT_DIFFS", 1)  # the cap itself, made small
-    run_reports(tmp_path, {"expected": ["ab", "cd", "ef"], "actual": ["ax", "cx", "ef"]},
+    run_reports(tmp_path, {"expected": ["ab", "cd", "ef", "gh"],
+                           "actual": ["ax", "cx", "ef", "gx"]},
                 html=False, markdown=False)
-    cases = parse_valid(tmp_path / "j.xml").find("testsuite").findall("testcase")
+    suite = parse_valid(tmp_path / "j.xml").find("testsuite")
+    cases = suite.findall("testcase")
     bodies = [c.find("failure").text if c.find("failure") is not None else None for c in cases]
     assert bodies[0] == "a[-b-]{+x+}"
-    assert bodies[1] == collect.NO_DIFF
+    assert bodies[1] == bodies[3] == collect.no_diff_text()
+    assert "past the first 1 failing rows" in bodies[1]
     assert bodies[2] is None
+    # the cut, said once per testsuite: 3 failing rows, 1 with a diff, 2 past the cut
+    (prop,) = suite.find("properties").findall("property")
+    assert prop.get("name") == "matchlens.diffs"
+    assert prop.get("value").startswith("a readable diff in the first 1 of 3 failing testcases")
+    assert "the other 2 say so" in prop.get("value")
+
+
+def test_every_failing_row_has_its_diff_under_the_cap(tmp_path):
+    run_reports(tmp_path, {"expected": ["ab", "cd", "ef"], "actual": ["ax", "cx", "ef"]},
+                html=False, markdown=False)
+    suite = parse_valid(tmp_path / "j.xml").find("testsuite")
+    bodies = [c.find("failure").text for c in suite.findall("testcase")
+              if c.find("failure") is not None]
+    assert bodies == ["a[-b-]{+x+}", "c[-d-]{+x+}"]
+    (prop,) = suite.find("properties").findall("property")
+    assert prop.get("value") == "a readable diff in every failing testcase (2)"

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.core.output.reports.runs import run_reports
+from tests.core.output.reports.runs import run_joined_reports, run_reports
 
 CHROMIUM = next((p for p in (shutil.which(n) for n in ("chromium", "chromium-browser",
                                                         "google-chrome")) if p), None)
@@ -41,6 +41,19 @@ def report(tmp_path_factory) -> Path:
                          "a": ["It's Paris.", "Sydney", "Ottawa"] * 20,
                          "b": ["Paris", "Canberra, ACT", "Toronto"] * 20},
                 actual=("a", "b"), markdown=False, junit=False)
+    return folder / "r.html"
+
+
+@pytest.fixture(scope="module")
+def baseline_report(tmp_path_factory) -> Path:
+    """A run against its baseline: the regressions section with three-way diffs on top."""
+    folder = tmp_path_factory.mktemp("baseline")
+    ids = [str(i) for i in range(40)]
+    expected = ["Paris is the capital of France", "Canberra", "Ottawa, Ontario"] * 13 + ["x"]
+    today = ["Paris is the capital city of France.", "Sydney", "Ottawa, Ontario"] * 13 + ["x"]
+    run_joined_reports(folder, {"id": ids, "expected": expected, "actual": today},
+                       {"id": ids, "expected": expected, "actual": expected},
+                       markdown=False, junit=False)
     return folder / "r.html"
 
 
@@ -79,4 +92,12 @@ def test_dark_scheme_is_dark(report, tmp_path):
 
 def test_phone_width_is_drawn(report, tmp_path):
     luma = screenshot(report, tmp_path / "phone.png", width=390)
+    assert drawn(luma) > 0.02
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_baseline_section_is_drawn(baseline_report, tmp_path, width):
+    assert "<h2>Against the baseline</h2>" in baseline_report.read_text(encoding="utf-8")
+    luma = screenshot(baseline_report, tmp_path / f"baseline-{width}.png", width=width)
+    assert luma.mean() > 180
     assert drawn(luma) > 0.02

@@ -1,8 +1,8 @@
 """`ReportCollector`: what the reports need, gathered while `score_stream` hands out the scored
 pieces — never every row.
 
-Per variant and thresholded metric a bounded heap keeps the `worst` lowest-scoring rows (the
-highest for a lower-is-better metric) with their texts; the score distributions come from the
+Per variant and thresholded metric a bounded heap keeps the `worst` lowest-scoring failing
+rows (the highest for a lower-is-better metric; never a passing row) with their texts; the score distributions come from the
 run's `Tally`; with a label column, the labels and scores (a number each a row, no text) for
 the calibration table; with JUnit, every row's testcase goes to the writer's spool at once.
 """
@@ -16,7 +16,6 @@ import numpy as np
 
 from matchlens.core.datasets import parse_label, resolve_column
 from matchlens.core.datasets.table import Table
-from matchlens.core.diff.readable.chunks import readable_diff
 from matchlens.core.labels.calibration_report import MetricReport, calibrate_scores
 from matchlens.core.metrics.registry import STATUS_SCORED
 from matchlens.core.output.reports.fields_feed import METRIC, FieldsFeed
@@ -24,7 +23,9 @@ from matchlens.core.output.reports.junit import JunitWriter, testcases
 from matchlens.core.output.reports.model import RowDiff, WorstRows
 from matchlens.core.output.reports.rows import (
     failing_sentence,
+    fails,
     plain_diff,
+    report_chunks,
     row_diff,
     shown,
 )
@@ -33,10 +34,17 @@ from matchlens.core.scoring.batch import BatchResult, MetricJob
 from matchlens.core.scoring.mapping import ColumnMapping
 from matchlens.core.scoring.references import parse_references
 
-# Failing rows per variant whose JUnit body is a readable diff (see _failure_body).
+# Failing rows per variant whose JUnit body is a readable diff (see _failure_body); the cut is
+# said in each testsuite's `matchlens.diffs` property and in the bodies past it.
 JUNIT_DIFFS = 1_000
-NO_DIFF = "(no diff: past the first failing rows; see the HTML report or `matchlens diff`)"
+DIFFS_PROPERTY = "matchlens.diffs"
+REGRESSED_SAYS = "regressed: passed every thresholded metric in the baseline"
 _NO_FAIL = -1e308  # in the grid of failing scores: this metric does not fail the row
+
+
+def no_diff_text() -> str:
+    """The body of a failing testcase past the cut (short: a 1M-row run has 700,000)."""
+    return f"(no diff past the first {JUNIT_DIFFS:,} failing rows: see {DIFFS_PROPERTY})"
 
 
 @dataclass
@@ -71,11 +79,16 @@ class ReportCollector:
             (v, job.id): [] for v in mapping.variants for job in self.thresholded}
         self._sentences: dict[tuple[str, float], str] = {}
         self._diffs: dict[str, int] = {}  # variant -> failing rows given a diff in JUnit
+        self._undiffed: dict[str, int] = {}  # variant -> failing rows past the cut
+        self._no_diff = no_diff_text()
         self._labels: list[np.ndarray] = []
         self._scores: dict[tuple[str, str], list[np.ndarray]] = {
             (v, job.id): [] for v in mapping.variants for job in self.jobs}
 
-    def add(self, table: Table, result: BatchResult) -> None:
+    def add(self, table: Table, result: BatchResult,
+            regressed: dict[str, np.ndarray] | None = None) -> None:
+        """One scored piece; `regressed`, with a baseline: per variant the piece's rows that
+        passed there and do not now (JUnit fails them saying so)."""
         n, start = result.rows, self.rows
         self.rows += n
         texts: dict[str, list] | None = None
@@ -86,7 +99,8 @@ class ReportCollector:
                 picks.update(self._offer(variant, job, result, start))
             if self.junit is not None:
                 texts = texts or self._texts(table)
-                self._junit(variant, result, start, table, ids, texts)
+                self._junit(variant, result, start, table, ids, texts,
+                            None if regressed is None else regressed.get(variant))
             if picks:
                 texts = texts or self._texts(table)
                 self._fill(variant, picks, result, start, table, ids, texts)
@@ -110,7 +124,8 @@ class ReportCollector:
             return []
         key = (variant, job.id)
         scores = result.scores[key]
-        ok = result.status[key] == STATUS_SCORED
+        # only failing rows: a passing row is never among the worst, however few fail
+        ok = (result.status[key] == STATUS_SCORED) & (result.verdicts(variant, job.id) == 0)
         badness = np.where(ok, -scores if job.spec.direction is Direction.MAX else scores,
                            -np.inf)
         heap = self._heaps[key]
@@ -189,8 +204,10 @@ class ReportCollector:
         return [table.cell_text(i, self.id_column) for i in range(len(table))]
 
     def _junit(self, variant: str, result: BatchResult, start: int, table: Table,
-               ids: list | None, texts: dict[str, list]) -> None:
-        """This piece's testcases of `variant`, handed to the JUnit writer as one block."""
+               ids: list | None, texts: dict[str, list],
+               regressed: np.ndarray | None = None) -> None:
+        """This piece's testcases of `variant`, handed to the JUnit writer as one block; a
+        regressed row is a failure whose message starts by saying so."""
         judged = self.thresholded or self.jobs
         scored = np.zeros(result.rows, dtype=bool)
         for job in judged:
@@ -223,6 +240,13 @@ class ReportCollector:
                         for combo in combos]
             for row, k in zip(rows.tolist(), which.reshape(-1).tolist(), strict=True):
                 failures[row] = (messages[k], self._failure_body(variant, row, result, texts))
+        if regressed is not None and regressed.any():
+            for row in np.flatnonzero(regressed).tolist():
+                message, body = failures.get(row) or (
+                    f"no score now ({table.unit} {table.lines[row]})",
+                    self._failure_body(variant, row, result, texts))
+                failures[row] = (f"{REGRESSED_SAYS}; {message}", body)
+                skipped.pop(row, None)
         self.junit.add_block(variant, testcases(names, variant, escaped_names=ids is None,
                                                 failures=failures, skipped=skipped),
                              len(failures), len(skipped))
@@ -247,15 +271,27 @@ class ReportCollector:
         1M-row run that is minutes, more than the scoring itself (bench_reports.py)."""
         done = self._diffs.get(variant, 0)
         if done >= JUNIT_DIFFS:
-            return self._no_diff(variant)
+            self._undiffed[variant] = self._undiffed.get(variant, 0) + 1
+            return self._no_diff
         self._diffs[variant] = done + 1
         e, _ = shown(self._expected(texts, variant, row, result))
         a, _ = shown(texts[variant][row])
-        return plain_diff(e, a, readable_diff(e, a).chunks)
+        return plain_diff(e, a, report_chunks(e, a))
 
-    @staticmethod
-    def _no_diff(variant: str) -> str:
-        return NO_DIFF
+    def junit_properties(self) -> dict[str, dict[str, str]]:
+        """Per variant, the `matchlens.diffs` property: how many failing testcases carry a
+        readable diff, and where the cut is when some do not."""
+        out = {}
+        for variant in self.mapping.variants:
+            given, left = self._diffs.get(variant, 0), self._undiffed.get(variant, 0)
+            if not left:
+                said = f"a readable diff in every failing testcase ({given:,})"
+            else:
+                said = (f"a readable diff in the first {given:,} of {given + left:,} failing "
+                        f"testcases (the cut: {JUNIT_DIFFS:,} per variant, to keep a 1M-row "
+                        f"run fast); the other {left:,} say so in their body")
+            out[variant] = {DIFFS_PROPERTY: said}
+        return out
 
     def worst_rows(self) -> list[WorstRows]:
         """Per variant and thresholded metric, the kept rows worst first, with their diffs."""
@@ -271,7 +307,8 @@ class ReportCollector:
         failing = []
         for other in self.thresholded:
             score = c.scores.get(other.id)
-            if score is not None and _fails(other, score):
+            if score is not None and fails(score, float(other.threshold),
+                                                  other.spec.direction):
                 failing.append(failing_sentence(other.id, score, float(other.threshold),
                                                 other.spec.direction, other.spec.integer))
         return row_diff(index=c.index, line=c.line, row_id=c.row_id, variant=variant,
@@ -288,9 +325,3 @@ class ReportCollector:
                 self._scores[(variant, job.id)]), labels, job.threshold)[0]
                 for job in self.jobs]
         return out
-
-
-def _fails(job: MetricJob, score: float) -> bool:
-    if job.spec.direction is Direction.MAX:
-        return score < job.threshold
-    return score > job.threshold

@@ -10,12 +10,16 @@ element can come from data and the file is always valid UTF-8.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import tomli_w
 
 from matchlens.core.labels.calibration_report import COLUMNS, row_cells, verdict_sentence
+from matchlens.core.output.reports.diff_markup import row_html
 from matchlens.core.output.reports.escape import text
-from matchlens.core.output.reports.model import ReportData, RowDiff
-from matchlens.core.output.reports.rows import score_text
+from matchlens.core.output.reports.html_regressions import regressions_html
+from matchlens.core.output.reports.model import ReportData
+from matchlens.core.output.reports.rows import number_columns
 from matchlens.core.output.reports.svg import COLOURS, distribution_svg
 from matchlens.core.output.summary import coverage, missing_notes, plural, problem_notes
 from matchlens.core.results import threshold_text
@@ -35,7 +39,7 @@ border-bottom:1px solid var(--line)}h3{font-size:1em;margin:1em 0 .3em}
 .scroll{overflow-x:auto}
 table{border-collapse:collapse;margin:.3em 0;font-variant-numeric:tabular-nums}
 th,td{border:1px solid var(--line);padding:3px 8px;text-align:left;vertical-align:top}
-th{background:var(--head)}td.n{text-align:right}
+th{background:var(--head)}td.n,th.n{text-align:right;white-space:nowrap}
 th[data-sort]{cursor:pointer}
 .diff{white-space:pre-wrap;overflow-wrap:anywhere;font-size:13px;margin:.3em 0;
 padding:6px;border:1px solid var(--line);border-radius:4px}
@@ -87,7 +91,7 @@ def render_html(data: ReportData) -> str:
            f"MatchLens {text(prov.version)}</p>"]
     out += _summary(data)
     out += _distributions(data)
-    out += regressions_section(data)
+    out += regressions_html(data.regressions)
     out += fields_section(data)
     out += _calibration(data)
     out += _worst(data)
@@ -96,8 +100,16 @@ def render_html(data: ReportData) -> str:
     return "\n".join(out)
 
 
-def _th(label: str, sortable: bool = True) -> str:
-    return f'<th data-sort="1">{label}</th>' if sortable else f"<th>{label}</th>"
+def table_html(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A sortable table of text cells (escaped here); number columns right-aligned, their
+    head too (rows.number_columns)."""
+    numbers = number_columns(rows)
+    head = "".join(f'<th data-sort="1"{" class=n" if k in numbers else ""}>{text(h)}</th>'
+                   for k, h in enumerate(header))
+    body = "".join("<tr>" + "".join(f'<td{" class=n" if k in numbers else ""}>{text(c)}</td>'
+                                    for k, c in enumerate(row)) + "</tr>" for row in rows)
+    return (f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}'
+            "</tbody></table></div>")
 
 
 def _summary(data: ReportData) -> list[str]:
@@ -106,20 +118,17 @@ def _summary(data: ReportData) -> list[str]:
     for variant in tally.variants:
         per = tally.per_variant[variant]
         out.append(f"<h3>{text(variant)}: {text(coverage(per))}</h3>")
-        out.append('<div class="scroll"><table><thead><tr>' + "".join(_th(h) for h in (
-            "metric", "threshold", "mean", "median", "pass rate", "passed", "failed", "scored",
-            "invalid", "errored", "missing")) + "</tr></thead><tbody>")
+        header = ("metric", "threshold", "mean", "median", "pass rate", "passed", "failed",
+                  "scored", "invalid", "errored", "missing")
+        rows = []
         for job in tally.jobs:
             s = tally.summary(variant, job.id)
-            cells = [job.id, threshold_text(job.spec.direction, job.threshold),
-                     _num(s.mean), _num(s.median, job.spec.integer),
-                     "–" if s.pass_rate is None else f"{s.pass_rate:.1%}",
-                     _count(s.passed), _count(s.failed), _count(s.scored), _count(s.invalid),
-                     _count(s.errored), _count(s.missing)]
-            out.append("<tr>" + "".join(
-                f"<td{' class=n' if k > 1 else ''}>{text(c)}</td>" for k, c in enumerate(cells))
-                + "</tr>")
-        out.append("</tbody></table></div>")
+            rows.append((job.id, threshold_text(job.spec.direction, job.threshold),
+                         _num(s.mean), _num(s.median, job.spec.integer),
+                         "–" if s.pass_rate is None else f"{s.pass_rate:.1%}",
+                         _count(s.passed), _count(s.failed), _count(s.scored),
+                         _count(s.invalid), _count(s.errored), _count(s.missing)))
+        out.append(table_html(header, rows))
         if tally.thresholded:
             out.append(f"<p><b>Overall: {tally.overall_pass_rate(variant):.1%}</b> of the "
                        f"{plural(per.rows, 'row')} pass every thresholded metric "
@@ -162,21 +171,6 @@ def _distributions(data: ReportData) -> list[str]:
     return out
 
 
-def regressions_section(data: ReportData) -> list[str]:
-    """With a baseline (ReportData.regressions, filled by the baseline feature): the counts and
-    every regressed row with reference, baseline output and this output."""
-    section = data.regressions
-    if section is None:
-        return []
-    out = ["<h2>Against the baseline</h2>",
-           f"<p>Baseline {text(section.baseline)}: {section.regressed:,} regressed, "
-           f"{section.improved:,} improved.</p>"]
-    for item in section.rows:
-        out.append(_row(item.row, extra=("baseline", item.baseline_actual,
-                                         item.baseline_chunks)))
-    return out
-
-
 def fields_section(data: ReportData) -> list[str]:
     """With JSON outputs (ReportData.fields, filled by the fields feature): the fields table."""
     section = data.fields
@@ -185,11 +179,7 @@ def fields_section(data: ReportData) -> list[str]:
     out = ["<h2>JSON fields</h2>"]
     if section.note:
         out.append(f"<p>{text(section.note)}</p>")
-    out += ['<div class="scroll"><table><thead><tr>'
-           + "".join(_th(text(h)) for h in section.header) + "</tr></thead><tbody>"]
-    out += ["<tr>" + "".join(f"<td>{text(c)}</td>" for c in row) + "</tr>"
-            for row in section.rows]
-    out.append("</tbody></table></div>")
+    out.append(table_html(section.header, section.rows))
     return out
 
 
@@ -199,71 +189,52 @@ def _calibration(data: ReportData) -> list[str]:
     out = ["<h2>Calibration against the labels</h2>"]
     for variant, reports in data.calibration.items():
         out.append(f"<h3>{text(variant)}</h3>")
-        out.append('<div class="scroll"><table><thead><tr>'
-                   + "".join(_th(text(label)) for _key, label in COLUMNS)
-                   + "</tr></thead><tbody>")
-        for r in reports:
-            cells = row_cells(r)
-            out.append("<tr>" + "".join(f"<td>{text(cells[key])}</td>" for key, _l in COLUMNS)
-                       + "</tr>")
-        out.append("</tbody></table></div><ul>"
-                   + "".join(f"<li>{text(verdict_sentence(r))}</li>" for r in reports)
+        cells = [row_cells(r) for r in reports]
+        rows = [tuple(c[key] for key, _l in COLUMNS) for c in cells]
+        out.append(table_html([label for _key, label in COLUMNS], rows))
+        out.append("<ul>" + "".join(f"<li>{text(verdict_sentence(r))}</li>" for r in reports)
                    + "</ul>")
     return out
+
+
+def worst_heading(data: ReportData, group) -> str:
+    """What a group of worst rows holds: all its failing rows, or the worst K of N."""
+    failing = data.tally.summary(group.variant, group.metric).failed or 0
+    if not failing:
+        return "no row fails"
+    if len(group.rows) >= failing:
+        return "the failing row" if failing == 1 else f"all {failing:,} failing rows"
+    return f"the worst {len(group.rows):,} of {failing:,} failing rows"
 
 
 def _worst(data: ReportData) -> list[str]:
     if not data.worst:
         return []
-    out = [f"<h2>Worst rows (up to {data.worst_n} per thresholded metric)</h2>",
+    out = [f"<h2>Worst rows (up to {data.worst_n} failing rows per thresholded metric)</h2>",
            '<p id="filter"><label>Filter rows: <input type="search"></label></p>']
     for group in data.worst:
+        job = next(j for j in data.tally.jobs if j.id == group.metric)
+        threshold = threshold_text(job.spec.direction, group.threshold)
         out.append(f"<details open><summary><b>{text(group.metric)}</b> · {text(group.variant)}"
-                   f" · {len(group.rows)} row{'' if len(group.rows) == 1 else 's'}"
-                   "</summary>")
-        out += [_row(row) for row in group.rows]
+                   f" · {worst_heading(data, group)}</summary>")
+        if not group.rows and not data.tally.summary(group.variant, group.metric).failed:
+            out.append(f'<p class="muted">Every scored row meets {text(group.metric)} '
+                       f"{text(threshold)}: nothing to show.</p>")
+        out += [row_html(row) for row in group.rows]
         out.append("</details>")
     return out
 
 
-def _row(row: RowDiff, extra: tuple | None = None) -> str:
-    scores = ", ".join(f"{m} {'–' if s is None else score_text(s, float(s).is_integer())}"
-                       for m, s in row.scores.items())
-    failing = "".join(f'<span class="fail"> · {text(f)}</span>' for f in row.failing)
-    cut = ' <span class="muted">(texts cut for show)</span>' if row.cut else ""
-    parts = [f'<div class="row"><b>{text(row.name)}</b> <span class="muted">'
-             f"(line {row.line:,}) {text(scores)}</span>{failing}{cut}",
-             f'<div class="diff">{diff_html(row.expected, row.actual, row.chunks)}</div>']
-    if extra is not None:
-        label, actual, chunks = extra
-        parts.append(f'<div class="muted">{text(label)}:</div>'
-                     f'<div class="diff">{diff_html(row.expected, actual, chunks)}</div>')
-    parts.append("</div>")
-    return "".join(parts)
-
-
-def diff_html(expected: str, actual: str, chunks) -> str:
-    """The readable chunks as one inline diff: deleted text in <del>, inserted in <ins>."""
-    out = []
-    for c in chunks:
-        deleted, inserted = expected[c.exp_start:c.exp_end], actual[c.act_start:c.act_end]
-        if c.op == "equal":
-            out.append(text(deleted))
-            continue
-        if deleted:
-            out.append(f"<del>{text(deleted)}</del>")
-        if inserted:
-            out.append(f"<ins>{text(inserted)}</ins>")
-    return "".join(out)
-
-
 def _provenance(data: ReportData) -> list[str]:
     prov = data.provenance
-    out = ["<h2>Provenance</h2>", '<div class="scroll"><table><thead><tr><th>file</th>'
-           "<th>SHA-256</th><th>rows</th></tr></thead><tbody>"]
+    roles = any(f.role for f in prov.inputs)
+    out = ["<h2>Provenance</h2>", '<div class="scroll"><table><thead><tr>'
+           + ("<th>role</th>" if roles else "")
+           + '<th>file</th><th>SHA-256</th><th class="n">rows</th></tr></thead><tbody>']
     for f in prov.inputs:
         digest = f.sha256 or "– (standard input)"
-        out.append(f"<tr><td>{text(f.name)}</td><td><code>{text(digest)}</code></td>"
+        role = f"<td>{text(f.role)}</td>" if roles else ""
+        out.append(f"<tr>{role}<td>{text(f.name)}</td><td><code>{text(digest)}</code></td>"
                    f"<td class=n>{f.rows:,}</td></tr>")
     out.append("</tbody></table></div><table><tbody>")
     rows = [("MatchLens", prov.version), ("made", prov.created),

@@ -43,6 +43,16 @@ def xml_attr(text: str) -> str:
     return _ATTR.sub(lambda m: _ATTR_ESCAPES[m.group()], _NOT_XML.sub(_visible, text))
 
 
+_ATTR_ANY = re.compile('[&<>"\n\r\t\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]')
+
+
+def attr_all(values: list[str]) -> list[str]:
+    """`xml_attr` of each value: one search over them all first, as ids rarely need any."""
+    if _ATTR_ANY.search("".join(values)) is None:
+        return values
+    return [xml_attr(value) for value in values]
+
+
 def testcases(names: list[str], classname: str, *, escaped_names: bool = False,
               failures: dict[int, tuple[str, str]] | None = None,
               skipped: dict[int, str] | None = None) -> list[str]:
@@ -51,7 +61,7 @@ def testcases(names: list[str], classname: str, *, escaped_names: bool = False,
     (`row N`). Keys are masked by `JunitWriter.add_block`, a piece's testcases at once."""
     cls = xml_attr(classname)
     if not escaped_names:
-        names = [xml_attr(name) for name in names]
+        names = attr_all(names)
     out = [f'    <testcase name="{name}" classname="{cls}"/>\n' for name in names]
     for row, why in (skipped or {}).items():
         out[row] = (f'    <testcase name="{names[row]}" classname="{cls}"><skipped message='
@@ -96,8 +106,10 @@ class JunitWriter:
         c["skipped"] += skipped
         self._spools[variant].write(mask_known("".join(cases)))
 
-    def write(self, path: Path, timestamp: str) -> None:
-        """The XML file, replaced in one step (atomic), then the spools are closed."""
+    def write(self, path: Path, timestamp: str,
+              properties: dict[str, dict[str, str]] | None = None) -> None:
+        """The XML file, replaced in one step (atomic), then the spools are closed;
+        `properties` per variant go in the testsuite's `<properties>`."""
         try:
             with atomic_writer(path) as out:
                 totals = {k: sum(c[k] for c in self.counts.values())
@@ -112,6 +124,11 @@ class JunitWriter:
                               f'tests="{c["tests"]}" failures="{c["failures"]}" errors="0" '
                               f'skipped="{c["skipped"]}" time="0" '
                               f'timestamp="{xml_attr(timestamp)}">\n')
+                    props = (properties or {}).get(variant)
+                    if props:
+                        out.write("    <properties>\n" + "".join(
+                            f'      <property name="{xml_attr(k)}" value="{xml_attr(v)}"/>\n'
+                            for k, v in props.items()) + "    </properties>\n")
                     spool = self._spools[variant]
                     spool.flush()
                     spool.seek(0)

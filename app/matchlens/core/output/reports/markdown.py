@@ -14,6 +14,7 @@ import re
 from matchlens.core.output.reports.model import ReportData
 from matchlens.core.output.summary import coverage, plural
 from matchlens.core.results import threshold_text
+from matchlens.core.scoring.run_summary import LABELS
 from matchlens.core.text.redact import scrub
 
 LIMIT = 60_000
@@ -43,7 +44,7 @@ def render_markdown(data: ReportData) -> str:
         per = tally.per_variant[variant]
         lines = ["", f"### {cell(variant)}: {cell(coverage(per))}", "",
                  "| metric | threshold | mean | median | pass rate | scored | missing |",
-                 "|---|---|--:|--:|--:|--:|--:|"]
+                 "|---|---:|---:|---:|---:|---:|---:|"]
         for job in tally.jobs:
             s = tally.summary(variant, job.id)
             rate = "–" if s.pass_rate is None else f"{s.pass_rate:.1%}"
@@ -56,18 +57,49 @@ def render_markdown(data: ReportData) -> str:
                           f"{plural(per.rows, 'row')} pass every thresholded metric "
                           f"({per.passing:,} pass); a row without a score does not pass."]
         blocks.append(lines)
-    if data.regressions is not None:
-        r = data.regressions
-        blocks.append(["", f"**Against the baseline** {cell(r.baseline)}: {r.regressed:,} "
-                           f"regressed, {r.improved:,} improved."])
+    blocks += _regressions(data)
     blocks += _fields(data)
     for group in data.worst:
+        failing = tally.summary(group.variant, group.metric).failed or 0
         if group.rows:
-            blocks.append(["", f"<details><summary>Worst {len(group.rows)} by "
+            which = ("The failing row" if failing == 1 else f"All {failing:,} failing rows"
+                     if len(group.rows) >= failing
+                     else f"Worst {len(group.rows):,} of {failing:,} failing rows")
+            blocks.append(["", f"<details><summary>{which} by "
                                f"{cell(group.metric)} ({cell(group.variant)})</summary>", "",
                            _ids([r.name for r in group.rows]), "",
                            "</details>"])
+        elif not failing:
+            blocks.append(["", f"No row fails {cell(group.metric)} "
+                               f"({cell(group.variant)})."])
     return _fit(blocks)
+
+
+def _regressions(data: ReportData) -> list[list[str]]:
+    """With a baseline: per variant the counts per metric (the summary's numbers) and the
+    regressed rows' ids, worst first."""
+    section = data.regressions
+    if section is None:
+        return []
+    blocks = [["", f"### Against the baseline {cell(section.baseline)}"]]
+    for v in section.variants:
+        head = f"{cell(v.variant)}: " if len(section.variants) > 1 else ""
+        lines = ["", f"**{head}{plural(v.regressed, 'row')} regressed** (passed before, fail "
+                     f"now); {v.improved:,} improved.", "",
+                 "| metric | " + " | ".join(LABELS) + " | mean Δ | 95% CI | sign test |",
+                 "|---|" + "---:|" * (len(LABELS) + 3)]
+        lines += [f"| {cell(m.metric)} | "
+                  + " | ".join(f"{m.counts.get(label, 0):,}" for label in LABELS)
+                  + f" | {m.delta_text} | {m.interval_text} | {m.p_text} |"
+                  for m in v.metrics]
+        blocks.append(lines)
+        if v.rows:
+            which = ("The regressed row" if v.regressed == 1 else
+                     f"All {v.regressed:,} regressed rows" if len(v.rows) >= v.regressed
+                     else f"Worst {len(v.rows):,} of {v.regressed:,} regressed rows")
+            blocks.append(["", f"<details><summary>{which}</summary>", "",
+                           _ids([r.row.name for r in v.rows]), "", "</details>"])
+    return blocks
 
 
 def _fields(data: ReportData) -> list[list[str]]:
@@ -85,7 +117,7 @@ def _fields(data: ReportData) -> list[list[str]]:
         lines = ["", f"<details><summary>{cell(variant)}: {plural(len(rows), 'path')}"
                      "</summary>", "",
                  "| " + " | ".join(cell(h) for h in section.header[1:]) + " |",
-                 "|---|" + "--:|" * (len(section.header) - 2)]
+                 "|---|" + "---:|" * (len(section.header) - 2)]
         lines += ["| " + " | ".join(cell(c) for c in row[1:]) + " |"
                   for row in rows[:FIELD_ROWS]]
         if len(rows) > FIELD_ROWS:

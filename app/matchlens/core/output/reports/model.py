@@ -19,12 +19,13 @@ from matchlens.core.scoring.tally import Tally
 
 @dataclass(frozen=True)
 class InputFile:
-    """One data file the run read: its name as given, its SHA-256 (None for standard input)
-    and its row count."""
+    """One data file the run read: its name as given, its SHA-256 (None for standard input),
+    its row count and, when the run joins files, what it gave."""
 
     name: str
     sha256: str | None
     rows: int
+    role: str = ""  # "run", "references", "baseline" when a run joins several files
 
 
 @dataclass(frozen=True)
@@ -73,23 +74,78 @@ class WorstRows:
 
 @dataclass(frozen=True)
 class Regression:
-    """One row a baseline run passed and this run fails (or the reverse): hook for the
-    baseline feature, which fills `ReportData.regressions`."""
+    """One row a baseline run passed and this run fails: `row` is this output against the
+    reference (its scores now), `baseline_*` the baseline's output against the same reference
+    and its scores then."""
 
     row: RowDiff
     baseline_actual: str
     baseline_chunks: tuple[Chunk, ...]
     baseline_scores: dict[str, float | None]
+    # with --expected-any, the reference the baseline's output was diffed against when it is
+    # not the one this output was (None: the same reference)
+    baseline_expected: str | None = None
+
+
+@dataclass(frozen=True)
+class MetricChangeCounts:
+    """One metric of one variant against the baseline, as the command's summary says it: rows
+    per change label (run_summary.LABELS, in order), the mean delta (this − baseline) with its
+    interval over the rows both runs scored, and the paired sign test."""
+
+    metric: str
+    counts: dict[str, int]
+    n: int  # rows with both scores
+    mean_delta: float | None
+    ci_low: float | None
+    ci_high: float | None
+    confidence: float
+    p_value: float
+    sentence: str  # the summary's own sentence
+
+    @property
+    def delta_text(self) -> str:
+        return _signed(self.mean_delta)
+
+    @property
+    def interval_text(self) -> str:
+        if self.ci_low is None or self.ci_high is None:
+            return "–"
+        return f"{_signed(self.ci_low)} to {_signed(self.ci_high)}"
+
+    @property
+    def p_text(self) -> str:
+        return "p < 0.001" if self.p_value < 0.001 else f"p = {self.p_value:.3f}"
+
+
+def _signed(value: float | None) -> str:
+    return "–" if value is None else f"{value:+.3f}"
+
+
+@dataclass(frozen=True)
+class VariantRegressions:
+    """One variant against the baseline: its metrics, its regressed and improved row counts and
+    the regressed rows, worst first (up to --worst)."""
+
+    variant: str
+    regressed: int
+    improved: int
+    metrics: tuple[MetricChangeCounts, ...]
+    rows: tuple[Regression, ...]
 
 
 @dataclass(frozen=True)
 class RegressionSection:
-    """A baseline comparison: counts, and the regressed rows (up to --worst)."""
+    """A baseline comparison (filled by reports.regressions from a run joined across files)."""
 
     baseline: str  # the baseline run's file name
-    regressed: int
-    improved: int
-    rows: tuple[Regression, ...]
+    variants: tuple[VariantRegressions, ...]
+    worst_n: int = 50
+
+    @property
+    def regressed(self) -> int:
+        """The most rows any variant regressed (the --fail-on-regression gate's count)."""
+        return max((v.regressed for v in self.variants), default=0)
 
 
 @dataclass(frozen=True)

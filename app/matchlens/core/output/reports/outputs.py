@@ -6,7 +6,8 @@
 (core.atomic: a file appears whole or not at all). The optional sections — the baseline's
 regressions and the JSON `fields` table — are passed in as plain dataclasses (`regressions=`,
 `fields=` of `finish`); when json_distance is scored, the `fields` table is counted in the
-pass itself (reports.fields_feed).
+pass itself (reports.fields_feed). `write_joined_reports` does the same for a run joined across
+files (`--references`, `--baseline`), with the baseline's regressions section.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from matchlens import __version__
 from matchlens.core.atomic import atomic_writer
@@ -33,8 +36,16 @@ from matchlens.core.output.reports.model import (
     RegressionSection,
     ReportData,
 )
+from matchlens.core.output.reports.regressions import (
+    ID_COLUMN,
+    joined_pieces,
+    joined_texts,
+    regression_section,
+    result_rows,
+)
 from matchlens.core.scoring.batch import BatchResult, MetricJob
 from matchlens.core.scoring.mapping import ColumnMapping
+from matchlens.core.scoring.run_scoring import RunsResult
 from matchlens.core.scoring.tally import Tally
 from matchlens.core.text.redact import scrub
 
@@ -91,18 +102,21 @@ class ReportOutputs:
                                          label_column=label_column, junit=self.junit,
                                          fields=self.fields)
 
-    def feed(self, piece: Table, result: BatchResult) -> None:
-        self.collector.add(piece, result)
+    def feed(self, piece: Table, result: BatchResult,
+             regressed: dict[str, np.ndarray] | None = None) -> None:
+        self.collector.add(piece, result, regressed)
 
     def finish(self, tally: Tally, *, input_path: Path | None, options: dict[str, Any],
                command: str = "", regressions: RegressionSection | None = None,
-               fields: FieldsSection | None = None) -> ReportData:
+               fields: FieldsSection | None = None,
+               inputs: tuple[InputFile, ...] | None = None) -> ReportData:
         """Build the report and write every file asked for; the data is returned (tests).
-        `fields`, when not given, is the table counted in the pass (json_distance scored)."""
+        `fields`, when not given, is the table counted in the pass (json_distance scored);
+        `inputs`, when not given, is the one data file (`input_path`, hashed here)."""
         if fields is None and self.fields is not None:
             fields = self.fields.section()
         prov = Provenance(
-            inputs=(InputFile(scrub(tally.source), sha256_of(input_path), tally.rows),),
+            inputs=inputs or (InputFile(scrub(tally.source), sha256_of(input_path), tally.rows),),
             version=__version__, created=self.created.isoformat(timespec="seconds"),
             metrics=tuple(job.id for job in tally.jobs),
             thresholds={job.id: job.threshold for job in tally.jobs},
@@ -115,8 +129,8 @@ class ReportOutputs:
         if self.paths.markdown:
             _write(self.paths.markdown, render_markdown(data))
         if self.junit is not None and self.paths.junit:
-            self.junit.write(self.paths.junit,
-                             self.created.strftime("%Y-%m-%dT%H:%M:%S"))
+            self.junit.write(self.paths.junit, self.created.strftime("%Y-%m-%dT%H:%M:%S"),
+                             properties=self.collector.junit_properties())
         return data
 
     def close(self) -> None:
@@ -142,7 +156,7 @@ def write_report_of_result(path: Path, table: Table, result: BatchResult,
     done = result.done
     if done < result.rows:
         table = table.piece(0, done)
-        result = _first_rows(result, done)
+        result = result_rows(result, 0, done)
     tally = Tally.of(result, list(table.lines), source=table.label)
     tally.unit = table.unit
     label = mapping.label if mapping.label in table.columns else None
@@ -154,11 +168,29 @@ def write_report_of_result(path: Path, table: Table, result: BatchResult,
                           command="the MatchLens window")
 
 
-def _first_rows(result: BatchResult, rows: int) -> BatchResult:
-    out = BatchResult(rows, list(result.variants), list(result.jobs),
-                      {k: v[:rows] for k, v in result.scores.items()},
-                      {k: v[:rows] for k, v in result.status.items()},
-                      {k: {r: m for r, m in v.items() if r < rows}
-                       for k, v in result.messages.items()}, rows)
-    out.refs.update({k: v[:rows] for k, v in result.refs.items()})
-    return out
+
+def write_joined_reports(paths: ReportPaths, runs: RunsResult, run: Table,
+                         references: Table | None = None, baseline: Table | None = None, *,
+                         options: dict[str, Any], command: str = "",
+                         files: dict[str, Path | None] | None = None) -> ReportData:
+    """The reports of a run joined across files (`score --references/--baseline --id`): the
+    joined rows fed in pieces (reports.regressions), the baseline's section, and each file
+    read named with its role and SHA-256 (`files`: role -> path, None for standard input)."""
+    texts = joined_texts(runs, run, references, baseline)
+    outputs = ReportOutputs(paths, runs.mapping, list(runs.result.jobs), source=run.label,
+                            id_column=ID_COLUMN)
+    try:
+        for piece, result, regressed in joined_pieces(runs, texts, run.label):
+            outputs.feed(piece, result, regressed)
+        section = None
+        if baseline is not None:
+            section = regression_section(runs, texts, scrub(baseline.label), paths.worst)
+        where = files or {}
+        inputs = tuple(InputFile(scrub(table.label), sha256_of(where.get(role)), len(table),
+                                 role)
+                       for role, table in (("run", run), ("references", references),
+                                           ("baseline", baseline)) if table is not None)
+        return outputs.finish(runs.tally, input_path=None, options=options, command=command,
+                              regressions=section, inputs=inputs)
+    finally:
+        outputs.close()

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from matchlens.core.diff.readable.chunks import Chunk
 from matchlens.core.diff.span_table import KIND_DELETE, KIND_INSERT, SpanTable
+from matchlens.core.output.reports.diff_markup import diff_html
 from matchlens.core.output.reports.escape import text
-from matchlens.core.output.reports.html_report import STYLE, diff_html
+from matchlens.core.output.reports.html_report import STYLE
 from matchlens.core.output.reports.rows import plain_diff
 
 _DEL = "background:#ffd7d5;color:#82071e"
@@ -44,9 +45,8 @@ def pair_plain(expected: str, actual: str, chunks: list[Chunk]) -> str:
 
 def pair_fragment(expected: str, actual: str, chunks: list[Chunk]) -> str:
     """The diff as HTML with inline styles, for the clipboard."""
-    body = diff_html(expected, actual, chunks)
-    body = body.replace("<del>", f'<del style="{_DEL}">').replace(
-        "<ins>", f'<ins style="{_INS}">')
+    body = diff_html(expected, actual, chunks, deleted_attrs=f' style="{_DEL}"',
+                     inserted_attrs=f' style="{_INS}"')
     return f'<pre style="white-space:pre-wrap">{body}</pre>'
 
 

@@ -1,21 +1,51 @@
 """One row as reports show it: its texts cut for show, its readable chunks (the same chunks
 `matchlens diff --json` gives), the wdiff-style plain text of the diff, and the sentence naming
-a failing metric (`levenshtein_similarity 0.42 < 0.70`)."""
+a failing metric (`levenshtein_similarity 0.42 < 0.70`); and which table columns hold numbers
+(right-aligned in the HTML and the Markdown)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Sequence
 
 from matchlens.core.diff.readable.chunks import Chunk, readable_diff
 from matchlens.core.output.reports.model import RowDiff
 from matchlens.core.results import Direction
 from matchlens.core.text.redact import scrub
 
+
+def report_chunks(expected: str, actual: str) -> tuple[Chunk, ...]:
+    """The readable chunks of a shown pair (`matchlens diff --json`'s chunks). Always by the
+    Python steps (`compiled=False`, the same chunks): a shown cell is at most CELL_CHARS long,
+    and a report diffs a few thousand pairs at most, where loading the compiled kernel (numba)
+    would cost more than every diff of the report together."""
+    return tuple(readable_diff(expected, actual, compiled=False).chunks)
+
+
 # A cell is shown up to this many characters (a 1 MB output would make a 1 MB report row and
 # an edit script far longer than anyone reads); the row says it was cut.
 CELL_CHARS = 2_000
 
 PLAIN_MARKS = ("[-", "-]", "{+", "+}")
+
+# a number as the reports write one: a count (1,234), a score (0.42, -0.013), a rate (42.0%), a
+# share (12/40), a threshold (≥ 0.70), an interval (+0.01 to +0.05), a p-value (p = 0.031)
+_NUMBER = re.compile(r"(?:[<>≤≥=] |p [<=] )?[-+−]?[\d,]*\.?\d+(?:e[-+]?\d+)?%?"
+                     r"(?:(?:/| to )[-+−]?[\d,]*\.?\d+%?)?")
+_NONE = {"–", "-", "", "no threshold"}  # a cell without a number
+
+
+def number_columns(rows: Sequence[Sequence[str]]) -> set[int]:
+    """The columns whose every cell is a number (or – for none), with at least one number."""
+    if not rows:
+        return set()
+    out = set()
+    for k in range(len(rows[0])):
+        cells = [str(row[k]).strip() for row in rows if k < len(row)]
+        if any(c not in _NONE for c in cells) and all(
+                c in _NONE or _NUMBER.fullmatch(c) for c in cells):
+            out.add(k)
+    return out
 
 
 def shown(text: str | None) -> tuple[str, bool]:
@@ -28,6 +58,11 @@ def shown(text: str | None) -> tuple[str, bool]:
 
 def score_text(score: float, integer: bool) -> str:
     return f"{score:.0f}" if integer and float(score).is_integer() else f"{score:.2f}"
+
+
+def fails(score: float, threshold: float, direction: Direction) -> bool:
+    """Whether a score is on the failing side of its threshold."""
+    return score < threshold if direction is Direction.MAX else score > threshold
 
 
 def failing_sentence(metric: str, score: float, threshold: float, direction: Direction,
@@ -45,7 +80,7 @@ def row_diff(*, index: int, line: int, row_id: str | None, variant: str, expecte
     """A row with its readable diff, over the texts as shown (scrubbed, cut)."""
     e, e_cut = shown(expected)
     a, a_cut = shown(actual)
-    chunks = readable_diff(e, a).chunks
+    chunks = report_chunks(e, a)
     return RowDiff(index=index, line=line, row_id=None if row_id is None else scrub(row_id),
                    variant=variant, expected=e, actual=a, chunks=tuple(chunks),
                    scores=dict(scores), failing=tuple(failing), cut=e_cut or a_cut)
