@@ -75,7 +75,8 @@ def runs_command(args: argparse.Namespace) -> int:
         discard_stdout()
         raise OutputError(f"standard output: cannot write the table "
                           f"({err.strerror or err})") from None
-    write_run_reports(args, runs, run, refs, base, config_to_dict(config, planned.metric_ids))
+    write_run_reports(args, runs, files.run, files.references, files.baseline,
+                      config_to_dict(config, planned.metric_ids))
     if not args.quiet:
         text = format_summary(runs.tally)
         if runs.changes:

@@ -35,6 +35,7 @@ from matchlens.core.output.reports.rows import failing_sentence, fails, row_diff
 from matchlens.core.results import Direction
 from matchlens.core.scoring.batch import BatchResult
 from matchlens.core.scoring.references import parse_references, reference_lists
+from matchlens.core.scoring.run_files import KeyedFile
 from matchlens.core.scoring.run_scoring import BASELINE, RunsResult
 from matchlens.core.scoring.run_summary import REGRESSED
 from matchlens.core.scoring.runs import take
@@ -63,11 +64,14 @@ def joined_texts(runs: RunsResult, run: Table, references: Table | None = None,
     if mapping.expected_any and not mapping.expected_literal:
         source = references if references is not None else run
         rows = joined.reference_rows if references is not None else joined.run_rows
-        lists = take(reference_lists(source, mapping.expected).lists, rows)
+        if isinstance(source, KeyedFile):  # read narrow: the cells' texts were kept
+            cells = [_references_or_none(v) for v in source.values[mapping.expected].to_pylist()]
+        else:
+            cells = reference_lists(source, mapping.expected).lists
+        lists = take(cells, rows)
         expected = [None if refs is None else json.dumps(refs, ensure_ascii=False)
                     for refs in lists]
-    actual = {spec: take(resolve_column(run, spec, require_match=False).values,
-                         joined.run_rows) for spec in mapping.variants}
+    actual = {spec: take(_values(run, spec), joined.run_rows) for spec in mapping.variants}
     lines = np.zeros(len(joined), dtype=np.int64)
     for table, rows in ((baseline, joined.baseline_rows), (references, joined.reference_rows),
                         (run, joined.run_rows)):
@@ -75,6 +79,22 @@ def joined_texts(runs: RunsResult, run: Table, references: Table | None = None,
             present = rows >= 0
             lines[present] = np.asarray(table.lines, dtype=np.int64)[rows[present]]
     return JoinedTexts(expected, actual, list(joined.ids), lines.tolist(), run.unit)
+
+
+def _references_or_none(cell: str | None) -> list[str] | None:
+    """A cell's references; None where it has none (its reason was said when it was scored)."""
+    try:
+        return parse_references(cell)
+    except ValueError:
+        return None
+
+
+def _values(table: Table | KeyedFile, spec: str) -> list[str | None]:
+    """A SPEC's texts in a file's row order: a whole table resolves it; a file read narrow
+    for the join (run_files.KeyedFile) kept it."""
+    if isinstance(table, KeyedFile):
+        return table.values[spec].to_pylist()
+    return resolve_column(table, spec, require_match=False).values
 
 
 def result_rows(result: BatchResult, start: int, stop: int) -> BatchResult:
