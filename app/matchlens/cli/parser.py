@@ -61,6 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="an output column or JSONPath; repeat for prompt variants")
     batch.add_argument("--label", metavar="COLUMN", help="a human pass/fail column (calibration)")
     _reading_options(batch)  # every reading option `score` takes
+    _runs_options(batch, gate=False)  # and its joins
     _gui_common(batch)
 
     score = sub.add_parser(
@@ -180,7 +181,7 @@ def _input_arguments(parser: argparse.ArgumentParser) -> None:
                         help="one fixed reference text for every row")
 
 
-def _runs_options(parser: argparse.ArgumentParser) -> None:
+def _runs_options(parser: argparse.ArgumentParser, gate: bool = True) -> None:
     """Several files joined by id: references, a baseline run (spec/cli.md § Several files)."""
     parser.add_argument("--id", metavar="SPEC", dest="id_spec",
                         help="the row key (a column or JSONPath) matching rows across files; a "
@@ -193,6 +194,8 @@ def _runs_options(parser: argparse.ArgumentParser) -> None:
                              "sidecar), or any data file with --baseline-actual")
     parser.add_argument("--baseline-actual", metavar="SPEC",
                         help="the column or JSONPath of BASE's outputs")
+    if not gate:  # the window has no exit code to gate
+        return
     parser.add_argument("--fail-on-regression", type=int, nargs="?", const=0, default=None,
                         metavar="N", help="exit 1 when more than N rows regressed (default 0)")
 
