@@ -82,3 +82,76 @@ def test_a_join_without_an_id_asks_for_one(qtbot, tmp_path):
     tab = make_tab(qtbot, ConfigModel())
     load(qtbot, tab, today, joins=(Join("reference", refs, None, "$.answer"),))
     assert "choose the id column" in tab.message.text()
+
+
+def _accept(qtbot, tab, dialog, **choices):
+    """Wait for the dialog's columns, choose, press OK, wait for the joined run's score."""
+    qtbot.waitUntil(lambda: not dialog.is_reading(), timeout=20_000)
+    for name, text in choices.items():
+        getattr(dialog, name).setCurrentText(text)
+    with qtbot.waitSignal(tab.sig_finished, timeout=30_000):
+        dialog.buttons.button(dialog.buttons.StandardButton.Ok).click()
+    qtbot.waitUntil(lambda: not tab.is_busy(), timeout=20_000)
+
+
+def test_the_runs_menu_joins_references_a_baseline_and_another_run(qtbot, tmp_path):
+    today, refs, base = run_files(tmp_path)
+    tab = make_tab(qtbot, ConfigModel())
+    load(qtbot, tab, today, actuals=["$.result"], expected="$.result")
+    actions = tab.runs_actions
+    assert actions.button.isEnabled()
+    dialog = actions.open_dialog("reference", refs)
+    # before the first join the dataset's id is asked too; the guesses are the id columns
+    qtbot.waitUntil(lambda: not dialog.is_reading(), timeout=20_000)
+    assert dialog.dataset_id.currentText() == "id" and dialog.id.currentText() == "id"
+    _accept(qtbot, tab, dialog, value="$.answer")
+    assert tab.prepared.ids == ["q3", "q1", "q2", "q4"]
+    assert tab.prepared.expected == ["Oslo", "Paris", "Rome", "Bern"]
+
+    dialog = actions.open_dialog("baseline", base)
+    assert dialog.dataset_id is None  # joined already: the id column is known
+    _accept(qtbot, tab, dialog, value="$.result")
+    assert tab.prepared.ids == ["q3", "q1", "q2", "q4", "q5"]
+    assert tab.prepared.actuals["baseline"] == ["Olso", None, "Rome", None, "Lima"]
+
+    tuesday = write_jsonl(tmp_path / "tuesday.jsonl", [
+        {"qid": "q1", "text": "Paris!"}, {"qid": "q6", "text": "Quito"}])
+    dialog = actions.open_dialog("run", tuesday)
+    _accept(qtbot, tab, dialog, id="qid", value="text")
+    assert tab.prepared.ids == ["q3", "q1", "q2", "q4", "q5", "q6"]
+    assert tab.prepared.actuals["tuesday"] == [None, "Paris!", None, None, None, "Quito"]
+    # this run's outputs first (the table opens on them), the other runs, the baseline last
+    assert list(tab.result.variants) == ["$.result", "tuesday", "baseline"]
+    assert tab.model.variant() == "$.result"
+    # reading it again (another encoding) joins the same files again
+    with qtbot.waitSignal(tab.sig_finished, timeout=30_000):
+        tab.top.sig_encoding.emit("cp1252")
+    qtbot.waitUntil(lambda: not tab.is_busy(), timeout=20_000)
+    assert tab.prepared.ids == ["q3", "q1", "q2", "q4", "q5", "q6"]
+
+
+def test_a_bad_join_from_the_menu_is_one_sentence_and_keeps_the_run(qtbot, tmp_path):
+    today, refs, _ = run_files(tmp_path)
+    tab = make_tab(qtbot, ConfigModel())
+    load(qtbot, tab, today, actuals=["$.result"])
+    dialog = tab.runs_actions.open_dialog("reference", refs)
+    _accept(qtbot, tab, dialog, value="$.nothing")
+    assert "$.nothing" in tab.message.text() and "answers.jsonl" in tab.message.text()
+    assert tab.table is not None and len(tab.table) == 3 and tab.joined is None
+    # the next join starts from the dataset on screen, not from the failed request
+    dialog = tab.runs_actions.open_dialog("reference", refs)
+    _accept(qtbot, tab, dialog, value="$.answer")
+    assert tab.prepared.expected == ["Oslo", "Paris", "Rome", "Bern"]
+
+
+def test_an_unreadable_file_is_a_sentence_in_the_dialog(qtbot, tmp_path):
+    today, _, _ = run_files(tmp_path)
+    tab = make_tab(qtbot, ConfigModel())
+    load(qtbot, tab, today, actuals=["$.result"])
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text('{"id": "q1"\n', encoding="utf-8")
+    dialog = tab.runs_actions.open_dialog("run", broken)
+    qtbot.waitUntil(lambda: not dialog.is_reading(), timeout=20_000)
+    assert "broken.jsonl" in dialog.message.text()
+    assert not dialog.buttons.button(dialog.buttons.StandardButton.Ok).isEnabled()
+    dialog.reject()

@@ -111,3 +111,14 @@ def joins_from_args(args: object) -> dict[str, object]:
     if not joins:
         return {}
     return {"joins": tuple(joins), "id_spec": getattr(args, "id_spec", None)}
+
+
+def runs_order(mapping: ColumnMapping, joined: JoinedRun | None) -> ColumnMapping:
+    """The variants of a joined run in the order the window shows them: the dataset's own
+    outputs, the other runs', the baseline's last (the table opens on this run's outputs)."""
+    if joined is None:
+        return mapping
+    late = [*joined.runs, joined.baseline]
+    rank = {name: i + 1 for i, name in enumerate(late) if name}
+    ordered = sorted(mapping.actuals, key=lambda a: rank.get(a, 0))  # a stable sort
+    return replace(mapping, actuals=tuple(ordered))

@@ -62,7 +62,8 @@ from matchlens.ui.batch.loading import (
 from matchlens.ui.batch.mapping_panel import MappingPanel
 from matchlens.ui.batch.network_consent import NetworkConsent
 from matchlens.ui.batch.read_choices import RowsChoices
-from matchlens.ui.batch.run_joins import opening_mapping
+from matchlens.ui.batch.run_actions import RunsActions
+from matchlens.ui.batch.run_joins import opening_mapping, runs_order
 from matchlens.ui.batch.scoring_run import ScoringRun
 from matchlens.ui.batch.table_model import BatchTableModel
 from matchlens.ui.batch.table_view import BatchTableView
@@ -103,6 +104,7 @@ class BatchTab(QWidget):
         self._build()
         self.reader = DatasetReader(self)
         self.reader.sig_read.connect(self._on_table)
+        self.runs_actions = RunsActions(self)  # the Runs menu: files joined by id
         self.consent = NetworkConsent(config_model, self.mapping_panel, self)
         self.consent.sig_consented.connect(
             lambda prepared, note: self.score(consented=True, prepared=prepared, note=note))
@@ -324,7 +326,9 @@ class BatchTab(QWidget):
         # The dataset on screen stays, whole, until the new file is read: a file that fails
         # to open never leaves the table of one file under the plots of another.
         self.top.set_file(path, "reading…")
-        self.progress.start(f"Reading {path.name}…", busy=True)
+        joined = ", ".join(join.path.name for join in reading.get("joins") or ())
+        self.progress.start(f"Reading {path.name}{f' and joining {joined}' if joined else ''}…",
+                            busy=True)
         self.say("")
         self.reader.read(ReadRequest(path, encoding or "", expected, actuals, label, score,
                                      **reading))
@@ -403,7 +407,7 @@ class BatchTab(QWidget):
         if self.table is None:
             self.say("Open a dataset first (Open…, drop a file here, or File ▸ Open dataset).")
             return
-        mapping = self.mapping_panel.mapping()
+        mapping = runs_order(self.mapping_panel.mapping(), self.joined)
         problems = mapping.problems()
         if problems:
             self.fail(" ".join(problems))

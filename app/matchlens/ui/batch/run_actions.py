@@ -1,0 +1,92 @@
+"""The batch tab's *Runs* menu: "References from another file…", "Compare with a baseline
+run…" and "Add a run…". Each asks for a file and its id and value columns (join_dialog.py),
+then reads the dataset on screen again with that file joined (run_joins.py) and scores it, in
+the tab's own read worker: the progress row and Cancel apply, and a bad join is one sentence
+under the bars with the dataset on screen kept.
+
+A new references file or baseline replaces the one joined before; every added run stays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from PySide6.QtCore import QObject
+from PySide6.QtWidgets import QFileDialog, QMenu, QToolButton, QWidget
+
+from matchlens.core.datasets import Table, guess_columns
+from matchlens.core.datasets.readers import OPEN_FILTER
+from matchlens.ui.batch.join_dialog import TITLES, JoinDialog
+from matchlens.ui.batch.loading import ReadRequest
+
+
+class RunsActions(QObject):
+    """The Runs menu of the batch tab `tab` (a button in its top bar)."""
+
+    def __init__(self, tab: QWidget) -> None:
+        super().__init__(tab)
+        self.tab = tab
+        self.shown: ReadRequest | None = None  # the request of the table on screen
+        self.dialog: JoinDialog | None = None
+        tab.reader.sig_read.connect(self._read)
+        self.button = QToolButton(tab.top)
+        self.button.setText("Runs")
+        self.button.setToolTip("Join other files by id: the references, a baseline run to "
+                               "compare with, or another run as one more variant")
+        self.button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(self.button)
+        self.actions = {}
+        for role in ("reference", "baseline", "run"):
+            action = menu.addAction(f"{TITLES[role]}…")
+            action.triggered.connect(lambda _c=False, r=role: self.ask(r))
+            self.actions[role] = action
+        self.button.setMenu(menu)
+        self.button.setEnabled(False)
+        tab.top.layout().insertWidget(2, self.button)
+
+    def _read(self, _table: Table, request: ReadRequest, _score: bool) -> None:
+        self.shown = request
+        self.button.setEnabled(True)
+
+    def ask(self, role: str) -> None:
+        """Ask for the file, then for its columns."""
+        name, _ = QFileDialog.getOpenFileName(self.tab, TITLES[role], "", OPEN_FILTER)
+        if name:
+            self.open_dialog(role, Path(name))
+
+    def open_dialog(self, role: str, path: Path) -> JoinDialog | None:
+        """The column dialog for `path` (window-modal, not blocking); OK joins and scores."""
+        tab = self.tab
+        if tab.table is None or self.shown is None:
+            tab.say("Open a dataset first (Open…, drop a file here, or File ▸ Open dataset).")
+            return None
+        joined = tab.joined
+        mapping = tab.mapping
+        dataset_id = joined.id_column if joined is not None else \
+            ((mapping.id if mapping is not None else None) or
+             guess_columns(tab.table.columns)["id"])
+        dialog = JoinDialog(role, path, None if joined is not None else list(tab.table.columns),
+                            dataset_id, encoding=self.shown.encoding or None, parent=tab)
+        dialog.accepted.connect(lambda: self._join(dialog))
+        dialog.finished.connect(dialog.deleteLater)
+        self.dialog = dialog
+        dialog.open()
+        return dialog
+
+    def _join(self, dialog: JoinDialog) -> None:
+        tab, request = self.tab, self.shown
+        if request is None:
+            return
+        join = dialog.join()
+        joins = request.joins if join.role == "run" else \
+            tuple(j for j in request.joins if j.role != join.role)
+        id_spec = request.id_spec if tab.joined is not None else dialog.chosen_dataset_id()
+        mapping = tab.mapping_panel.mapping()
+        new = replace(request, expected=mapping.expected or None,
+                      actuals=list(mapping.actuals) or None, label=mapping.label, score=True,
+                      joins=(*joins, join), id_spec=id_spec)
+        tab.load(new.path, new.expected, new.actuals, new.label, score=True,
+                 encoding=new.encoding, records=new.records, sheet=new.sheet,
+                 format=new.format, delimiter=new.delimiter, joins=new.joins,
+                 id_spec=new.id_spec)
