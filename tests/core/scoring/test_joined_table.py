@@ -13,7 +13,7 @@ from matchlens.core.config import Config
 from matchlens.core.datasets import table_from_columns
 from matchlens.core.errors import DatasetError
 from matchlens.core.scoring import plan
-from matchlens.core.scoring.joined_table import add_file, changes, start
+from matchlens.core.scoring.joined_table import add_file, change_codes, changes, start
 from matchlens.core.scoring.mapping import ColumnMapping, prepare
 from matchlens.core.scoring.pipeline import score_values
 from matchlens.core.scoring.run_scoring import RunFiles, score_runs
@@ -63,6 +63,11 @@ def test_the_same_rows_scores_and_labels_as_score_runs(run_ids, data):
     for metric_id, metric in theirs.metrics.items():
         np.testing.assert_array_equal(mine.metrics[metric_id].codes, metric.codes)
         np.testing.assert_array_equal(mine.metrics[metric_id].delta, metric.delta)
+    # the window's cheap labels (no paired test) are the same arrays
+    rows, metrics = change_codes(joined, result, "out", THRESHOLDS)
+    np.testing.assert_array_equal(rows, theirs.codes)
+    for metric_id, metric in theirs.metrics.items():
+        np.testing.assert_array_equal(metrics[metric_id], metric.codes)
 
 
 def test_a_hand_joined_table_and_its_labels():

@@ -25,7 +25,12 @@ import pyarrow.compute as pc
 from matchlens.core.datasets import Table, resolve_column
 from matchlens.core.errors import DatasetError
 from matchlens.core.scoring.batch import BatchResult, MetricJob
-from matchlens.core.scoring.run_summary import VariantChange, compare_with_baseline
+from matchlens.core.scoring.run_summary import (
+    VariantChange,
+    compare_with_baseline,
+    metric_codes,
+    row_codes,
+)
 from matchlens.core.scoring.runs import key_values, take
 
 OPENED = ""  # `present`'s key for the opened file's own rows (its output columns)
@@ -177,6 +182,30 @@ def changes(run: JoinedRun, result: BatchResult, thresholds: dict[str, float | N
         out.extend(compare_with_baseline(_one(result, variant, jobs), _one(result, base, jobs),
                                          base, run.presence(base), run.presence(variant)))
     return out
+
+
+def change_codes(run: JoinedRun, result: BatchResult, variant: str,
+                 thresholds: dict[str, float | None]) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """`changes` without the paired tests, for one variant: (each row's `change`, each metric's
+    label codes), the core's own rules (run_summary.metric_codes / row_codes), cheap enough to
+    follow a dragged threshold."""
+    base = run.baseline
+    if base is None or base not in result.variants or variant not in result.variants:
+        raise ValueError(f"no baseline to compare {variant!r} with")
+    in_base, in_run = run.presence(base), run.presence(variant)
+    limits = {job.id: thresholds.get(job.id, job.threshold) for job in result.jobs}
+    gated = any(limit is not None for limit in limits.values())
+    metrics = {}
+    for job in result.jobs:
+        limit = limits[job.id]
+        verdicts = ((result.verdicts(base, job.id, limit), result.verdicts(variant, job.id, limit))
+                    if limit is not None else (None, None))
+        metrics[job.id] = metric_codes(result.scores[(base, job.id)],
+                                       result.scores[(variant, job.id)], *verdicts,
+                                       job.spec.direction, in_base, in_run)
+    rows = row_codes(result.row_passes(base, limits) if gated else None,
+                     result.row_passes(variant, limits) if gated else None, in_base, in_run)
+    return rows, metrics
 
 
 def _one(result: BatchResult, variant: str, jobs: list[MetricJob]) -> BatchResult:

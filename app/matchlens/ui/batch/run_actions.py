@@ -5,6 +5,10 @@ the tab's own read worker: the progress row and Cancel apply, and a bad join is 
 under the bars with the dataset on screen kept.
 
 A new references file or baseline replaces the one joined before; every added run stays.
+
+It also ties the Runs view (variants_view.py, runs_view.py) to the table: the delta columns of
+a run with a baseline, a clicked count as the table's filter (named in the Show box), a clicked
+scatter point as the table's current row, and the counts following the thresholds.
 """
 
 from __future__ import annotations
@@ -12,11 +16,15 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QFileDialog, QMenu, QToolButton, QWidget
 
 from matchlens.core.datasets import Table, guess_columns
 from matchlens.core.datasets.readers import OPEN_FILTER
+from matchlens.core.scoring.batch import BatchResult
+from matchlens.core.scoring.mapping import Prepared
+from matchlens.core.scoring.view_order import FILTER_ALL
 from matchlens.ui.batch.join_dialog import TITLES, JoinDialog
 from matchlens.ui.batch.loading import ReadRequest
 
@@ -44,6 +52,46 @@ class RunsActions(QObject):
         self.button.setMenu(menu)
         self.button.setEnabled(False)
         tab.top.layout().insertWidget(2, self.button)
+        runs = tab.variants.runs
+        tab.variants.thresholds = tab.thresholds
+        runs.sig_show_rows.connect(self.show_rows)
+        runs.sig_select_row.connect(self.select_row)
+        tab.run.sig_started.connect(self._started)  # after the tab's own session start
+        tab.config_model.sig_changed.connect(lambda _metric: tab.variants.recount())
+
+    def _started(self, _prepared: Prepared, result: BatchResult) -> None:
+        joined = self.tab.joined
+        base = joined.baseline if joined is not None else None
+        base = base if base in result.variants else None
+        self.tab.model.set_baseline(base)
+        if base is not None:  # a run compared with a baseline opens on what changed
+            self.tab.tabs.setCurrentWidget(self.tab.variants)
+
+    def show_rows(self, key: str, name: str, mask: np.ndarray) -> None:
+        """A clicked count: the table shows those rows of the Runs view's variant."""
+        tab = self.tab
+        variant = tab.variants.runs.variant
+        if variant and variant != tab.table_bar.variant.currentText():
+            tab.table_bar.variant.setCurrentText(variant)
+        tab.model.set_row_mask(key, mask)
+        tab.table_bar.show_rows(key, name)
+
+    def select_row(self, row: int) -> None:
+        """A clicked scatter point: its row becomes the table's current row (the Show box
+        goes back to every row when it hid it)."""
+        tab = self.tab
+        variant = tab.variants.runs.variant
+        if variant and variant != tab.table_bar.variant.currentText():
+            tab.table_bar.variant.setCurrentText(variant)
+        if tab.model.view_row(row) is None:
+            tab.table_bar.set_filter(FILTER_ALL)
+        view_row = tab.model.view_row(row)
+        if view_row is None:  # a big table filters in a worker: say where the row is
+            tab.said(f"Row {row + 1} is hidden by the search; clear it to see the row.")
+            return
+        index = tab.model.index(view_row, 0)
+        tab.view.setCurrentIndex(index)
+        tab.view.scrollTo(index)
 
     def _read(self, _table: Table, request: ReadRequest, _score: bool) -> None:
         self.shown = request

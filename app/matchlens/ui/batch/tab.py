@@ -104,7 +104,6 @@ class BatchTab(QWidget):
         self._build()
         self.reader = DatasetReader(self)
         self.reader.sig_read.connect(self._on_table)
-        self.runs_actions = RunsActions(self)  # the Runs menu: files joined by id
         self.consent = NetworkConsent(config_model, self.mapping_panel, self)
         self.consent.sig_consented.connect(
             lambda prepared, note: self.score(consented=True, prepared=prepared, note=note))
@@ -125,6 +124,7 @@ class BatchTab(QWidget):
             helper.sig_errored.connect(self._on_error)
             helper.sig_done.connect(self._on_task_done)
         self.threshold_sync = ThresholdSync(self)
+        self.runs_actions = RunsActions(self)  # the Runs menu, files joined by id, Runs view
 
     @property
     def network_prompt(self) -> QMessageBox | None:
@@ -459,7 +459,7 @@ class BatchTab(QWidget):
         # Calibration always has labels to show: a person can label rows without a column.
         self.calibration.reset(specs, result.variants[0], True, thresholds)
         self.labelling.start(prepared, result.variants)
-        self.variants.reset(result, specs)
+        self.variants.reset(result, specs, self.joined)
         if wants_fields(prepared, specs):
             self.fields.reset(prepared.expected, prepared.actuals,
                               self.config_model.settings("json_distance").options)
