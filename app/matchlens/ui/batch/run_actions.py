@@ -67,6 +67,17 @@ class RunsActions(QObject):
         if base is not None:  # a run compared with a baseline opens on what changed
             self.tab.tabs.setCurrentWidget(self.tab.variants)
 
+    def baseline_for_row(self, row: int) -> str | None:
+        """The baseline's output of `row` for the compare view's third pane ("" where the
+        baseline has none); None when the table shows no run compared with a baseline (or
+        shows the baseline itself)."""
+        tab = self.tab
+        base = tab.model.baseline()
+        if base is None or tab.prepared is None or tab.model.variant() == base \
+                or not 0 <= row < tab.prepared.rows:
+            return None
+        return tab.prepared.actuals[base][row] or ""
+
     def show_rows(self, key: str, name: str, mask: np.ndarray) -> None:
         """A clicked count: the table shows those rows of the Runs view's variant."""
         tab = self.tab
