@@ -64,6 +64,12 @@ def test_the_tab_opens_the_joined_scored_run(qtbot, tmp_path):
     assert tab.prepared.actuals["$.result"] == ["Oslo", "Paris", "Milan", None, None]
     assert tab.result is not None and tab.result.rows == 5
     assert tab.joined is not None and tab.joined.baseline == "baseline"
+    # one sentence on the join (today 3 ids, answers 4, yesterday 3; 5 in all), not a reason
+    # per row a file lacks
+    assert tab.message.text() == (
+        "Joined by id (id): 5 rows; today.jsonl has 3, answers.jsonl (references) 4, "
+        "yesterday.jsonl (baseline) 3. A row a file lacks has no value from it: no score "
+        "there, and it is counted.")
 
 
 def test_a_join_without_an_id_in_common_is_one_sentence_and_keeps_the_table(qtbot, tmp_path):

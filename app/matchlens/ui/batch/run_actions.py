@@ -27,6 +27,7 @@ from matchlens.core.scoring.mapping import Prepared
 from matchlens.core.scoring.view_order import FILTER_ALL
 from matchlens.ui.batch.join_dialog import TITLES, JoinDialog
 from matchlens.ui.batch.loading import ReadRequest
+from matchlens.ui.batch.run_joins import join_summary
 
 
 class RunsActions(QObject):
@@ -64,6 +65,8 @@ class RunsActions(QObject):
         base = joined.baseline if joined is not None else None
         base = base if base in result.variants else None
         self.tab.model.set_baseline(base)
+        if joined is not None:  # rather than each joined row's missing values, one sentence
+            self.tab.say(join_summary(joined))
         if base is not None:  # a run compared with a baseline opens on what changed
             self.tab.tabs.setCurrentWidget(self.tab.variants)
 

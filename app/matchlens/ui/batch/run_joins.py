@@ -122,3 +122,16 @@ def runs_order(mapping: ColumnMapping, joined: JoinedRun | None) -> ColumnMappin
     rank = {name: i + 1 for i, name in enumerate(late) if name}
     ordered = sorted(mapping.actuals, key=lambda a: rank.get(a, 0))  # a stable sort
     return replace(mapping, actuals=tuple(ordered))
+
+
+def join_summary(joined: JoinedRun) -> str:
+    """One sentence on what was joined: the rows, and how many each file has (the rows a file
+    lacks have no value there, by design: not a reading problem to list row by row)."""
+    table = joined.table
+    parts = [f"{Path(table.label).name} has {int(joined.in_run.sum()):,}"]
+    for column, source in joined.sources.items():
+        role = "references" if column == joined.reference else \
+            "baseline" if column == joined.baseline else "run"
+        parts.append(f"{Path(source).name} ({role}) {int(joined.presence(column).sum()):,}")
+    return (f"Joined by id ({joined.id_column}): {len(table):,} rows; {', '.join(parts)}. A row "
+            "a file lacks has no value from it: no score there, and it is counted.")
