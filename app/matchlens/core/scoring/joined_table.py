@@ -23,6 +23,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from matchlens.core.datasets import Table, resolve_column
+from matchlens.core.datasets.source import gc_paused, settle
 from matchlens.core.errors import DatasetError
 from matchlens.core.scoring.batch import BatchResult, MetricJob
 from matchlens.core.scoring.run_summary import (
@@ -68,14 +69,16 @@ def start(table: Table, id_spec: str) -> JoinedRun:
     id_column = id_spec if id_spec in table.column_index else _free_name(table.columns, "id")
     columns = list(table.columns) if id_column in table.columns else [id_column,
                                                                        *table.columns]
-    if table.is_delimited:
-        names = table.columns
-        rows = [dict(zip(names, row, strict=False)) for row in table.rows]
-    else:
-        rows = [dict(row) for row in table.rows]
-    if id_column not in table.column_index:
-        for row, key in zip(rows, ids, strict=True):
-            row[id_column] = key
+    with gc_paused():  # a million new dicts, no cycles: see source.settle
+        if table.is_delimited:
+            names = table.columns
+            rows = [dict(zip(names, row, strict=False)) for row in table.rows]
+        else:
+            rows = [dict(row) for row in table.rows]
+        if id_column not in table.column_index:
+            for row, key in zip(rows, ids, strict=True):
+                row[id_column] = key
+        settle(rows)
     joined = replace(table, columns=columns, rows=rows, kind="records", delimiter=None,
                      name=table.label, repeated={})
     return JoinedRun(joined, id_column, {OPENED: np.ones(len(rows), dtype=bool)})
@@ -84,7 +87,8 @@ def start(table: Table, id_spec: str) -> JoinedRun:
 def add_file(run: JoinedRun, other: Table, id_spec: str, value_spec: str, role: str,
              expected: str | None = None) -> JoinedRun:
     """`run` with `other`'s values at `value_spec` as one more column, matched on `id_spec`
-    (the key of `other`'s rows; the joined table's own ids are in its id column).
+    (the key of `other`'s rows; the joined table's own ids are in its id column). `run`'s row
+    dicts are extended in place (a million copies cost seconds): use the result, not `run`.
 
     `role` "reference" (the references), "baseline" (an earlier run's outputs) or "run" (another
     run's outputs, one more variant). A baseline row the table lacks ("gone") takes the
@@ -113,14 +117,16 @@ def add_file(run: JoinedRun, other: Table, id_spec: str, value_spec: str, role: 
     rows = list(table.rows)
     lines = list(table.lines)
     other_lines = other.lines
-    for i in new.tolist():
-        rows.append({run.id_column: theirs[i]})
-        lines.append(other_lines[i])
-    for i, value in enumerate(values):
-        if value is not None:
-            rows[i] = {**rows[i], name: value}
-    if role == "baseline" and expected and len(new):
-        _fill_expected(rows, len(mine), other, new, expected)
+    with gc_paused():
+        for i in new.tolist():
+            rows.append({run.id_column: theirs[i]})
+            lines.append(other_lines[i])
+        for row, value in zip(rows, values, strict=True):
+            if value is not None:
+                row[name] = value
+        if role == "baseline" and expected and len(new):
+            _fill_expected(rows, len(mine), other, new, expected)
+        settle(rows)
     present = {key: np.concatenate([mask, np.zeros(len(new), dtype=bool)])
                for key, mask in run.present.items()}
     present[name] = other_rows >= 0
@@ -162,7 +168,7 @@ def _fill_expected(rows: list[dict], start: int, base: Table, new: np.ndarray,
     for offset, i in enumerate(new.tolist()):
         value = column.values[i]
         if value is not None:
-            rows[start + offset] = {**rows[start + offset], expected: value}
+            rows[start + offset][expected] = value
 
 
 def changes(run: JoinedRun, result: BatchResult, thresholds: dict[str, float | None]
