@@ -129,6 +129,23 @@ def test_the_counts_follow_a_threshold_as_core_counts_it(qtbot, tmp_path):
                                              .tolist(), strict=True))
 
 
+def test_a_count_filter_follows_a_moved_threshold(qtbot, tmp_path):
+    config = ConfigModel()
+    tab, files = _open(qtbot, tmp_path, config)
+    _click_count(qtbot, tab.variants.runs, "levenshtein_similarity", "improved")
+    qtbot.waitUntil(lambda: not tab.is_busy(), timeout=10_000)
+    before = _shown_ids(tab)
+    config.set_threshold("levenshtein_similarity", 0.2)
+    qtbot.waitUntil(lambda: _shown_ids(tab) != before, timeout=10_000)
+    moved = Config()
+    moved.thresholds["levenshtein_similarity"] = 0.2
+    core = _core(*files, moved)
+    (change,) = core.changes
+    codes = change.metrics["levenshtein_similarity"].codes
+    assert _shown_ids(tab) == set(np.array(core.joined.ids)[codes == LABELS.index("improved")]
+                                  .tolist())
+
+
 def test_the_delta_column_sorts_and_a_scatter_point_selects_its_row(qtbot, tmp_path):
     tab, files = _open(qtbot, tmp_path, ConfigModel())
     model = tab.model

@@ -57,6 +57,7 @@ class RunsActions(QObject):
         tab.variants.thresholds = tab.thresholds
         runs.sig_show_rows.connect(self.show_rows)
         runs.sig_select_row.connect(self.select_row)
+        runs.sig_recounted.connect(self._refilter)
         tab.run.sig_started.connect(self._started)  # after the tab's own session start
         tab.config_model.sig_changed.connect(lambda _metric: tab.variants.recount())
 
@@ -89,6 +90,14 @@ class RunsActions(QObject):
             tab.table_bar.variant.setCurrentText(variant)
         tab.model.set_row_mask(key, mask)
         tab.table_bar.show_rows(key, name)
+
+    def _refilter(self) -> None:
+        """New counts (a threshold moved): a count's filter in the Show box shows its rows
+        under the thresholds now."""
+        key = str(self.tab.table_bar.filter.currentData() or "")
+        mask = self.tab.variants.runs.mask_for(key)
+        if mask is not None:
+            self.tab.model.set_row_mask(key, mask)
 
     def select_row(self, row: int) -> None:
         """A clicked scatter point: its row becomes the table's current row (the Show box

@@ -59,6 +59,7 @@ class RunsPanel(QWidget):
 
     sig_show_rows = Signal(str, str, object)  # (filter key, its name, the rows' bool mask)
     sig_select_row = Signal(int)  # a scatter point was clicked: that source row
+    sig_recounted = Signal()  # new counts (a threshold moved): a count's filter follows
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -151,6 +152,19 @@ class RunsPanel(QWidget):
                     cell.setForeground(QColor.fromHslF(130 / 360, 0.7, 0.35))
                 self.counts.setItem(r, c, cell)
         self._draw_scatter()
+        self.sig_recounted.emit()
+
+    def mask_for(self, key: str) -> np.ndarray | None:
+        """The rows of a count's filter key (change_key) under the counts now; None for a key
+        that is not one."""
+        if self._codes is None:
+            return None
+        rows, metrics = self._codes
+        for metric_id, codes in [(ROW, rows), *metrics.items()]:
+            for c, label in enumerate(LABELS):
+                if key == change_key(metric_id, label):
+                    return codes == c
+        return None
 
     def _clicked(self, r: int, c: int) -> None:
         if self._codes is None:
@@ -161,7 +175,7 @@ class RunsPanel(QWidget):
         array = self._codes[0] if metric_id == ROW else self._codes[1][metric_id]
         mask = array == c
         where = "rows" if metric_id == ROW else self._specs[metric_id].label
-        name = f"{label.capitalize()}: {where} ({int(mask.sum()):,} vs the baseline)"
+        name = f"{label.capitalize()}: {where} (vs the baseline)"
         self.sig_show_rows.emit(change_key(metric_id, label), name, mask)
 
     def _draw_scatter(self) -> None:
