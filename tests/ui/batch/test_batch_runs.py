@@ -116,7 +116,9 @@ def test_the_runs_menu_joins_references_a_baseline_and_another_run(qtbot, tmp_pa
 
     dialog = actions.open_dialog("baseline", base)
     assert dialog.dataset_id is None  # joined already: the id column is known
-    _accept(qtbot, tab, dialog, value="$.result")
+    qtbot.waitUntil(lambda: not dialog.is_reading(), timeout=20_000)
+    assert dialog.value.currentText() == "$.result"  # guessed: the run's own output SPEC
+    _accept(qtbot, tab, dialog)
     assert tab.prepared.ids == ["q3", "q1", "q2", "q4", "q5"]
     assert tab.prepared.actuals["baseline"] == ["Olso", None, "Rome", None, "Lima"]
 

@@ -49,9 +49,10 @@ class JoinDialog(QDialog):
 
     def __init__(self, role: str, path: Path, dataset_columns: list[str] | None,
                  dataset_id: str | None, encoding: str | None = None,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, value_hint: str | None = None) -> None:
         super().__init__(parent)
         self.role, self.path, self.encoding = role, Path(path), encoding
+        self._hint = value_hint  # the dataset's own output SPEC: another run is alike
         self.setWindowTitle(TITLES[role])
         layout = QVBoxLayout(self)
         intro = QLabel(f"<b>{self.path.name}</b><br>{HELP[role]}", self)
@@ -103,7 +104,8 @@ class JoinDialog(QDialog):
             box.addItems(table.columns)
         wanted = self._dataset_id if self._dataset_id in table.column_index else guess["id"]
         self.id.setCurrentText(wanted or (table.columns[0] if table.columns else ""))
-        self.value.setCurrentText(self._value_guess(table, guess))
+        self.value.setCurrentText(self._value_guess(table, guess) or next(
+            (c for c in table.columns if c != self.id.currentText()), ""))
         self.message.setText(f"{len(table):,} rows · {len(table.columns)} columns.")
         self._ok(True)
 
@@ -118,6 +120,9 @@ class JoinDialog(QDialog):
             actual = (record or {}).get("actual")
             if isinstance(actual, list) and len(actual) == 1 and isinstance(actual[0], str):
                 return actual[0]
+        hint = self._hint
+        if hint and (hint in table.column_index or hint.startswith("$")):
+            return hint
         outputs = table.variants or guess["actual"]
         return outputs[0] if outputs else ""
 

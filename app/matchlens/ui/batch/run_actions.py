@@ -137,8 +137,11 @@ class RunsActions(QObject):
         dataset_id = joined.id_column if joined is not None else \
             ((mapping.id if mapping is not None else None) or
              guess_columns(tab.table.columns)["id"])
+        own = [a for a in (mapping.actuals if mapping is not None else ())
+               if joined is None or a not in (joined.baseline, *joined.runs)]
         dialog = JoinDialog(role, path, None if joined is not None else list(tab.table.columns),
-                            dataset_id, encoding=self.shown.encoding or None, parent=tab)
+                            dataset_id, encoding=self.shown.encoding or None, parent=tab,
+                            value_hint=own[0] if own else None)
         dialog.accepted.connect(lambda: self._join(dialog))
         dialog.finished.connect(dialog.deleteLater)
         self.dialog = dialog
