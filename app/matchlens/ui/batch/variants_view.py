@@ -111,9 +111,10 @@ class VariantsView(QWidget):
         runs = joined is not None and joined.baseline in result.variants
         self.joined = joined if runs else None
         self.runs.reset(self.joined, result, specs)
-        self.runs.setVisible(runs)
-        self.plot.setVisible(not runs)  # the scatter and the sentence say what it showed
-        self._retitle("Runs" if runs else "Variants")
+        if runs == self.runs.isHidden():  # only a change: a relayout resizes the splitter
+            self.runs.setVisible(runs)
+            self.plot.setVisible(not runs)  # the scatter and the sentence say what it showed
+            self._retitle("Runs" if runs else "Variants")
         self.comparison = None
         for combo in (self.metric, self.a, self.b):
             combo.blockSignals(True)
