@@ -48,6 +48,7 @@ class BaselinePane(QObject):
         tab.editor_splitter.insertWidget(1, self.pane)
         self.table: SpanTable | None = None
         self._equal_pending = False
+        self._on_tab_panes = False  # the direct highlight is drawn on the tab's own panes
         tab.editor_splitter.installEventFilter(self)
         self._slot = TaskSlot()
         self._timer = QTimer(self, singleShot=True, interval=_DEBOUNCE_MS)
@@ -66,7 +67,8 @@ class BaselinePane(QObject):
             self._slot.cancel()
             self.table = None
             self.pane.hide()
-            self._restore_tab_panes()
+            if self._on_tab_panes:  # only undo what the direct mode drew there
+                self._restore_tab_panes()
             return
         self.pane.set_text(text, source)
         if self.pane.isHidden():
@@ -126,11 +128,12 @@ class BaselinePane(QObject):
         self.pane.ruler.set_table(table)
         if direct:
             self._direct_on_tab_panes()
-        else:
+        elif self._on_tab_panes:
             self._restore_tab_panes()
 
     def _direct_on_tab_panes(self) -> None:
         """This output shows its difference from the baseline; the reference shows none."""
+        self._on_tab_panes = True
         actual = self.tab.panes["actual"]
         actual.decorator.texts = self.pair
         actual.decorator.set_table(self.table)
@@ -140,7 +143,13 @@ class BaselinePane(QObject):
         expected.ruler.set_table(None)
 
     def _restore_tab_panes(self) -> None:
+        """The tab's own highlight back on its panes (none while it is for other texts: the
+        tab's next result brings the one that fits)."""
+        self._on_tab_panes = False
         table = self.tab.current_table()
+        lengths = tuple(len(text) for text in self.tab.texts())
+        if table is not None and tuple(table.lengths) != lengths:
+            table = None
         for pane in self.tab.panes.values():
             pane.decorator.texts = self.tab.texts
             pane.decorator.set_table(table)
