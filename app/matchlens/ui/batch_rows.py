@@ -66,8 +66,9 @@ class BatchRows(QObject):
         if references is not None:
             window.compare_tab.set_references(refs, current, why)
         # a run compared with a baseline: the baseline's output in a third pane
+        runs = getattr(window.batch_tab, "runs_actions", None)  # (a stand-in tab has none)
         window.compare_tab.baseline_pane.show_baseline(
-            window.batch_tab.runs_actions.baseline_for_row(row))
+            runs.baseline_for_row(row) if runs is not None else None)
         window.tabs.setCurrentWidget(window.compare_tab)
         self.update_actions()
         window.show_status(f"Opened {description}.")
