@@ -1,8 +1,10 @@
 """A Hypothesis state machine drives the real main window offscreen: open a good file, a bad
 file, a second file; change the mapping; toggle metrics; drag a threshold; Best threshold;
-undo/redo; save and restart from disk. After every step, every verdict drawn (table colours
-and tooltips, histogram lines and counts, compare panel badges) must equal what core computes
-under the config model's thresholds, and a restart must bring back the same thresholds.
+undo/redo; save and restart from disk; compare with a baseline run and filter by a change
+count. After every step, every verdict drawn (table colours and tooltips, histogram lines and
+counts, compare panel badges, the Runs view's change counts and the rows a count shows) must
+equal what core computes under the config model's thresholds, and a restart must bring back
+the same thresholds.
 
 Kept small (a few examples of a few steps on 8-row files) so it runs in well under a minute.
 """
@@ -29,7 +31,11 @@ from PySide6.QtCore import Qt
 
 from matchlens.core.dataset_thresholds import beside_path
 from matchlens.core.metrics.registry import DEFAULT_METRICS, evaluate, get_metric
+from matchlens.core.scoring.joined_table import changes
+from matchlens.core.scoring.run_summary import LABELS
 from matchlens.core.scoring.view_order import FILTER_ALL, filter_mask, search_hits
+from matchlens.ui.batch.run_joins import Join
+from matchlens.ui.batch.runs_view import change_key
 from matchlens.ui.config_model import ConfigModel, default_config_path
 from matchlens.ui.main_window import MainWindow, make_settings
 from tests.ui.batch_support import drag_line, load, small_dataset, wait_idle
@@ -72,6 +78,7 @@ class WindowMachine(RuleBasedStateMachine):
         for path in (self.files.small, self.files.second):  # (thresholds saved for a dataset)
             beside_path(path).unlink(missing_ok=True)
         self.dataset: Path | None = None
+        self.reading: dict = {}  # the joins the dataset was opened with
         self.seen: dict[int, dict] = {}  # undo stack index -> settings there
         self.window = self._open_window()
 
@@ -82,7 +89,7 @@ class WindowMachine(RuleBasedStateMachine):
         window.show()
         window.compare_tab.set_texts(*PAIR)
         if self.dataset is not None:  # the new window's tab (self.window is the old one)
-            load(self.qtbot, window.batch_tab, self.dataset)
+            load(self.qtbot, window.batch_tab, self.dataset, **self.reading)
         self._settle()
         return window if not hasattr(self, "window") else window
 
@@ -121,8 +128,27 @@ class WindowMachine(RuleBasedStateMachine):
     @rule(which=st.sampled_from(["small", "second"]))
     def open_good_file(self, which: str) -> None:
         self.dataset = getattr(self.files, which)
+        self.reading = {}
         self._load(self.dataset)
         assert self.tab.table is not None and self.tab.table.path == self.dataset
+
+    @rule(which=st.sampled_from(["output_a", "output_b"]))
+    def compare_with_a_baseline(self, which: str) -> None:
+        """small.csv against second.jsonl's `which` as the baseline, joined by id (as
+        Runs ▸ Compare with a baseline run… does; test_batch_runs drives the dialog)."""
+        self.dataset = self.files.small
+        self.reading = {"id_spec": "id",
+                        "joins": (Join("baseline", self.files.second, "id", which),)}
+        load(self.qtbot, self.tab, self.dataset, **self.reading)
+        assert self.tab.joined is not None and self.tab.joined.baseline == "baseline"
+
+    @precondition(lambda self: self.tab.variants.joined is not None)
+    @rule(line=st.integers(0, 20), label=st.sampled_from(LABELS))
+    def filter_by_a_change_count(self, line: int, label: str) -> None:
+        """A count of the Runs view picked (as a click does; test_batch_runs_view clicks)."""
+        runs = self.tab.variants.runs
+        if runs.counts.rowCount():
+            runs.counts.cellClicked.emit(line % runs.counts.rowCount(), LABELS.index(label))
 
     @rule()
     def open_bad_file(self) -> None:
@@ -256,6 +282,30 @@ class WindowMachine(RuleBasedStateMachine):
         assert sorted(model.order().tolist()) == sorted(rows.tolist()), \
             (bar.filter.currentText(), search)
         assert model.rowCount() == len(rows)
+
+    @invariant()
+    def change_counts_are_cores(self) -> None:
+        """The Runs view's counts, and the rows a count shows, are core's labels under the
+        thresholds now (joined_table.changes: run_summary.compare_with_baseline)."""
+        self._settle()
+        tab, runs = self.tab, self.tab.variants.runs
+        if tab.variants.joined is None or tab.final is None or not runs.shown_counts:
+            return
+        by_variant = {c.variant: c for c in changes(tab.joined, tab.result, tab.thresholds())}
+        change = by_variant[runs.variant]
+        assert runs.shown_counts[""] == dict(zip(
+            LABELS, np.bincount(change.codes, minlength=len(LABELS)).tolist(), strict=True))
+        for metric_id, metric in change.metrics.items():
+            assert runs.shown_counts[metric_id] == metric.counts, metric_id
+        which = tab.table_bar.filter.currentData() or FILTER_ALL
+        for metric_id in ["", *change.metrics]:
+            for label in LABELS:
+                if which == change_key(metric_id, label) and \
+                        tab.model.variant() == runs.variant:
+                    codes = change.codes if metric_id == "" else change.metrics[metric_id].codes
+                    shown = set(tab.model.order().tolist())
+                    if not tab.table_bar.search.text():
+                        assert shown == set(np.flatnonzero(codes == LABELS.index(label)).tolist())
 
     @invariant()
     def every_verdict_is_cores(self) -> None:

@@ -191,6 +191,9 @@ def build_window(args: argparse.Namespace, screenshot: bool) -> tuple[MainWindow
         if getattr(args, "json", False):
             window.compare_tab.show_panel("json_distance")
     elif command == "batch":
+        # the Batch tab's modules load after the first paint; only `batch` needs this one now
+        from matchlens.ui.batch.run_joins import joins_from_args
+
         try:
             reading = reading_options(args)
         except MatchLensError as err:  # a --delimiter of two characters: one sentence
@@ -199,7 +202,7 @@ def build_window(args: argparse.Namespace, screenshot: bool) -> tuple[MainWindow
         wait_for_batch = window.load_dataset(args.data, expected=args.expected,
                                              actuals=args.actual, label=args.label,
                                              encoding=getattr(args, "encoding", None),
-                                             **reading)
+                                             **reading, **joins_from_args(args))
         if not wait_for_batch:
             errors.append("The Batch tab is not available in this build; nothing was scored.")
     else:

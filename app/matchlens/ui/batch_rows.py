@@ -65,6 +65,10 @@ class BatchRows(QObject):
                                      sources=("dataset", "dataset"))
         if references is not None:
             window.compare_tab.set_references(refs, current, why)
+        # a run compared with a baseline: the baseline's output in a third pane
+        runs = getattr(window.batch_tab, "runs_actions", None)  # (a stand-in tab has none)
+        window.compare_tab.baseline_pane.show_baseline(
+            runs.baseline_for_row(row) if runs is not None else None)
         window.tabs.setCurrentWidget(window.compare_tab)
         self.update_actions()
         window.show_status(f"Opened {description}.")
@@ -76,6 +80,7 @@ class BatchRows(QObject):
         self.row = None
         self.window.compare_tab.context_label.setText("")
         self.window.compare_tab.set_references([])
+        self.window.compare_tab.baseline_pane.show_baseline(None)
         self.update_actions()
 
     def step(self, step: int, failing_only: bool = False) -> None:

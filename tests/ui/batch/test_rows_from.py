@@ -56,3 +56,43 @@ def test_several_arrays_offer_a_chooser_that_reads_the_one_picked(qtbot, tmp_pat
     assert tab.table is not None and len(tab.table) == 3
     assert box.currentText() == "$.results.results"  # the chooser still says which
     assert tab.result is not None and tab.result.rows == 3  # and it was scored
+
+
+def _two_sheets(tmp_path):
+    """A real .xlsx (xlsxwriter writes the Office Open XML a spreadsheet program does): two
+    sheets of two different runs, so the rows read tell which sheet was read."""
+    import xlsxwriter
+
+    path = tmp_path / "runs.xlsx"
+    book = xlsxwriter.Workbook(str(path))
+    for name, rows in (("Monday", [("Paris", "Paris"), ("Rome", "Milan")]),
+                       ("Tuesday", [("Oslo", "Oslo"), ("Bern", "Bern"), ("Lima", "Quito")])):
+        sheet = book.add_worksheet(name)
+        sheet.write_row(0, 0, ["expected", "output"])
+        for i, row in enumerate(rows, start=1):
+            sheet.write_row(i, 0, row)
+    book.close()
+    return path
+
+
+@pytest.mark.qt_log_ignore("propagateSizeHints")
+def test_several_sheets_offer_a_chooser_that_reads_the_one_picked(qtbot, tmp_path):
+    tab = make_tab(qtbot, ConfigModel())
+    load(qtbot, tab, _two_sheets(tmp_path), expected="expected", actuals=["output"])
+    # the first sheet is read (as `score` does without --sheet), and the others are offered
+    assert tab.table is not None and len(tab.table) == 2
+    assert tab.prepared.expected == ["Paris", "Rome"]
+    box = tab.top.rows_from
+    qtbot.waitUntil(lambda: box.count() > 0, timeout=20_000)
+    assert not box.isHidden() and tab.top.rows_label.text() == "Sheet"
+    names = [box.itemText(i) for i in range(box.count())]
+    assert names == ["The first sheet", "Monday", "Tuesday"]
+    with qtbot.waitSignal(tab.sig_finished, timeout=30_000):
+        box.setCurrentIndex(names.index("Tuesday"))
+        box.activated.emit(box.currentIndex())
+    wait_idle(qtbot, tab)
+    assert tab.table is not None and len(tab.table) == 3
+    assert tab.prepared.expected == ["Oslo", "Bern", "Lima"]  # Tuesday's rows, scored
+    assert tab.result is not None and tab.result.rows == 3
+    assert box.currentText() == "Tuesday"  # the chooser still says which
+    assert list(tab.mapping.actuals) == ["output"]  # the mapping carried over to the new sheet

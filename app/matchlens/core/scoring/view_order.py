@@ -61,6 +61,8 @@ class ViewData:
     ranks: Mapping[str, np.ndarray] = field(default_factory=dict)
     # filter key ("rows:…") -> the rows it keeps (the Fields view: rows where a path is wrong)
     row_masks: Mapping[str, np.ndarray] = field(default_factory=dict)
+    # other numeric columns by their key ("delta:<metric_id>"), sorted as scores are
+    values: Mapping[str, np.ndarray] = field(default_factory=dict)
 
     @property
     def rows(self) -> int:
@@ -143,8 +145,9 @@ def sort_rows(data: ViewData, rows: np.ndarray, key: str, descending: bool,
     """`rows` reordered by a column; stable, rows without a score last either way."""
     if key == "#":
         return rows[::-1] if descending else rows
-    if key.startswith("score:"):
-        values = data.scores[key[len("score:"):]][rows]
+    if key.startswith("score:") or key in data.values:
+        values = data.values[key] if key in data.values else data.scores[key[len("score:"):]]
+        values = values[rows]
         return rows[np.argsort(-values if descending else values, kind="stable")]
     if key == "verdict":
         codes = row_codes(data)[rows]

@@ -18,6 +18,8 @@ from matchlens.core.config import Config
 from matchlens.core.datasets import Table
 from matchlens.core.datasets.readers import is_dataset_name
 from matchlens.core.metrics.registry import DEFAULT_METRICS, all_metrics
+from matchlens.core.scoring.joined_table import JoinedRun
+from matchlens.ui.batch.run_joins import Join, opened_table, read_joined
 from matchlens.ui.batch.worker import Task, read_dataset
 
 
@@ -46,6 +48,9 @@ class ReadRequest:
     sheet: str | None = None
     format: str | None = None  # noqa: A003 - the CLI's name
     delimiter: str | None = None
+    # Files joined to it by id (run_joins.py), each in turn; `id_spec` the key of its rows.
+    joins: tuple[Join, ...] = ()
+    id_spec: str | None = None
 
 
 class DatasetReader(QObject):
@@ -60,6 +65,7 @@ class DatasetReader(QObject):
         self.task: Task | None = None
         self.request: ReadRequest | None = None  # the file last asked for (also when it failed)
         self._score_after_read = False
+        self.joined: JoinedRun | None = None  # the join the last table read came from
 
     @property
     def path(self) -> Path | None:
@@ -72,9 +78,14 @@ class DatasetReader(QObject):
         self.cancel()
         self.request = request
         self._score_after_read = request.score
-        task = Task(read_dataset, request.path, encoding=request.encoding or None,
-                    records=request.records, sheet=request.sheet, format=request.format,
-                    delimiter=request.delimiter, owner=self)
+        options = {"encoding": request.encoding or None, "records": request.records,
+                   "sheet": request.sheet, "format": request.format,
+                   "delimiter": request.delimiter}
+        if request.joins:
+            task = Task(read_joined, request.path, request.joins, request.id_spec,
+                        request.expected, owner=self, **options)
+        else:
+            task = Task(read_dataset, request.path, owner=self, **options)
         task.sig_returned.connect(self._on_table)
         task.sig_errored.connect(self.sig_errored)
         task.sig_done.connect(self._on_done)
@@ -106,7 +117,8 @@ class DatasetReader(QObject):
             return None
         return replace(request, encoding=encoding)
 
-    def _on_table(self, table: Table) -> None:
+    def _on_table(self, value: Table | JoinedRun) -> None:
+        table, self.joined = opened_table(value)
         score, self._score_after_read = self._score_after_read, False
         self.sig_read.emit(table, self.request, score)
 

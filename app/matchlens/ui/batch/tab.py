@@ -35,7 +35,8 @@ from matchlens.core.datasets.readers import OPEN_FILTER
 from matchlens.core.errors import MatchLensError
 from matchlens.core.metrics.registry import all_metrics, get_metric
 from matchlens.core.scoring.batch import BatchResult
-from matchlens.core.scoring.mapping import ColumnMapping, Prepared, guess_mapping
+from matchlens.core.scoring.joined_table import JoinedRun
+from matchlens.core.scoring.mapping import ColumnMapping, Prepared
 from matchlens.core.scoring.stats import Final
 from matchlens.core.scoring.view_order import (
     ROW_FAIL,
@@ -61,6 +62,8 @@ from matchlens.ui.batch.loading import (
 from matchlens.ui.batch.mapping_panel import MappingPanel
 from matchlens.ui.batch.network_consent import NetworkConsent
 from matchlens.ui.batch.read_choices import RowsChoices
+from matchlens.ui.batch.run_actions import RunsActions
+from matchlens.ui.batch.run_joins import opening_mapping, runs_order
 from matchlens.ui.batch.scoring_run import ScoringRun
 from matchlens.ui.batch.table_model import BatchTableModel
 from matchlens.ui.batch.table_view import BatchTableView
@@ -70,9 +73,9 @@ from matchlens.ui.batch.worker import Task, release, stop_tasks
 from matchlens.ui.config_model import ConfigModel
 
 
-def _options(request: ReadRequest) -> dict[str, str | None]:
+def _options(request: ReadRequest) -> dict[str, object]:
     return {"records": request.records, "sheet": request.sheet, "format": request.format,
-            "delimiter": request.delimiter}
+            "delimiter": request.delimiter, "joins": request.joins, "id_spec": request.id_spec}
 
 
 TABLE_ROWS = 10  # rows the table gets at first show when the window has the room
@@ -96,6 +99,7 @@ class BatchTab(QWidget):
         self.result: BatchResult | None = None
         self.final: Final | None = None
         self.mapping: ColumnMapping | None = None
+        self.joined: JoinedRun | None = None  # the files joined by id into `table`, if any
         self.memory: QSettings | None = None  # the window's settings: the metrics last scored
         self._build()
         self.reader = DatasetReader(self)
@@ -120,6 +124,7 @@ class BatchTab(QWidget):
             helper.sig_errored.connect(self._on_error)
             helper.sig_done.connect(self._on_task_done)
         self.threshold_sync = ThresholdSync(self)
+        self.runs_actions = RunsActions(self)  # the Runs menu, files joined by id, Runs view
 
     @property
     def network_prompt(self) -> QMessageBox | None:
@@ -321,7 +326,9 @@ class BatchTab(QWidget):
         # The dataset on screen stays, whole, until the new file is read: a file that fails
         # to open never leaves the table of one file under the plots of another.
         self.top.set_file(path, "reading…")
-        self.progress.start(f"Reading {path.name}…", busy=True)
+        joined = ", ".join(join.path.name for join in reading.get("joins") or ())
+        self.progress.start(f"Reading {path.name}{f' and joining {joined}' if joined else ''}…",
+                            busy=True)
         self.say("")
         self.reader.read(ReadRequest(path, encoding or "", expected, actuals, label, score,
                                      **reading))
@@ -348,7 +355,7 @@ class BatchTab(QWidget):
         request = self.reader.reload_request(encoding, self.table)
         if request is not None:
             self.load(request.path, request.expected, request.actuals, request.label,
-                      score=request.score, encoding=request.encoding)
+                      score=request.score, encoding=request.encoding, **_options(request))
 
     def _reload_from(self, kind: str, name: str) -> None:
         """The user chose a sheet or an array of objects: read the same file from there."""
@@ -361,12 +368,12 @@ class BatchTab(QWidget):
 
     def _on_table(self, table: Table, request: ReadRequest, score: bool) -> None:
         self._clear_session()
-        self.table = table
+        self.table, self.joined = table, self.reader.joined
         problem = self.config_model.use_dataset(table.path)  # this dataset's own thresholds
         if problem:
             self.sig_status.emit(problem)
-        self.mapping = guess_mapping(table, self.chosen_metrics(),
-                                     request.expected, request.actuals, request.label)
+        self.mapping = opening_mapping(table, self.joined, self.chosen_metrics(),
+                                       request.expected, request.actuals, request.label)
         self.mapping_panel.set_columns(table.columns, self.mapping)
         self._show_table_file(table)
         self.sig_status.emit(f"Loaded {table.path.name}: {len(table):,} rows.")
@@ -400,7 +407,7 @@ class BatchTab(QWidget):
         if self.table is None:
             self.say("Open a dataset first (Open…, drop a file here, or File ▸ Open dataset).")
             return
-        mapping = self.mapping_panel.mapping()
+        mapping = runs_order(self.mapping_panel.mapping(), self.joined)
         problems = mapping.problems()
         if problems:
             self.fail(" ".join(problems))
@@ -452,7 +459,7 @@ class BatchTab(QWidget):
         # Calibration always has labels to show: a person can label rows without a column.
         self.calibration.reset(specs, result.variants[0], True, thresholds)
         self.labelling.start(prepared, result.variants)
-        self.variants.reset(result, specs)
+        self.variants.reset(result, specs, self.joined)
         if wants_fields(prepared, specs):
             self.fields.reset(prepared.expected, prepared.actuals,
                               self.config_model.settings("json_distance").options)
@@ -554,6 +561,7 @@ class BatchTab(QWidget):
         self.model.clear()
         self.labelling.stop()
         self.table = self.prepared = self.result = self.final = self.mapping = None
+        self.joined = None
         self.run.forget_result()
         self.mapping_panel.set_columns([], None)
         if old:

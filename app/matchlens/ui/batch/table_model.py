@@ -84,6 +84,7 @@ class BatchTableModel(QAbstractTableModel):
         self._order: np.ndarray | None = None
         self._spec = ViewSpec()
         self._row_masks: dict[str, Any] = {}  # set_row_mask: the Fields view's row filter
+        self._baseline: str | None = None  # set_baseline: the variant the deltas are taken from
         self._order_spec: ViewSpec | None = None  # the spec the current order was made for
         self._ranks: dict[str, np.ndarray] = {}  # "expected", "id", "actual:<variant>"
         self._rank_task: Task | None = None
@@ -102,6 +103,8 @@ class BatchTableModel(QAbstractTableModel):
         self._row_masks = {}
         self._specs, self._thresholds = dict(specs), dict(thresholds)
         self._variant = result.variants[0]
+        if self._baseline not in result.variants:
+            self._baseline = None
         self._done = 0
         self._order = self._order_spec = None
         self._cancel_ranks()
@@ -136,6 +139,11 @@ class BatchTableModel(QAbstractTableModel):
         for metric_id, spec in self._specs.items():
             cols.append(Column(f"score:{metric_id}", spec.label,
                                f"{spec.label}: {spec.definition}"))
+            if self._baseline is not None:
+                cols.append(Column(f"delta:{metric_id}", f"Δ {spec.label}",
+                                   f"{spec.label}: this run's score minus the baseline's "
+                                   "(empty where either has none); sort it to find the "
+                                   "rows that moved most"))
         cols.append(Column("verdict", "verdict", "pass: every thresholded metric passes; "
                            "fail: one fails; error: one has no score"))
         return cols
@@ -151,6 +159,28 @@ class BatchTableModel(QAbstractTableModel):
         if key in keys and self.rowCount():
             col = keys.index(key)
             self.dataChanged.emit(self.index(0, col), self.index(self.rowCount() - 1, col))
+
+    def set_baseline(self, variant: str | None) -> None:
+        """The variant the delta columns (one per metric, sortable) subtract; None: none."""
+        if variant == self._baseline or (variant is not None and self._result is not None
+                                         and variant not in self._result.variants):
+            return
+        self.beginResetModel()
+        self._baseline = variant
+        self._columns = self._make_columns()
+        self.endResetModel()
+
+    def baseline(self) -> str | None:
+        return self._baseline
+
+    def deltas(self) -> dict[str, np.ndarray]:
+        """"delta:<metric_id>" -> the selected variant's score minus the baseline's, per row
+        (NaN where either has none: the core's `<id>_delta`)."""
+        if self._baseline is None or self._result is None:
+            return {}
+        scores = self._result.scores
+        return {f"delta:{m}": scores[(self._variant, m)] - scores[(self._baseline, m)]
+                for m in self._specs}
 
     def set_variant(self, variant: str) -> None:
         if self._result is None or variant == self._variant:
@@ -287,7 +317,7 @@ class BatchTableModel(QAbstractTableModel):
             specs=self._specs, thresholds=self._thresholds,
             ranks={column: self._ranks[kept] for column in ("expected", "id", "actual")
                    if (kept := self._rank_key(column)) in self._ranks},
-            row_masks=dict(self._row_masks))
+            row_masks=dict(self._row_masks), values=self.deltas())
 
     def set_row_mask(self, key: str, mask: Any) -> None:
         """The rows a "rows:…" filter keeps (one such filter at a time); re-filters if it is
@@ -395,6 +425,8 @@ class BatchTableModel(QAbstractTableModel):
         key = self._columns[index.column()].key
         if key.startswith("score:"):
             return self._score_data(row, key[6:], role)
+        if key.startswith("delta:"):
+            return self._delta_data(row, key[6:], role)
         if key == "verdict":
             return self._verdict_data(row, role)
         if key in self._extra:
@@ -454,6 +486,27 @@ class BatchTableModel(QAbstractTableModel):
             verdict = "passes" if passes(spec.direction, score, threshold) else "fails"
             return f"{spec.label} {score:g} {verdict} {threshold_text(spec.direction, threshold)}"
         return None
+
+    def _delta_data(self, row: int, metric_id: str, role: int) -> object:
+        if row >= self._done or self._baseline is None:
+            return None
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            return None
+        spec = self._specs[metric_id]
+        before = float(self._result.scores[(self._baseline, metric_id)][row])
+        after = float(self._result.scores[(self._variant, metric_id)][row])
+        if math.isnan(before) or math.isnan(after):
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return "No delta: the baseline or this run has no score for this row"
+            return ""
+        delta = after - before
+        text = f"{delta:+.0f}" if spec.integer else f"{delta:+.3f}"
+        text = text.replace("-", "−")
+        if role == Qt.ItemDataRole.DisplayRole:
+            return text
+        return f"{spec.label}: {after:g} now, {before:g} in the baseline ({text})"
 
     def row_code(self, row: int) -> int:
         """ROW_PASS / ROW_FAIL / ROW_PROBLEM / ROW_NONE for one source row (no arrays)."""

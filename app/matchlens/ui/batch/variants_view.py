@@ -1,4 +1,8 @@
-"""B versus A, row by row: a histogram of B − A for one metric and the paired test in words."""
+"""B versus A, row by row: a histogram of B − A for one metric and the paired test in words.
+
+With a baseline run joined (run_joins.py) it is the Runs view: A is the baseline, B this run
+(or another run), and the runs panel (runs_view.py) adds the change counts, each a filter of
+the table, and the scatter of the two scores; the paired test stays on top."""
 
 from __future__ import annotations
 
@@ -8,14 +12,16 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from matchlens.core.metrics.registry import MetricSpec
 from matchlens.core.scoring.batch import BatchResult
+from matchlens.core.scoring.joined_table import JoinedRun
 from matchlens.core.scoring.variants import PairedComparison, paired_comparison
 from matchlens.core.text.elide import elide
 from matchlens.ui.batch.colours import variant_colour, with_alpha
 from matchlens.ui.batch.plot_style import style_plot
+from matchlens.ui.batch.runs_view import RunsPanel
 from matchlens.ui.batch.worker import Task, TaskSlot
 
 ONE_VARIANT = ("Tick two or more actual columns (prompt variants) in the mapping to compare "
@@ -84,27 +90,46 @@ class VariantsView(QWidget):
         item.addItem(self.curve)
         text = self.palette().color(QPalette.ColorRole.Text)
         item.addItem(pg.InfiniteLine(0, angle=90, pen=pg.mkPen(text, style=Qt.PenStyle.DashLine)))
-        layout.addWidget(self.plot, 1)
+        body = QHBoxLayout()
+        self.runs = RunsPanel(self)
+        self.runs.hide()
+        body.addWidget(self.runs, 6)
+        body.addWidget(self.plot, 2)
+        layout.addLayout(body, 1)
+        self.joined: JoinedRun | None = None  # with a baseline among the variants: Runs view
+        self.thresholds: Callable[[], dict[str, float | None]] = dict  # the tab's, now
         self._result: BatchResult | None = None
         self._specs: dict[str, MetricSpec] = {}
         self._complete = False
         self._slot = TaskSlot()
         self.comparison: PairedComparison | None = None
 
-    def reset(self, result: BatchResult, specs: dict[str, MetricSpec]) -> None:
+    def reset(self, result: BatchResult, specs: dict[str, MetricSpec],
+              joined: JoinedRun | None = None) -> None:
         self._slot.cancel()
         self._result, self._specs, self._complete = result, dict(specs), False
+        runs = joined is not None and joined.baseline in result.variants
+        self.joined = joined if runs else None
+        self.runs.reset(self.joined, result, specs)
+        if runs == self.runs.isHidden():  # only a change: a relayout resizes the splitter
+            self.runs.setVisible(runs)
+            self.plot.setVisible(not runs)  # the scatter and the sentence say what it showed
+            self._retitle("Runs" if runs else "Variants")
         self.comparison = None
         for combo in (self.metric, self.a, self.b):
             combo.blockSignals(True)
             combo.clear()
         for metric_id, spec in specs.items():
             self.metric.addItem(spec.label, metric_id)
+        base = self.joined.baseline if self.joined is not None else None
         for combo in (self.a, self.b):  # the whole name on hover; the box keeps its width
-            combo.addItems(result.variants)
-            for i, variant in enumerate(result.variants):
+            names = result.variants if base is None else \
+                [base] if combo is self.a else [v for v in result.variants if v != base]
+            combo.addItems(names)
+            for i, variant in enumerate(names):
                 combo.setItemData(i, variant, Qt.ItemDataRole.ToolTipRole)
-        if len(result.variants) > 1:
+        self.a.setEnabled(base is None)  # the Runs view compares with the baseline
+        if len(result.variants) > 1 and base is None:
             self.b.setCurrentIndex(1)
         for combo in (self.metric, self.a, self.b):
             combo.blockSignals(False)
@@ -117,7 +142,21 @@ class VariantsView(QWidget):
         self.refresh()
 
     def is_busy(self) -> bool:
-        return self._slot.busy
+        return self._slot.busy or self.runs.is_busy()
+
+    def _retitle(self, title: str) -> None:
+        """The page's tab reads "Runs" with a baseline joined, else "Variants"."""
+        node = self.parentWidget()
+        while node is not None and not isinstance(node, QTabWidget):
+            node = node.parentWidget()
+        if node is not None and node.indexOf(self) >= 0:
+            node.setTabText(node.indexOf(self), title)
+
+    def recount(self) -> None:
+        """The thresholds changed: the change counts follow (the paired test does not move)."""
+        if self.joined is not None and self._complete:
+            self.runs.show_variant(self.b.currentText(), self.metric.currentData(),
+                                   self.thresholds())
 
     def refresh(self) -> None:
         if self._result is None or len(self._result.variants) < 2 or not self._complete:
@@ -130,6 +169,8 @@ class VariantsView(QWidget):
             return
         spec = self._specs[metric_id]
         self.sentence.setText("Comparing…")
+        if self.joined is not None:
+            self.runs.show_variant(vb, metric_id, self.thresholds())
         # the sentence names them short (a promptfoo prompt label runs to a paragraph); the
         # tooltip names them whole
         self.sentence.setToolTip(f"A: {va}\nB: {vb}")
@@ -151,3 +192,4 @@ class VariantsView(QWidget):
         task = self._slot.cancel()
         if task is not None:
             task.wait()
+        self.runs.shutdown()

@@ -19,6 +19,7 @@ from matchlens.core.diff.preview import PREVIEW_MIN_CHARS, PREVIEW_TASK
 from matchlens.core.diff.span_table import ALIGN_TASK, SpanTable
 from matchlens.core.text.textfile import FileReadError, read_text_file
 from matchlens.ui.compare.collapse import CollapseControl
+from matchlens.ui.compare.baseline_pane import BaselinePane
 from matchlens.ui.compare.diff_actions import install as install_diff_actions
 from matchlens.ui.compare.find_bar import FindBar
 from matchlens.ui.compare.inline_pane import InlinePane
@@ -106,6 +107,7 @@ class CompareTab(DifferenceNavigation, QWidget):
         self.scheduler.sig_idle.connect(self._on_idle)
         self.config.sig_changed.connect(self._on_config_changed)
         self.normalise_box.show_values(text_metric_normalisations(self.config))
+        self.baseline_pane = BaselinePane(self)  # a run's baseline output, for a row that has one
 
     def _build_ui(self) -> None:
         bar = self.toolbar = CompareToolbar(self)
@@ -305,6 +307,10 @@ class CompareTab(DifferenceNavigation, QWidget):
         for panel in panels.values():
             panel.mark_stale()
 
+    def align_options(self) -> dict[str, Any]:
+        """The options the highlight is computed with (the baseline pane's too)."""
+        return self._align_options()
+
     def _align_options(self) -> dict[str, Any]:
         options = self.config.settings(HIGHLIGHT_METRIC).options
         case = options.get("case_sensitive", True)
@@ -380,7 +386,8 @@ class CompareTab(DifferenceNavigation, QWidget):
             self.sig_finished.emit()
 
     def is_busy(self) -> bool:
-        return self._compute_timer.isActive() or self.scheduler.is_busy()
+        return self._compute_timer.isActive() or self.scheduler.is_busy() \
+            or self.baseline_pane.is_busy()
 
     def highlighted_edits(self) -> int:
         """The exact edit count shown with the highlight (levenshtein_distance's; in the Exact
@@ -486,5 +493,6 @@ class CompareTab(DifferenceNavigation, QWidget):
         self._compute_timer.stop()
         self._network_timer.stop()
         self.scheduler.shutdown()
+        self.baseline_pane.shutdown()
         for panel in self.metrics.network_panels().values():
             panel.shutdown()

@@ -1,0 +1,167 @@
+"""The compare view's third pane, for a row of a run compared with a baseline: reference,
+baseline output, this output. Each output is diffed against the reference (the baseline here,
+this output by the tab's own highlight); the *Outputs directly* toggle diffs the baseline
+output against this output instead, on both output panes, the reference left plain.
+
+The baseline's highlight is computed off the GUI thread (the same `table_for` and options as
+the tab's own, so granularity, case and normalisation agree); the newest request wins. The
+pane is read-only: the row's baseline output is what the baseline file holds. The metric panels
+keep scoring this output against the reference.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QCheckBox
+
+from matchlens.core.diff.span_table import ALIGN_TASK, SpanTable, table_for
+from matchlens.ui.batch.worker import Task, TaskSlot
+from matchlens.ui.compare.pane import EditorPane
+
+_DEBOUNCE_MS = 120
+
+
+def baseline_table(expected: str, actual: str, options: dict[str, Any],
+                   cancel: Callable[[], bool]) -> SpanTable:
+    """Worker body: the highlight of one pair, as the tab computes its own."""
+    return table_for(expected, actual, options)
+
+
+class BaselinePane(QObject):
+    """The baseline output's pane of the compare tab `tab` (hidden until a row has one)."""
+
+    def __init__(self, tab: Any) -> None:
+        super().__init__(tab)
+        self.tab = tab
+        self.pane = EditorPane("actual", "Baseline output", tab)
+        self.pane.editor.setReadOnly(True)
+        self.pane.editor.setPlaceholderText("The baseline run has no output for this row")
+        self.direct = QCheckBox("Outputs directly", self.pane)
+        self.direct.setToolTip("Diff the baseline output against this output (what changed "
+                               "between the runs) instead of each against the reference")
+        self.pane.header_row.addWidget(self.direct)
+        self.pane.decorator.texts = self.pair
+        self.pane.hide()
+        tab.editor_splitter.insertWidget(1, self.pane)
+        self.table: SpanTable | None = None
+        self._equal_pending = False
+        self._on_tab_panes = False  # the direct highlight is drawn on the tab's own panes
+        tab.editor_splitter.installEventFilter(self)
+        self._slot = TaskSlot()
+        self._timer = QTimer(self, singleShot=True, interval=_DEBOUNCE_MS)
+        self._timer.timeout.connect(self.recompute)
+        self.direct.toggled.connect(lambda _on: self.recompute())
+        for pane in tab.panes.values():
+            pane.editor.textChanged.connect(self._changed)
+        # after the tab's own handler: in direct mode the outputs keep the direct highlight
+        tab.scheduler.sig_result.connect(self._after_tab_result)
+
+    # -- what the batch tab's row gives ---------------------------------------------------------
+    def show_baseline(self, text: str | None, source: str = "baseline") -> None:
+        """The row's baseline output (None: no baseline run, the pane goes)."""
+        shown = text is not None
+        if not shown:
+            self._slot.cancel()
+            self.table = None
+            self.pane.hide()
+            if self._on_tab_panes:  # only undo what the direct mode drew there
+                self._restore_tab_panes()
+            return
+        self.pane.set_text(text, source)
+        if self.pane.isHidden():
+            self.pane.show()
+            self._equal_pending = True  # once the splitter has its real width (tab shown)
+            self._equalise()
+        self.recompute()
+
+    def _equalise(self) -> None:
+        """Three panes of one width (the inline pane, hidden, keeps 0)."""
+        splitter = self.tab.editor_splitter
+        if not self._equal_pending or not splitter.isVisible():
+            return
+        self._equal_pending = False
+        share = max(splitter.width() // 3, 100)
+        splitter.setSizes([share] * 3 + [0] * (splitter.count() - 3))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if event.type() in (QEvent.Type.Show, QEvent.Type.Resize) and self._equal_pending:
+            QTimer.singleShot(0, self._equalise)
+        return False
+
+    def is_shown(self) -> bool:
+        return not self.pane.isHidden()
+
+    def is_busy(self) -> bool:
+        return self._slot.busy or self._timer.isActive()
+
+    def pair(self) -> tuple[str, str]:
+        """The two texts the pane's highlight compares (the hover lists their unit edits)."""
+        expected, actual = self.tab.texts()
+        baseline = self.pane.editor.text()
+        return (baseline, actual) if self.direct.isChecked() else (expected, baseline)
+
+    # -- computing ------------------------------------------------------------------------------
+    def _changed(self) -> None:
+        if self.is_shown():
+            self._timer.start()
+
+    def recompute(self) -> None:
+        self._timer.stop()
+        if not self.is_shown():
+            return
+        first, second = self.pair()
+        direct = self.direct.isChecked()
+        task = Task(baseline_table, first, second, self.tab.align_options(), owner=self)
+        task.sig_returned.connect(lambda table, d=direct: self._show(table, d))
+        self._slot.start(task)
+
+    def _show(self, table: SpanTable, direct: bool) -> None:
+        if direct != self.direct.isChecked():
+            return
+        self.table = table
+        side = "expected" if direct else "actual"
+        self.pane.decorator.side = self.pane.ruler.side = side
+        self.pane.decorator.set_table(table)
+        self.pane.ruler.set_table(table)
+        if direct:
+            self._direct_on_tab_panes()
+        elif self._on_tab_panes:
+            self._restore_tab_panes()
+
+    def _direct_on_tab_panes(self) -> None:
+        """This output shows its difference from the baseline; the reference shows none."""
+        self._on_tab_panes = True
+        actual = self.tab.panes["actual"]
+        actual.decorator.texts = self.pair
+        actual.decorator.set_table(self.table)
+        actual.ruler.set_table(self.table)
+        expected = self.tab.panes["expected"]
+        expected.decorator.set_table(None)
+        expected.ruler.set_table(None)
+
+    def _restore_tab_panes(self) -> None:
+        """The tab's own highlight back on its panes (none while it is for other texts: the
+        tab's next result brings the one that fits)."""
+        self._on_tab_panes = False
+        table = self.tab.current_table()
+        lengths = tuple(len(text) for text in self.tab.texts())
+        if table is not None and tuple(table.lengths) != lengths:
+            table = None
+        for pane in self.tab.panes.values():
+            pane.decorator.texts = self.tab.texts
+            pane.decorator.set_table(table)
+            pane.ruler.set_table(table)
+
+    def _after_tab_result(self, name: str, _payload: object) -> None:
+        if name == ALIGN_TASK and self.is_shown() and self.direct.isChecked() \
+                and self.table is not None:
+            self._direct_on_tab_panes()
+
+    def shutdown(self) -> None:
+        self._timer.stop()
+        task = self._slot.cancel()
+        if task is not None:
+            task.wait()

@@ -1,0 +1,125 @@
+"""core.scoring.joined_table: the window's step-by-step join gives the rows, the scores and the
+change labels `score --references --baseline` gives (run_scoring.score_runs), under random
+orders with ids missing on either side; a bad id is one sentence naming the file."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from matchlens.core.config import Config
+from matchlens.core.datasets import table_from_columns
+from matchlens.core.errors import DatasetError
+from matchlens.core.scoring import plan
+from matchlens.core.scoring.joined_table import add_file, change_codes, changes, start
+from matchlens.core.scoring.mapping import ColumnMapping, prepare
+from matchlens.core.scoring.pipeline import score_values
+from matchlens.core.scoring.run_scoring import RunFiles, score_runs
+from matchlens.core.scoring.run_summary import LABELS
+
+TEXTS = ["Paris", "paris", "Lisbon, Portugal", "Lisbon", "", "Bern", "Berlin"]
+JOBS = plan.make_plan(Config(), None).jobs
+THRESHOLDS = {job.id: job.threshold for job in JOBS}
+keys = st.lists(st.sampled_from([f"q{i}" for i in range(15)]), unique=True, max_size=12)
+
+
+def _file(name, ids, column, draw):
+    texts = [draw(st.sampled_from(TEXTS)) for _ in ids]
+    return table_from_columns({"id": ids, column: texts}, name)
+
+
+def _score(joined, expected, actuals):
+    prepared = prepare(joined.table, ColumnMapping(expected, tuple(actuals), ("x",)))
+    return score_values(prepared.expected, prepared.actuals, JOBS)
+
+
+@settings(max_examples=60, deadline=None)
+@given(run_ids=keys.filter(bool), data=st.data())
+def test_the_same_rows_scores_and_labels_as_score_runs(run_ids, data):
+    ref_ids = data.draw(st.permutations(
+        data.draw(keys.filter(lambda k: set(k) & set(run_ids)))))
+    base_ids = data.draw(st.permutations(
+        data.draw(keys.filter(lambda k: set(k) & set(run_ids)))))
+    run = _file("run.jsonl", run_ids, "out", data.draw)
+    refs = _file("refs.jsonl", ref_ids, "ans", data.draw)
+    base = _file("base.jsonl", base_ids, "old", data.draw)
+    core = score_runs(RunFiles(run, "id", refs, base, "old"), ColumnMapping("ans", ("out",)),
+                      JOBS)
+
+    joined = add_file(start(run, "id"), refs, "id", "ans", "reference")
+    joined = add_file(joined, base, "id", "old", "baseline", expected="reference")
+    assert [row["id"] for row in joined.table.rows] == core.joined.ids  # same rows, same order
+    result = _score(joined, "reference", ["out", "baseline"])
+    for job in JOBS:
+        np.testing.assert_array_equal(result.scores[("out", job.id)],
+                                      core.result.scores[("out", job.id)])
+        np.testing.assert_array_equal(result.scores[("baseline", job.id)],
+                                      core.baseline.scores[("baseline", job.id)])
+    (mine,) = changes(joined, result, THRESHOLDS)
+    (theirs,) = core.changes
+    np.testing.assert_array_equal(mine.codes, theirs.codes)
+    for metric_id, metric in theirs.metrics.items():
+        np.testing.assert_array_equal(mine.metrics[metric_id].codes, metric.codes)
+        np.testing.assert_array_equal(mine.metrics[metric_id].delta, metric.delta)
+    # the window's cheap labels (no paired test) are the same arrays
+    rows, metrics = change_codes(joined, result, "out", THRESHOLDS)
+    np.testing.assert_array_equal(rows, theirs.codes)
+    for metric_id, metric in theirs.metrics.items():
+        np.testing.assert_array_equal(metrics[metric_id], metric.codes)
+
+
+def test_a_hand_joined_table_and_its_labels():
+    run = table_from_columns({"id": ["a", "b", "c"], "answer": ["Paris", "Rome", "Oslo"],
+                              "out": ["Paris", "Milan", "Oslo!"]}, "today.jsonl")
+    base = table_from_columns({"key": ["d", "b", "a"], "answer": ["Bern", "Rome", "Paris"],
+                               "result": ["Bern", "Rome", "Pariss"]}, "yesterday.jsonl")
+    joined = add_file(start(run, "id"), base, "key", "result", "baseline", expected="answer")
+    # the run's rows in its order, then the baseline's id "d" the run lacks (gone), which
+    # takes the baseline file's reference
+    assert [r["id"] for r in joined.table.rows] == ["a", "b", "c", "d"]
+    assert [r.get("baseline") for r in joined.table.rows] == ["Pariss", "Rome", None, "Bern"]
+    assert joined.table.rows[3]["answer"] == "Bern" and "out" not in joined.table.rows[3]
+    result = _score(joined, "answer", ["out", "baseline"])
+    (change,) = changes(joined, result, {"exact_match": 1.0})
+    # exact_match (threshold 1): a: fail "Pariss" -> pass "Paris" improved; b: pass "Rome" ->
+    # fail "Milan" regressed; c: only the run has it, new; d: only the baseline, gone
+    assert change.metrics["exact_match"].labels() == ["improved", "regressed", "new", "gone"]
+    assert set(LABELS) >= set(change.labels())
+
+
+def test_another_run_is_one_more_column_joined_by_its_own_id_spec():
+    run = table_from_columns({"id": ["a", "b"], "answer": ["x", "y"], "out": ["x", "z"]},
+                             "run.jsonl")
+    other = table_from_columns({"qid": ["b", "a", "e"], "result": ["y", "x", "w"]},
+                               "/data/tuesday.jsonl")
+    joined = add_file(start(run, "id"), other, "qid", "result", "run")
+    assert joined.runs == ("tuesday",)
+    assert [r.get("tuesday") for r in joined.table.rows] == ["x", "y", "w"]
+    assert joined.presence("tuesday").tolist() == [True, True, True]
+    assert joined.presence("out").tolist() == [True, True, False]  # "e" is not the run's
+
+
+def test_a_csv_run_keeps_its_columns_and_a_jsonpath_id_gets_a_column():
+    from pathlib import Path
+
+    from matchlens.core.datasets import Table
+
+    table = Table(Path("run.csv"), ["meta", "out"], [['{"id": 1}', "x"], ['{"id": 2}', "y"]],
+                  [2, 3], "csv", ",", "utf-8")
+    joined = start(table, "$.meta.id")
+    assert joined.id_column == "id" and joined.table.columns == ["id", "meta", "out"]
+    assert [r["id"] for r in joined.table.rows] == ["1", "2"]
+
+
+def test_no_id_in_common_and_a_repeated_id_are_sentences_naming_the_files():
+    run = table_from_columns({"id": ["a", "b"], "out": ["x", "y"]}, "today.jsonl")
+    refs = table_from_columns({"id": ["z"], "ans": ["x"]}, "refs.jsonl")
+    with pytest.raises(DatasetError, match=r"none of the 2 ids of today.jsonl is in refs.jsonl"):
+        add_file(start(run, "id"), refs, "id", "ans", "reference")
+    twice = table_from_columns({"id": ["a", "a"], "ans": ["x", "y"]}, "refs.jsonl")
+    with pytest.raises(DatasetError, match=r"the id 'a' .* is on two rows"):
+        add_file(start(run, "id"), twice, "id", "ans", "reference")
+    with pytest.raises(DatasetError, match=r"no column 'key'"):
+        add_file(start(run, "id"), refs, "key", "ans", "reference")
