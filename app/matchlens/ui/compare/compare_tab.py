@@ -18,8 +18,8 @@ from matchlens.core.diff.pair import DISTANCE_METRIC as HIGHLIGHT_METRIC
 from matchlens.core.diff.preview import PREVIEW_MIN_CHARS, PREVIEW_TASK
 from matchlens.core.diff.span_table import ALIGN_TASK, SpanTable
 from matchlens.core.text.textfile import FileReadError, read_text_file
-from matchlens.ui.compare.collapse import CollapseControl
 from matchlens.ui.compare.baseline_pane import BaselinePane
+from matchlens.ui.compare.collapse import CollapseControl
 from matchlens.ui.compare.diff_actions import install as install_diff_actions
 from matchlens.ui.compare.find_bar import FindBar
 from matchlens.ui.compare.inline_pane import InlinePane
