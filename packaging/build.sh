@@ -5,11 +5,16 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-[ -x .venv/bin/python ] || python3 -m venv .venv
-.venv/bin/pip install -q -e . pyinstaller 2>&1 | grep -v "is ignored" || true
+# MATCHLENS_BUILD_VENV: build with a venv that already holds the project and PyInstaller
+# (nothing is installed into it); by default the project's .venv, installed into here.
+venv="${MATCHLENS_BUILD_VENV:-.venv}"
+if [ -z "${MATCHLENS_BUILD_VENV:-}" ]; then
+  [ -x .venv/bin/python ] || python3 -m venv .venv
+  .venv/bin/pip install -q -e . pyinstaller 2>&1 | grep -v "is ignored" || true
+fi
 
 start=$(date +%s)
-.venv/bin/pyinstaller --noconfirm --clean --log-level WARN --distpath dist --workpath build \
+"$venv/bin/pyinstaller" --noconfirm --clean --log-level WARN --distpath dist --workpath build \
     packaging/matchlens.spec
 cat > dist/matchlens/run-matchlens <<'LAUNCH'
 #!/usr/bin/env bash
@@ -40,7 +45,7 @@ du -sm dist/matchlens/_internal/* | sort -rn | head -12 | sed 's|dist/matchlens/
 [ "$total" -le "$limit" ] || echo "== OVER THE LIMIT: ${total} MiB > ${limit} MiB"
 
 # The desktop tarball.
-version=$(.venv/bin/python -c "import matchlens; print(matchlens.__version__)")
+version=$("$venv/bin/python" -c "import matchlens; print(matchlens.__version__)")
 name="matchlens-${version}-linux-$(uname -m)"
 stage="build/tarball/${name}"
 rm -rf build/tarball && mkdir -p "${stage}/icons"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import os
 import re
 import struct
@@ -171,6 +172,27 @@ class Smoke:
         ref, got, here, there = self.both("parquet", args)
         self.same_run(ref, got, here, there)
         return "scored.jsonl from a 4-row-group Parquet file equals the installed app's"
+
+    def json_unordered(self) -> str:
+        """json_distance pairing array items out of order: scipy's assignment solver, the one
+        part of scipy the frozen app carries (packaging/frozen/scipy_lsap)."""
+        data = self.work / "arrays.jsonl"
+        rows = [({"items": [{"sku": "a", "n": 1}, {"sku": "b", "n": 2}, {"sku": "c", "n": 3}]},
+                 {"items": [{"sku": "c", "n": 3}, {"sku": "a", "n": 1}, {"sku": "b", "n": 5}]}),
+                ([1, 2, 3], [3, 2, 1, 4]), ([[1, 2], [3]], [[3], [2, 1]])]
+        data.write_text("".join(json.dumps({"id": i, "expected": json.dumps(e),
+                                            "actual": json.dumps(a)}) + "\n"
+                                for i, (e, a) in enumerate(rows, 1)), encoding="utf-8")
+        args = ["score", str(data), "--expected", "expected", "--actual", "actual",
+                "--metrics", "json_distance", "--set", "json_distance.array_match=unordered",
+                "-o", "arrays.csv"]
+        ref, got, here, there = self.both("json-unordered", args)
+        self.same_run(ref, got, here, there)
+        with (there / "arrays.csv").open(encoding="utf-8", newline="") as f:
+            scores = [r["json_distance"] for r in csv.DictReader(f)]
+        if not all(scores):
+            raise Failed(f"rows left unscored: {scores}")
+        return f"json_distance with unordered arrays equals the installed app's ({scores})"
 
     def diff(self) -> str:
         ref, got, here, there = self.both("diff", ["diff", str(PAIR[0]), str(PAIR[1])],
@@ -336,6 +358,7 @@ def main() -> int:
     smoke.check("score equals the installed app", smoke.score_equal)
     smoke.check("score --metrics all", smoke.metrics_all)
     smoke.check("score a Parquet file", smoke.parquet)
+    smoke.check("json_distance on unordered arrays", smoke.json_unordered)
     smoke.check("diff", smoke.diff)
     smoke.check("calibrate", smoke.calibrate)
     smoke.check("window: compare tab on the sample pair",
