@@ -70,3 +70,16 @@ def scipy_subset(work: Path) -> tuple[list[tuple[str, str, str]], list[tuple[str
     modules = [("scipy", str(stubs / "__init__.py"), "PYMODULE"),
                ("scipy.optimize", str(stubs / "optimize" / "__init__.py"), "PYMODULE")]
     return modules, [(f"scipy/optimize/{solver[0].name}", str(solver[0]), "EXTENSION")]
+
+
+def compiled_kernels(aot: Path) -> tuple[list[tuple[str, str, str]], list[tuple[str, str, str]]]:
+    """(modules for the PYZ, binaries): the stand-in numba package (packaging/frozen/numba_aot)
+    and the kernels packaging/frozen/aot_kernels.py compiled into `aot`."""
+    compiled = sorted(aot.glob("matchlens_aot.*.so")) + sorted(aot.glob("matchlens_aot.*.pyd"))
+    index = aot / "matchlens_aot_index.py"
+    if not compiled or not index.exists():
+        raise SystemExit(f"no compiled kernels in {aot}: run packaging/frozen/aot_kernels.py "
+                         f"{aot} first (packaging/build.sh does)")
+    modules = [("numba", str(HERE / "numba_aot" / "numba" / "__init__.py"), "PYMODULE"),
+               ("matchlens_aot_index", str(index), "PYMODULE")]
+    return modules, [(compiled[0].name, str(compiled[0]), "EXTENSION")]
