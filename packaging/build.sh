@@ -47,7 +47,7 @@ built=$(( $(date +%s) - start ))
 limit=$(cat packaging/SIZE_LIMIT_MIB)
 total=$(du -sm dist/matchlens | cut -f1)
 echo "== size of dist/matchlens: ${total} MiB unpacked (limit ${limit} MiB; built in ${built} s, ${aot} s of it compiling the kernels)"
-du -sm dist/matchlens/_internal/* | sort -rn | head -12 | sed 's|dist/matchlens/_internal/|   |'
+du -sm dist/matchlens/_internal/* | sort -rn | sed -n "1,12p" | sed 's|dist/matchlens/_internal/|   |'
 [ "$total" -le "$limit" ] || echo "== OVER THE LIMIT: ${total} MiB > ${limit} MiB"
 
 # The desktop tarball.
