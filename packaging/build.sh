@@ -16,6 +16,8 @@ fi
 start=$(date +%s)
 # The kernels, compiled ahead of time for the spec (the frozen app carries no LLVM).
 rm -rf build/aot && mkdir -p build
+command -v cc >/dev/null 2>&1 || command -v gcc >/dev/null 2>&1 \
+  || { echo "== no C compiler (cc/gcc): numba.pycc needs one to compile the kernels"; exit 1; }
 "$venv/bin/python" packaging/frozen/aot_kernels.py build/aot > build/aot.log 2>&1 \
   || { tail -40 build/aot.log; echo "== compiling the kernels failed (build/aot.log)"; exit 1; }
 grep "^== " build/aot.log || true
