@@ -55,7 +55,7 @@ def test_the_built_app_fits_its_size_limit():
     size = folder_mib(BUILT)
     assert size <= LIMIT_MIB, f"dist/matchlens is {size:.0f} MiB unpacked, over {LIMIT_MIB} MiB"
     internal = BUILT / "_internal"
-    left_out = [name for name in ("pandas", "dask", "distributed", "pytest", "hypothesis",
+    left_out = [name for name in ("llvmlite", "numba", "pandas", "dask", "distributed", "pytest", "hypothesis",
                                   "jiwer", "polars", "rouge_score", "Levenshtein", "xlsxwriter")
                 if (internal / name).exists()]
     assert not left_out, f"the standalone app carries {left_out}"
