@@ -18,7 +18,6 @@ from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QCheckBox
 
 from matchlens.core.diff.span_table import ALIGN_TASK, SpanTable, table_for
-from matchlens.ui.batch.worker import Task, TaskSlot
 from matchlens.ui.compare.pane import EditorPane
 
 _DEBOUNCE_MS = 120
@@ -47,10 +46,10 @@ class BaselinePane(QObject):
         self.pane.hide()
         tab.editor_splitter.insertWidget(1, self.pane)
         self.table: SpanTable | None = None
+        self._slot: Any = None  # a TaskSlot, made with the first baseline shown (see recompute)
         self._equal_pending = False
         self._on_tab_panes = False  # the direct highlight is drawn on the tab's own panes
         tab.editor_splitter.installEventFilter(self)
-        self._slot = TaskSlot()
         self._timer = QTimer(self, singleShot=True, interval=_DEBOUNCE_MS)
         self._timer.timeout.connect(self.recompute)
         self.direct.toggled.connect(lambda _on: self.recompute())
@@ -64,7 +63,8 @@ class BaselinePane(QObject):
         """The row's baseline output (None: no baseline run, the pane goes)."""
         shown = text is not None
         if not shown:
-            self._slot.cancel()
+            if self._slot is not None:
+                self._slot.cancel()
             self.table = None
             self.pane.hide()
             if self._on_tab_panes:  # only undo what the direct mode drew there
@@ -95,7 +95,7 @@ class BaselinePane(QObject):
         return not self.pane.isHidden()
 
     def is_busy(self) -> bool:
-        return self._slot.busy or self._timer.isActive()
+        return (self._slot is not None and self._slot.busy) or self._timer.isActive()
 
     def pair(self) -> tuple[str, str]:
         """The two texts the pane's highlight compares (the hover lists their unit edits)."""
@@ -112,6 +112,12 @@ class BaselinePane(QObject):
         self._timer.stop()
         if not self.is_shown():
             return
+        # The batch tab's workers (superqt): loaded only once a row has a baseline, so the
+        # compare tab still opens without them (test_startup).
+        from matchlens.ui.batch.worker import Task, TaskSlot
+
+        if self._slot is None:
+            self._slot = TaskSlot()
         first, second = self.pair()
         direct = self.direct.isChecked()
         task = Task(baseline_table, first, second, self.tab.align_options(), owner=self)
@@ -162,6 +168,6 @@ class BaselinePane(QObject):
 
     def shutdown(self) -> None:
         self._timer.stop()
-        task = self._slot.cancel()
+        task = self._slot.cancel() if self._slot is not None else None
         if task is not None:
             task.wait()
