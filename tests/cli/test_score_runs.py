@@ -214,3 +214,18 @@ def test_the_references_encoding(files, tmp_path):
     assert run_process(*args, "--references-encoding", "latin-1", "-o", out).code == 0
     header, rows = read_csv_file(out)
     assert dict(zip(header, rows[3], strict=True))["reference"] == "Lisboa\xe9"  # id 2
+
+
+def test_a_lone_surrogate_from_a_json_escape_is_read_not_a_traceback(tmp_path):
+    # "\ud800" is valid JSON but no UTF-8 text: the join holds texts as Arrow strings, so it
+    # reads as U+FFFD; the row is scored and the run's own cell is written back as it was read.
+    today = tmp_path / "today.jsonl"
+    today.write_text('{"id": 1, "result": "Paris \\ud800"}\n{"id": "\\udfff", "result": "x"}\n',
+                     encoding="utf-8")
+    refs = _jsonl(tmp_path / "refs.jsonl", [{"id": 1, "answer": "Paris \ufffd"}])
+    out = tmp_path / "o.jsonl"
+    run = run_process("score", today, "--id", "id", "--actual", "$.result", "--references",
+                      refs, "--expected", "$.answer", "--metrics", "exact_match", "-o", out)
+    assert run.code == 0, run.err
+    rows = {r["id"]: r for r in map(json.loads, out.read_text(encoding="utf-8").splitlines())}
+    assert rows[1]["exact_match"] == 1.0  # "Paris \ud800" read as "Paris \ufffd"

@@ -29,6 +29,19 @@ from matchlens.core.jsonpath import parse_simple
 POOL = pa.system_memory_pool()
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def arrow_texts(values: Sequence[str | None]) -> pa.Array:
+    """Texts as an Arrow string array. Arrow holds UTF-8 only: a lone surrogate (which only a
+    JSON escape such as "\\ud800" can bring) is read as U+FFFD, the replacement character."""
+    try:
+        return pa.array(values, pa.string(), memory_pool=POOL)
+    except UnicodeEncodeError:
+        return pa.array([v if v is None else _SURROGATE.sub("\ufffd", v) for v in values],
+                        pa.string(), memory_pool=POOL)
+
+
 @dataclass(frozen=True, eq=False)
 class KeyedFile:
     """One file of a join, narrowed: `ids` (text), `lines[i]` where row i is in the file, and
@@ -85,8 +98,7 @@ class _Gather:
     def add(self, table: Table) -> None:
         self.label, self.unit = table.label, table.unit
         self.notes.extend(n for n in table.notes if n not in self.notes)
-        self.ids.append(pa.array(piece_ids(table, self.id_spec), pa.string(),
-                                 memory_pool=POOL))
+        self.ids.append(arrow_texts(piece_ids(table, self.id_spec)))
         self.lines.append(np.asarray(table.lines, dtype=np.int64))
         for spec in self.specs:
             if spec in self.skipped:
@@ -102,8 +114,7 @@ class _Gather:
             if column is None:
                 self.values[spec].append(pa.nulls(len(table), pa.string(), memory_pool=POOL))
                 continue
-            self.values[spec].append(pa.array(column.values, pa.string(),
-                                              memory_pool=POOL))
+            self.values[spec].append(arrow_texts(column.values))
             self.reasons[spec].update((self.rows + i, why) for i, why in column.reasons.items())
             if column.matched is not None:
                 self.matched[spec] = self.matched.get(spec, 0) + column.matched

@@ -22,7 +22,13 @@ import pyarrow.compute as pc
 from matchlens.core.datasets import Table
 from matchlens.core.datasets.columns import ColumnValues
 from matchlens.core.errors import DatasetError
-from matchlens.core.scoring.run_files import KeyedFile, check_unique, narrow, piece_ids
+from matchlens.core.scoring.run_files import (
+    KeyedFile,
+    arrow_texts,
+    check_unique,
+    narrow,
+    piece_ids,
+)
 
 
 @dataclass(frozen=True)
@@ -58,7 +64,7 @@ def key_values(table: Table, spec: str) -> list[str]:
     """The id of every row of `table`: DatasetError naming the file for an unknown id column,
     a row without an id, or an id given to two rows (both named)."""
     ids = piece_ids(table, spec)
-    check_unique(pa.array(ids, pa.string()), np.asarray(table.lines, dtype=np.int64),
+    check_unique(arrow_texts(ids), np.asarray(table.lines, dtype=np.int64),
                  table.label, table.unit, spec)
     return ids
 
