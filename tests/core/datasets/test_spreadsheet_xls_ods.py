@@ -147,15 +147,16 @@ def test_repeated_rows_and_columns_are_counted_not_expanded(tmp_path):
     error = _cell("#VALUE!", 'office:value-type="string" calcext:value-type="error" '
                              'table:number-columns-repeated="2"')
     rows = [_row(_cell("h1"), _cell("h2"), _cell("h3")),
-            _row('<table:table-cell table:number-columns-repeated="1"/>', error,
+            _row('<table:table-cell table:number-columns-repeated="2"/>', error,
                  extra='table:number-rows-repeated="2"'),
             _row('<table:table-cell table:number-columns-repeated="3"/>',
                  extra='table:number-rows-repeated="1048572"'),
             _row(_cell("x", 'table:number-columns-spanned="2" office:value-type="string"'),
                  "<table:covered-table-cell/>")]
     facts = scan_ods(write_ods(tmp_path / "r.ods", rows), "Sheet1")
-    # rows 1 and 2 (0-based), columns 1 and 2 hold the error; the last row is 1 + 2 + 1048572
-    assert facts.errors == {(r, c): "#VALUE!" for r in (1, 2) for c in (1, 2)}
+    # rows 1 and 2 (0-based), columns 2 and 3 (after two blank ones) hold the error; the last
+    # row is 1 + 2 + 1048572
+    assert facts.errors == {(r, c): "#VALUE!" for r in (1, 2) for c in (2, 3)}
     assert facts.merged == [((1_048_575, 0), (1_048_575, 1))]
     assert facts.rows == 1_048_576
 
@@ -184,3 +185,14 @@ def test_xls_serial_sixty_alone_is_read_again(tmp_path):
     book.save(str(tmp_path / "d.xls"))
     table = read_table(tmp_path / "d.xls")
     assert resolve_column(table, "when").values == ["1900-02-29"]
+
+
+def test_an_xls_error_cell_alone_is_read_again(tmp_path):
+    """No date anywhere: the empty cell calamine gives for #DIV/0! is what sends the sheet to
+    xlrd (mutation 'xls: an empty cell does not send the sheet to xlrd')."""
+    book = xlwt.Workbook()
+    sheet = book.add_sheet("Sheet1")
+    sheet.write(0, 0, "expected")
+    sheet.row(1).set_cell_error(0, "#DIV/0!")
+    book.save(str(tmp_path / "e.xls"))
+    assert resolve_column(read_table(tmp_path / "e.xls"), "expected").values == ["#DIV/0!"]
