@@ -167,3 +167,20 @@ def test_the_python_api_joins_paths_and_dataframes_alike(cli, files):
             assert [str(row[c]) for c in ("equal", "differs", "missing", "extra")] == \
                 [mine[c] for c in ("equal", "differs", "missing", "extra")]
         assert frame.attrs["matchlens"]["rows"] == 4
+
+
+def test_fields_names_every_missing_column(cli, tmp_path):
+    data = tmp_path / "d.jsonl"
+    data.write_text('{"id": 1, "a": "{}", "b": "{}"}\n', encoding="utf-8")
+    run = cli("fields", str(data), "--expected", "nope1", "--actual", "nope2")
+    assert_one_line_error(run, "'nope1' and 'nope2'", "d.jsonl")
+
+
+def test_score_refuses_an_id_column_that_is_not_there(cli, tmp_path):
+    # --id is recorded in the sidecar for a later --baseline: a wrong one is said now
+    data = tmp_path / "d.jsonl"
+    data.write_text('{"id": 1, "a": "x", "b": "y"}\n', encoding="utf-8")
+    run = cli("score", str(data), "--expected", "a", "--actual", "b", "--id", "nope",
+              "-o", str(tmp_path / "o.csv"))
+    assert_one_line_error(run, "no column 'nope'", "d.jsonl")
+    assert not (tmp_path / "o.csv").exists()

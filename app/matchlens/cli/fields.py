@@ -16,12 +16,14 @@ import csv
 import io
 import json
 import sys
+from itertools import chain
 from typing import Any
 
 from matchlens.cli.score import build_config, reading_options
 from matchlens.cli.stdout_guard import stdout_as_utf8
 from matchlens.core.atomic import atomic_writer
 from matchlens.core.datasets import iter_tables, read_table
+from matchlens.core.datasets.columns import check_columns
 from matchlens.core.diff.json_fields import COLUMNS, FieldTally, field_rows
 from matchlens.core.errors import ConfigError
 from matchlens.core.output.baseline_file import answered_only, choose_baseline
@@ -45,7 +47,11 @@ def fields_command(args: argparse.Namespace) -> int:
         tally = joined_tally(args, mapping, options)
     else:
         pieces = iter_tables(args.data, chunk_rows=CHUNK_ROWS, **reading_options(args))
-        tally = count_fields(pieces, mapping, options, by_index=args.by_index)
+        first = next(pieces)
+        # every column named that is not there, in one sentence (not only the first looked up)
+        check_columns(first, [None if mapping.expected_literal else mapping.expected,
+                              *mapping.variants])
+        tally = count_fields(chain([first], pieces), mapping, options, by_index=args.by_index)
     rows = field_rows(tally)
     several = len(tally.variants) > 1
     if args.output is not None:
