@@ -182,5 +182,5 @@ def test_score_refuses_an_id_column_that_is_not_there(cli, tmp_path):
     data.write_text('{"id": 1, "a": "x", "b": "y"}\n', encoding="utf-8")
     run = cli("score", str(data), "--expected", "a", "--actual", "b", "--id", "nope",
               "-o", str(tmp_path / "o.csv"))
-    assert_one_line_error(run, "no column 'nope'", "d.jsonl")
+    assert_one_line_error(run, "no column 'nope' for --id", "d.jsonl")
     assert not (tmp_path / "o.csv").exists()

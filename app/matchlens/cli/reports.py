@@ -41,6 +41,14 @@ def report_paths(args: argparse.Namespace) -> ReportPaths | None:
     return paths
 
 
+def check_flag_column(first: Table, flag: str, column: str | None) -> None:
+    """A column a flag names (None: none named) that the file lacks is one sentence."""
+    if column is not None and column not in first.columns:
+        raise ConfigError(f"{first.label}: no column {column!r} for {flag} (the columns: "
+                          f"{', '.join(first.columns[:12])}"
+                          f"{', …' if len(first.columns) > 12 else ''})")
+
+
 def start_reports(args: argparse.Namespace, first: Table, mapping: ColumnMapping,
                   jobs: list[MetricJob]) -> ReportOutputs | None:
     """The reports the flags ask for, or None. A bad --id/--label column or an output path
@@ -55,10 +63,7 @@ def start_reports(args: argparse.Namespace, first: Table, mapping: ColumnMapping
     id_column = id_spec if id_spec and not id_spec.startswith("$") else None
     label_column = getattr(args, "label_column", None)
     for flag, column in (("--id", id_column), ("--label", label_column)):
-        if column is not None and column not in first.columns:
-            raise ConfigError(f"{first.label}: no column {column!r} for {flag} (the columns: "
-                              f"{', '.join(first.columns[:12])}"
-                              f"{', …' if len(first.columns) > 12 else ''})")
+        check_flag_column(first, flag, column)
     if id_column is None:
         id_column = guess_columns(list(first.columns)).get("id")
     return ReportOutputs(paths, mapping, list(jobs), source=first.label,

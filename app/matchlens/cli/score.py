@@ -11,13 +11,12 @@ from pathlib import Path
 
 from matchlens.cli.crash import say
 from matchlens.cli.exit_codes import EXIT_GATE, EXIT_OK
-from matchlens.cli.reports import feeding, finish_reports, start_reports
+from matchlens.cli.reports import check_flag_column, feeding, finish_reports, start_reports
 from matchlens.cli.stdout_guard import discard_stdout, stdout_as_utf8
 from matchlens.cli.thresholds_source import config_path, source_line
 from matchlens.core.atomic import together
 from matchlens.core.config import Config, config_to_dict, load_config
 from matchlens.core.datasets import iter_tables
-from matchlens.core.datasets.columns import check_columns
 from matchlens.core.errors import ConfigError, DatasetError, OutputError
 from matchlens.core.output.scored_table import provenance, sidecar_path, write_sidecar
 from matchlens.core.output.scored_writer import scored_writer
@@ -78,7 +77,7 @@ def score_command(args: argparse.Namespace) -> int:
     mapping = mapping_from_args(args, first)
     id_spec = getattr(args, "id_spec", None)
     if id_spec and not id_spec.startswith("$"):  # recorded for a later --baseline: it must be
-        check_columns(first, [id_spec])
+        check_flag_column(first, "--id", id_spec)
     tally = Tally(first.label, mapping.variants, jobs, unit=first.unit)
     if args.output is None:
         stdout_as_utf8()
