@@ -7,16 +7,14 @@ worst accuracy first, a `variant` column when there are several actual columns.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from matchlens.api.inputs import load
 from matchlens.api.plan import ConfigLike, make_plan
+from matchlens.api.runs import baseline_and_id
 from matchlens.core.diff.json_fields import COLUMNS, FieldTally, field_rows
-from matchlens.core.errors import ConfigError
-from matchlens.core.output.baseline_file import answered_only, choose_baseline
+from matchlens.core.output.baseline_file import answered_only
 from matchlens.core.scoring.fields import count_fields
 from matchlens.core.scoring.fields_runs import count_joined_fields
 from matchlens.core.scoring.mapping import ColumnMapping
@@ -71,14 +69,7 @@ def joined_tally(data: Any, mapping: ColumnMapping, options: Mapping[str, Any], 
                  reading: dict, *, id: str | None, references: Any, baseline: Any,  # noqa: A002
                  baseline_actual: str | None) -> FieldTally:
     """The tables loaded (paths or DataFrames) and joined by id (core.scoring.fields_runs)."""
-    choice = None
-    if baseline is not None:
-        path = Path(baseline) if isinstance(baseline, str | os.PathLike) else None
-        choice = choose_baseline(path, baseline_actual)
-    id_spec = id or (choice.recorded_id if choice else None)
-    if not id_spec:
-        raise ConfigError("references= and baseline= match rows by a key: give id= (the "
-                          "column or JSONPath holding each row's id)")
+    choice, id_spec = baseline_and_id(baseline, baseline_actual, id)
     own_reference = references is None and not mapping.expected_literal
     run = load(data, [id_spec, *([mapping.expected] if own_reference else []),
                       *mapping.actuals], **reading)

@@ -13,10 +13,25 @@ import numpy as np
 from matchlens.api.inputs import load
 from matchlens.api.plan import ScorePlan
 from matchlens.core.errors import ConfigError
-from matchlens.core.output.baseline_file import answered_only, choose_baseline
+from matchlens.core.output.baseline_file import BaselineChoice, answered_only, choose_baseline
 from matchlens.core.output.runs_table import runs_columns
 from matchlens.core.output.summary import summary_dict
 from matchlens.core.scoring.run_scoring import RunFiles, RunsResult, score_runs
+
+
+def baseline_and_id(baseline: Any, baseline_actual: str | None, id: str | None  # noqa: A002
+                    ) -> tuple[BaselineChoice | None, str]:
+    """How to read `baseline=` (a scored table's sidecar, or `baseline_actual`), and the row
+    key: `id=`, else the one the baseline's sidecar recorded; ConfigError when there is none."""
+    choice = None
+    if baseline is not None:
+        path = Path(baseline) if isinstance(baseline, str | os.PathLike) else None
+        choice = choose_baseline(path, baseline_actual)
+    id_spec = id or (choice.recorded_id if choice else None)
+    if not id_spec:
+        raise ConfigError("references= and baseline= match rows by a key: give id= (the "
+                          "column or JSONPath holding each row's id)")
+    return choice, id_spec
 
 
 def score_joined(data: Any, plan: ScorePlan, *, id: str | None, references: Any = None,  # noqa: A002
@@ -26,14 +41,7 @@ def score_joined(data: Any, plan: ScorePlan, *, id: str | None, references: Any 
     baseline, `"baseline"`: per variant the regressed rows and per metric the change counts,
     the mean delta with its 95% interval and the sign test's p."""
     reading = reading or {}
-    choice = None
-    if baseline is not None:
-        path = Path(baseline) if isinstance(baseline, str | os.PathLike) else None
-        choice = choose_baseline(path, baseline_actual)
-    id_spec = id or (choice.recorded_id if choice else None)
-    if not id_spec:
-        raise ConfigError("references= and baseline= match rows by a key: give id= (the "
-                          "column or JSONPath holding each row's id)")
+    choice, id_spec = baseline_and_id(baseline, baseline_actual, id)
     mapping = plan.mapping
     run = load(data, [id_spec, *mapping.actuals], **reading)
     refs = None
