@@ -184,3 +184,22 @@ def test_score_refuses_an_id_column_that_is_not_there(cli, tmp_path):
               "-o", str(tmp_path / "o.csv"))
     assert_one_line_error(run, "no column 'nope' for --id", "d.jsonl")
     assert not (tmp_path / "o.csv").exists()
+
+
+def test_the_references_file_takes_its_own_reading_options(cli, files, tmp_path):
+    # the same references inside a .json holding two arrays: --references-records picks one,
+    # as `score` reads it; without it the file is refused (several arrays), never guessed
+    _, today, _ = files
+    refs = tmp_path / "refs.json"
+    refs.write_text(json.dumps({"meta": [{"x": 1}, {"x": 2}],
+                                "rows": [{"id": i, "answer": json.dumps(REF)}
+                                         for i in range(1, 5)]}), "utf-8")
+    args = ["fields", today, "--id", "id", "--actual", "$.result", "--references", refs,
+            "--expected", "$.answer"]
+    picked = cli(*args, "--references-records", "$.rows")
+    assert picked.code == 0, picked.err
+    # ids 3 and 1 equal, id 2 without its phone; id 4 has no output, so it is counted in the
+    # header's invalid rows, not in the fields: phone expected 3 times, equal 2, missing 1
+    phone = {row["path"]: row for row in csv.DictReader(io.StringIO(picked.out))}["$.phone"]
+    assert (phone["expected"], phone["equal"], phone["missing"]) == ("3", "2", "1")
+    assert cli(*args).code == 2

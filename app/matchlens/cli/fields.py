@@ -19,6 +19,7 @@ import sys
 from itertools import chain
 from typing import Any
 
+from matchlens.cli.runs import file_reading
 from matchlens.cli.score import build_config, reading_options
 from matchlens.cli.stdout_guard import stdout_as_utf8
 from matchlens.core.atomic import atomic_writer
@@ -80,10 +81,12 @@ def joined_tally(args: argparse.Namespace, mapping: ColumnMapping, options: dict
         raise ConfigError("--references and --baseline match rows by a key: give --id SPEC "
                           "(the column or JSONPath holding each row's id)")
     run = read_table(args.data, **reading_options(args))
-    # the other files are read with the same encoding; their format comes from their names
-    plain = {"encoding": args.encoding}
-    refs = read_table(args.references, **plain) if args.references is not None else None
-    base = read_table(args.baseline, **plain) if args.baseline is not None else None
+    # each other file as `score` reads it: its own --references-*/--baseline-* options, its
+    # format from its name, --encoding unless it has its own
+    refs = (read_table(args.references, **file_reading(args, "references"))
+            if args.references is not None else None)
+    base = (read_table(args.baseline, **file_reading(args, "baseline"))
+            if args.baseline is not None else None)
     if base is not None and choice is not None and choice.joined:
         base = answered_only(base, choice.actual)
     files = RunFiles(run, id_spec, refs, base, choice.actual if choice else None)

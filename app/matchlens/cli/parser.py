@@ -61,7 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="an output column or JSONPath; repeat for prompt variants")
     batch.add_argument("--label", metavar="COLUMN", help="a human pass/fail column (calibration)")
     _reading_options(batch)  # every reading option `score` takes
-    _runs_options(batch, gate=False)  # and its joins
+    _runs_options(batch, gate=False, own_reading=False)  # and its joins
     _gui_common(batch)
 
     score = sub.add_parser(
@@ -182,9 +182,11 @@ def _input_arguments(parser: argparse.ArgumentParser) -> None:
                         help="one fixed reference text for every row")
 
 
-def _runs_options(parser: argparse.ArgumentParser, *, gate: bool = True) -> None:
+def _runs_options(parser: argparse.ArgumentParser, *, gate: bool = True,
+                  own_reading: bool = True) -> None:
     """Several files joined by id: references, a baseline run (spec/cli.md § Several files);
-    `gate`: with `--fail-on-regression` (not for `fields`, which has no verdicts)."""
+    `gate`: with `--fail-on-regression` (not for `fields`, which has no verdicts);
+    `own_reading`: with each file's own --references-*/--baseline-* reading options."""
     parser.add_argument("--id", metavar="SPEC", dest="id_spec",
                         help="the row key (a column or JSONPath) matching rows across files; a "
                              "column also names the rows in the reports (default: guessed)")
@@ -196,12 +198,13 @@ def _runs_options(parser: argparse.ArgumentParser, *, gate: bool = True) -> None
                              "sidecar), or any data file with --baseline-actual")
     parser.add_argument("--baseline-actual", metavar="SPEC",
                         help="the column or JSONPath of BASE's outputs")
-    if not gate:
-        return
-    parser.add_argument("--fail-on-regression", type=int, nargs="?", const=0, default=None,
-                        metavar="N", help="exit 1 when more than N rows regressed (default 0)")
-    for role, name in (("references", "FILE"), ("baseline", "BASE")):
-        _file_reading_options(parser, role, name)
+    if gate:
+        parser.add_argument("--fail-on-regression", type=int, nargs="?", const=0,
+                            default=None, metavar="N",
+                            help="exit 1 when more than N rows regressed (default 0)")
+    if own_reading:
+        for role, name in (("references", "FILE"), ("baseline", "BASE")):
+            _file_reading_options(parser, role, name)
 
 
 def _file_reading_options(parser: argparse.ArgumentParser, role: str, name: str) -> None:
