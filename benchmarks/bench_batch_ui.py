@@ -103,6 +103,9 @@ class GapMeter:
         self.gaps: list[tuple[float, str]] = []
         self.phase = "idle"
         self._last = 0
+        self.rss: dict[str, float] = {}  # phase -> the window's largest RSS seen in it (MB)
+        self._statm = open("/proc/self/statm", "rb", buffering=0)  # noqa: SIM115
+        self._page_mb = os.sysconf("SC_PAGE_SIZE") / 2**20
 
     def start(self) -> None:
         self.clock.start()
@@ -113,6 +116,10 @@ class GapMeter:
         now = self.clock.nsecsElapsed()
         self.gaps.append(((now - self._last) / 1e6, self.phase))
         self._last = now
+        if len(self.gaps) % 10 == 0:  # every ~50 ms: one read of a small /proc file
+            self._statm.seek(0)
+            mb = int(self._statm.read().split()[1]) * self._page_mb
+            self.rss[self.phase] = max(self.rss.get(self.phase, 0.0), mb)
         if self.trace is not None:
             faulthandler.dump_traceback_later(0.040, file=self.trace)
 
@@ -192,6 +199,8 @@ def main() -> int:
           f"{args.rows / score_s:,.0f} rows/s; then sorts, calibration and the paired test "
           f"{total - (finished[0] - t0):.1f} s)")
     load_gap = report_gaps("load and score", meter.take())
+    print("  window RSS, largest per phase: " + ", ".join(
+        f"{phase} {mb:,.0f} MB" for phase, mb in meter.rss.items()))
 
     # Sorting by a score column (the model's worker path at this size).
     model = tab.model
