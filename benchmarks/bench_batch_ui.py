@@ -116,7 +116,7 @@ class GapMeter:
         now = self.clock.nsecsElapsed()
         self.gaps.append(((now - self._last) / 1e6, self.phase))
         self._last = now
-        if len(self.gaps) % 10 == 0:  # every ~50 ms: one read of a small /proc file
+        if len(self.gaps) % 2 == 0:  # every ~10 ms: one read of a small /proc file (~10 µs)
             self._statm.seek(0)
             mb = int(self._statm.read().split()[1]) * self._page_mb
             self.rss[self.phase] = max(self.rss.get(self.phase, 0.0), mb)
@@ -199,8 +199,6 @@ def main() -> int:
           f"{args.rows / score_s:,.0f} rows/s; then sorts, calibration and the paired test "
           f"{total - (finished[0] - t0):.1f} s)")
     load_gap = report_gaps("load and score", meter.take())
-    print("  window RSS, largest per phase: " + ", ".join(
-        f"{phase} {mb:,.0f} MB" for phase, mb in meter.rss.items()))
 
     # Sorting by a score column (the model's worker path at this size).
     model = tab.model
@@ -250,6 +248,8 @@ def main() -> int:
     faulthandler.cancel_dump_traceback_later()
     tab.shutdown()
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print("window RSS, largest per phase: " + ", ".join(
+        f"{phase} {mb:,.0f} MB" for phase, mb in meter.rss.items()))
     print(f"peak memory: window {peak:,.0f} MB (ru_maxrss); scoring process "
           f"{child_peak.mb:,.0f} MB (largest RSS seen; it keeps the texts to rank them)")
     ok = load_gap <= 50 and sort_times["score:levenshtein_similarity"] <= 1 and \
