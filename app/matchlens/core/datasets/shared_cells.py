@@ -19,6 +19,7 @@ from __future__ import annotations
 import gc
 import operator
 import os
+from array import array
 from collections.abc import Callable
 from dataclasses import replace
 from itertools import combinations
@@ -89,7 +90,8 @@ class CellSharer:
 def read_shared(path: str | os.PathLike, cancel: Callable[[], bool] | None = None,
                 **options: str | None) -> Table:
     """`read_table(path, **options)` with equal cells shared: a .csv or .tsv file (or
-    `format` csv/tsv) is read in pieces through a `CellSharer`; any other is read whole.
+    `format` csv/tsv) is read in pieces through a `CellSharer`, its `lines` an array of int64
+    (a sequence of ints, like read_table's list); any other file is read whole.
     Raises what read_table raises, and Cancelled between pieces once `cancel()` says so."""
     fmt = options.get("format")
     kind = fmt or Path(os.fspath(path)).suffix.lower().lstrip(".")
@@ -99,7 +101,7 @@ def read_shared(path: str | os.PathLike, cancel: Callable[[], bool] | None = Non
     sharer = CellSharer()
     first: Table | None = None
     rows: list = []
-    lines: list[int] = []
+    lines = array("q")  # 8 bytes a row where a list of ints is 36 (indexing gives ints)
     was_enabled = gc.isenabled()
     gc.disable()  # as read_table: no collection walks the rows while they pile up
     try:
@@ -108,7 +110,7 @@ def read_shared(path: str | os.PathLike, cancel: Callable[[], bool] | None = Non
                 raise Cancelled(f"loading {piece.label} was cancelled")
             first = first or piece
             rows += sharer.share(piece.rows)
-            lines += piece.lines
+            lines.extend(piece.lines)
         settle(rows)
     finally:
         if was_enabled:
