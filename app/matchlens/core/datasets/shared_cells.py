@@ -43,7 +43,8 @@ class CellSharer:
     def __init__(self) -> None:
         self.width: int | None = None
         self._repeated: dict[int, dict[str, str]] = {}  # column -> its values seen so far
-        self.pairs: list[tuple[int, int]] = []  # (j, k): column k's cell equal to j's: j's
+        # (j, k): where column k's cell equals column j's, k takes j's string
+        self.pairs: list[tuple[int, int]] = []
 
     def share(self, rows: list) -> list:
         """`rows` with equal cells made one object (new row lists), or `rows` unchanged."""
