@@ -12,7 +12,33 @@ The dataset is generated once (seeded) and kept in the temp folder.
 
 `--trace-gaps FILE`: whenever the GUI thread misses a tick for 40 ms, faulthandler's watchdog
 (a C thread: it needs no GIL) writes every thread's Python stack to FILE, so a freeze can be
-pinned on the thread and the line that held the window.
+pinned on the thread and the line that held the window. The window's RSS is sampled every
+~10 ms and its largest value printed per phase, to see which step of a run grows it.
+
+Issue 27 (item 3), 1M rows x 2 variants x 5 metrics, the same generated file, 2-core VM at
+load ~1.5-2.5 (time figures are noisy; memory is not):
+
+| | before | after |
+|---|---:|---:|
+| window, ru_maxrss | 1,517 MB | 968 MB |
+| scoring process, largest RSS | 707 MB | 702 MB |
+| longest event-loop gap, load and score | 1,188 ms (first rows) | 50 ms |
+| load + score | 24.5 s | 21.9 s (read 1.4 -> ~2.5-3 s) |
+
+Where the window's memory went, and what changed (RSS per phase after: reading 743 MB,
+columns resolved 861, scoring 919, finishing 936, sorts and search at most 968):
+  * the table as read: 821 MB of Python strings and row lists (349 MB of CSV); read in pieces
+    with equal cells kept once (core/datasets/shared_cells.py: the label column's two values,
+    outputs equal to their expected text), and its line numbers an int64 array: 645 MB;
+  * opening the labels: a copy of the id column and an id -> row dict, ~100 MB and 1.0 s in
+    the GUI thread (the 1.2 s freeze at the first rows): now neither (store.py);
+  * the finished run: each key's scores sorted (8 MB a key) and copied again for calibration
+    (8 MB a key): now distinct values + counts (SortedScores) and a view when every row is
+    labelled, ~160 MB -> a few MB;
+  * text ranks int32 (16 MB less), a search's rows turned into ints a slice at a time.
+What remains: Qt and the libraries ~140 MB, the table ~645 MB (a str object per distinct cell),
+the value lists 32 MB, the result arrays 90 MB (float64 scores, int8 status), orders and ranks.
+A file with no repeated cells keeps ~820 MB of table, so ~1.15 GB in all.
 """
 
 from __future__ import annotations
@@ -103,6 +129,9 @@ class GapMeter:
         self.gaps: list[tuple[float, str]] = []
         self.phase = "idle"
         self._last = 0
+        self.rss: dict[str, float] = {}  # phase -> the window's largest RSS seen in it (MB)
+        self._statm = open("/proc/self/statm", "rb", buffering=0)  # noqa: SIM115
+        self._page_mb = os.sysconf("SC_PAGE_SIZE") / 2**20
 
     def start(self) -> None:
         self.clock.start()
@@ -113,6 +142,10 @@ class GapMeter:
         now = self.clock.nsecsElapsed()
         self.gaps.append(((now - self._last) / 1e6, self.phase))
         self._last = now
+        if len(self.gaps) % 2 == 0:  # every ~10 ms: one read of a small /proc file (~10 µs)
+            self._statm.seek(0)
+            mb = int(self._statm.read().split()[1]) * self._page_mb
+            self.rss[self.phase] = max(self.rss.get(self.phase, 0.0), mb)
         if self.trace is not None:
             faulthandler.dump_traceback_later(0.040, file=self.trace)
 
@@ -241,6 +274,8 @@ def main() -> int:
     faulthandler.cancel_dump_traceback_later()
     tab.shutdown()
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print("window RSS, largest per phase: " + ", ".join(
+        f"{phase} {mb:,.0f} MB" for phase, mb in meter.rss.items()))
     print(f"peak memory: window {peak:,.0f} MB (ru_maxrss); scoring process "
           f"{child_peak.mb:,.0f} MB (largest RSS seen; it keeps the texts to rank them)")
     ok = load_gap <= 50 and sort_times["score:levenshtein_similarity"] <= 1 and \

@@ -10,7 +10,7 @@ deadlock). No Qt here, and no state beyond the metric jobs.
 
 The child also ranks the text columns for the table's text sorts, when asked to keep them: it
 has every text already, and ranking a million strings in the window's process would make the
-window wait for the GIL (ranks travel back as one int64 array per column, a plain copy).
+window wait for the GIL (ranks travel back as one int32 array per column, a plain copy).
 
 Frames (workers.frames): 8-byte little-endian length, then a pickle.
   parent -> ("jobs", [(metric_id, threshold, options), ...])
@@ -19,7 +19,7 @@ Frames (workers.frames): 8-byte little-endian length, then a pickle.
             expected slice, each variant's actual slice, and the ids slice when with_ids
   child  -> ("ready",) once, then ("chunk", Chunk) or ("error", sentence) per chunk
   parent -> ("ranks",)  after the last chunk, when columns are kept
-  child  -> ("rank", key, int64 array) per kept column, then ("ranks done",)
+  child  -> ("rank", key, int32 array) per kept column, then ("ranks done",)
 """
 
 from __future__ import annotations

@@ -275,3 +275,28 @@ def test_kappa_against_its_definition_and_its_undefined_cases():
     # Both raters pass every row: chance agreement is already 1 -> undefined, not 0 or 1.
     assert Confusion(7, 0, 0, 0).kappa is None
     assert Confusion(0, 0, 0, 0).kappa is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.one_of(st.none(), st.floats(0, 1)),
+                          st.sampled_from([True, False, None])), max_size=40))
+def test_labelled_keeps_exactly_the_rows_with_a_score_and_a_label(rows):
+    scores = np.array([np.nan if s is None else s for s, _ in rows], dtype=float)
+    labels = [label for _, label in rows]
+    data = labelled(scores, labels)
+    kept = [(s, label) for s, label in rows if s is not None and label is not None]
+    assert data.scores.tolist() == [s for s, _ in kept]
+    assert data.labels.tolist() == [label for _, label in kept]
+    assert data.no_score == sum(1 for s, label in rows if s is None and label is not None)
+    assert data.no_label == sum(1 for _, label in rows if label is None)
+
+
+def test_labelled_shares_the_scores_when_every_row_is_kept_and_they_stay_unwritable():
+    scores = np.array([0.2, 0.9, 0.5])
+    data = labelled(scores, [True, False, True])
+    assert np.shares_memory(data.scores, scores)  # no second copy of a million scores
+    assert data.labels.tolist() == [True, False, True] and data.n == 3
+    with pytest.raises(ValueError):
+        data.scores[0] = 1.0  # a sweep can never change the result's scores through it
+    part = labelled(scores, [True, None, True])
+    assert part.scores.tolist() == [0.2, 0.5] and not np.shares_memory(part.scores, scores)

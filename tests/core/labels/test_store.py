@@ -207,3 +207,18 @@ def test_resetting_a_label_keeps_its_note(tmp_path):
         (2, NONE, "check the date")]
     labels.set(2, "actual", NONE, note="")
     assert read_sidecar(sidecar_path(data)) == []
+
+
+def test_a_repeated_id_matches_only_its_own_row_number_and_a_unique_one_follows_its_row(tmp_path):
+    data = _data(tmp_path)
+    labels, _ = Labels.open(data, 5, ["actual"], ids=IDS)
+    labels.set(1, "actual", PASS)  # id b, row 1
+    labels.set(3, "actual", FAIL)  # id d, row 3
+    # Re-sorted: "b" is now on rows 0 and 1 (not unique: only row 1, its own number, has it),
+    # "d" moved to row 4 and is the only one.
+    again, _ = Labels.open(data, 5, ["actual"], ids=["b", "b", "a", "c", "d"])
+    assert again.codes("actual").tolist() == [NONE, PASS, NONE, NONE, FAIL]
+    # "b" repeated and on neither its old row number: it matches no row and is kept aside.
+    other, said = Labels.open(data, 5, ["actual"], ids=["b", "a", "b", "c", "d"])
+    assert other.codes("actual").tolist() == [NONE, NONE, NONE, NONE, FAIL]
+    assert "1 of its lines matches no row" in said

@@ -204,6 +204,9 @@ def test_the_scoring_process_ranks_as_the_window_does(column):
     assert dense_ranks(column).tolist() == want
     chunks = [compact(column[i:i + 7]) for i in range(0, len(column), 7)]  # as the child keeps
     assert column_ranks(chunks).tolist() == want
+    # 4 bytes a row wherever they are made (a window keeps one array per text column)
+    assert {r.dtype.itemsize for r in (text_ranks(column), dense_ranks(column),
+                                       column_ranks(chunks))} == {4}
 
 
 def test_big_tables_rank_their_text_columns_once_scored(qtbot, monkeypatch):

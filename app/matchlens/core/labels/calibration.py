@@ -138,7 +138,11 @@ def labels_from(values: Sequence[bool | None] | np.ndarray) -> np.ndarray:
 
 
 def labelled(scores: np.ndarray, labels: Sequence[bool | None] | np.ndarray) -> Labelled:
-    """Keep the rows with a score and a label; count the rest."""
+    """Keep the rows with a score and a label; count the rest.
+
+    When every row is kept, `scores` is not copied: the result's scores are a read-only view of
+    it (a million-row batch of ten metrics kept every score twice, ~80 MB more in the window).
+    """
     scores = np.asarray(scores, dtype=float)
     codes = labels_from(labels)
     if scores.shape != codes.shape:
@@ -146,6 +150,10 @@ def labelled(scores: np.ndarray, labels: Sequence[bool | None] | np.ndarray) -> 
     has_label = codes >= 0
     has_score = ~np.isnan(scores)
     keep = has_label & has_score
+    if keep.all():
+        kept = scores.view()
+        kept.flags.writeable = False
+        return Labelled(scores=kept, labels=codes == 1, no_score=0, no_label=0)
     return Labelled(
         scores=scores[keep],
         labels=codes[keep] == 1,

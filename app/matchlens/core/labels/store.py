@@ -61,12 +61,9 @@ class Labels:
         self.data: Path | None = None  # the dataset (set by `open`)
         self.home: LabelsHome | None = None  # where `open` found the labels belong
         self._told_where = False  # said once where labels kept away from the data are
-        self._ids = list(ids) if ids is not None else None
-        counts: dict[str, int] = {}
-        for i in self._ids or []:
-            if i:
-                counts[i] = counts.get(i, 0) + 1
-        self._id_rows = {i: r for r, i in enumerate(self._ids or []) if i and counts[i] == 1}
+        # The caller's id column itself, never a copy: at a million rows a copy and an id -> row
+        # dict cost ~100 MB and a second in the window; `_id_rows` looks up only the ids read.
+        self._ids = ids if ids is None or isinstance(ids, (list, tuple)) else list(ids)
         self._entries: dict[tuple[int, str], Entry] = {}
         self._foreign: list[Entry] = []  # read, but no row or variant of this mapping
         # (row, variant) -> the entry this window gave it since the last save (None: removed)
@@ -126,8 +123,9 @@ class Labels:
         """(entries of this mapping by (row, variant), the others) of entries read from disk."""
         mine: dict[tuple[int, str], Entry] = {}
         foreign: list[Entry] = []
+        id_rows = self._id_rows({e.id for e in entries if e.id})
         for e in entries:
-            row = self._match(e)
+            row = self._match(e, id_rows)
             known = e.variant == "" or e.variant in self.variants
             if row is None or not known:
                 foreign.append(e)
@@ -135,10 +133,26 @@ class Labels:
                 mine[(row, e.variant)] = replace(e, row=row)
         return mine, foreign
 
-    def _match(self, e: Entry) -> int | None:
+    def _id_rows(self, wanted: set[str]) -> dict[str, int]:
+        """The row of each id in `wanted` that exactly one row has (one pass over the ids)."""
+        if not wanted or self._ids is None:
+            return {}
+        rows: dict[str, int] = {}
+        repeated: set[str] = set()
+        for r, i in enumerate(self._ids):
+            if i in wanted:
+                if i in rows:
+                    repeated.add(i)
+                else:
+                    rows[i] = r
+        for i in repeated:
+            del rows[i]
+        return rows
+
+    def _match(self, e: Entry, id_rows: dict[str, int]) -> int | None:
         if e.id and self._ids is not None:
-            if e.id in self._id_rows:
-                return self._id_rows[e.id]
+            if e.id in id_rows:
+                return id_rows[e.id]
             # not unique (or gone): only the same row number with the same id will do
             return e.row if e.row < self.rows and self._ids[e.row] == e.id else None
         return e.row if e.row < self.rows else None
