@@ -1,4 +1,4 @@
-"""The quick script of long texts (`core.diff.readable.anchored`) and the preview highlight
+"""The quick script of long texts (`core.text.anchored_script`, `core.text.edit_script`) and the preview highlight
 (`core.diff.preview`): valid scripts, an upper bound said to be one, the exact view unchanged."""
 
 from __future__ import annotations
@@ -11,10 +11,11 @@ from rapidfuzz.distance import Levenshtein
 
 from matchlens.core.diff.pair import run_task
 from matchlens.core.diff.preview import PREVIEW_TASK, preview_table
-from matchlens.core.diff.readable import anchored
-from matchlens.core.diff.readable.anchored import anchored_opcodes, anchors, rest_opcodes
 from matchlens.core.diff.readable.chunks import readable_diff
 from matchlens.core.diff.span_table import table_for
+from matchlens.core.text import edit_script
+from matchlens.core.text.anchored_script import anchored_opcodes, anchors
+from matchlens.core.text.edit_script import rest_opcodes
 
 WORDS = "the of and a to in is it answer model light water sugar energy cell plant".split()
 
@@ -92,14 +93,14 @@ def test_short_texts_keep_the_exact_script_for_the_rest(monkeypatch):
     assert rest_opcodes(e, a) == Levenshtein.opcodes(e, a, score_hint=31).as_list() or \
         _check_script(e, a, rest_opcodes(e, a)) == Levenshtein.distance(e, a)
     # past the limit, the anchored one
-    monkeypatch.setattr(anchored, "ANCHORED_MIN_CHARS", 10)
+    monkeypatch.setattr(edit_script, "LONG_CHARS", 10)
     assert rest_opcodes(e, a) == anchored_opcodes(e, a)
 
 
 def test_a_long_moved_paragraph_keeps_the_exact_distance(monkeypatch):
-    # with the rest re-diffed between anchors (as texts past ANCHORED_MIN_CHARS are), the
+    # with the rest re-diffed between anchors (as texts past LONG_CHARS are), the
     # readable diff still rebuilds both texts, finds the move and counts the exact distance
-    monkeypatch.setattr(anchored, "ANCHORED_MIN_CHARS", 100)
+    monkeypatch.setattr(edit_script, "LONG_CHARS", 100)
     paragraphs = [_prose(60, s).replace("\n", " ").strip() for s in range(12)]
     e = "\n\n".join(paragraphs) + "\n"
     moved = paragraphs[:]

@@ -6,6 +6,15 @@ same two texts: at 100k characters that is ~70 ms each. The compare tab runs the
 after another in the same lane process (scheduler: `SHARED_SCRIPT_TASKS`), so keeping the last
 few scripts here turns four computations into one. Keys are the texts themselves: a lane holds
 one pair of string objects per text, so a lookup is an identity check, never a long compare.
+
+Long texts (LONG_CHARS and more) take a shorter road to the same exactness. rapidfuzz's script
+costs time proportional to length × distance in a full band (a million characters with 10%
+edits: ~15 s of CPU), its distance alone about a fifth of that when it is told an upper bound.
+So the script between anchors (`anchored_script`, linear) comes first; its edit count bounds
+the exact distance, which rapidfuzz then computes in that band; when the two are equal the
+anchored script is as short as any, so it *is* a minimal script (not always rapidfuzz's: ties
+between minimal scripts may fall the other way) and is kept as such. Only when it is longer is
+rapidfuzz's own script computed, in the band of the now known distance.
 """
 
 from __future__ import annotations
@@ -16,41 +25,96 @@ from collections.abc import Sequence
 
 from rapidfuzz.distance import Levenshtein
 
-Opcodes = list[tuple[str, int, int, int, int]]
+from matchlens.core.text.anchored_script import (
+    Opcodes,
+    anchored_distance,
+    anchored_opcodes,
+    cost,
+    score_hint,
+)
 
-_KEEP = 4
-_cache: OrderedDict[tuple[object, object], Opcodes] = OrderedDict()
+__all__ = ["LONG_CHARS", "Opcodes", "anchored", "clear", "counts", "distance", "opcodes", "rest_opcodes",
+           "score_hint"]
+
+# From this many characters (both texts together) scripts start from the anchored one (and
+# `rest_opcodes` stops there): below it the exact script takes well under a second.
+LONG_CHARS = 200_000
+
+_KEEP = 8  # pairs' minimal and anchored scripts
+_cache: OrderedDict[tuple[object, ...], Opcodes] = OrderedDict()
+_distances: OrderedDict[tuple[object, ...], int] = OrderedDict()
 _lock = threading.Lock()
 
 
-def score_hint(e: Sequence, a: Sequence) -> int:
-    """A lower bound of the distance that lets rapidfuzz start with a narrow band."""
-    # The length difference is a lower bound of the distance; as a hint it lets rapidfuzz start
-    # with a narrow band, which is what makes 100k+ character texts fast.
-    return max(abs(len(e) - len(a)), 31)
-
-
-def _key(e: Sequence, a: Sequence) -> tuple[object, object] | None:
+def _key(e: Sequence, a: Sequence, kind: str = "minimal") -> tuple[object, ...] | None:
     # Lists (token sequences) are not hashable: those are not shared.
-    return (e, a) if isinstance(e, str) and isinstance(a, str) else None
+    return (kind, e, a) if isinstance(e, str) and isinstance(a, str) else None
+
+
+def _kept(table: OrderedDict, key: tuple[object, ...] | None):  # noqa: ANN202
+    if key is None:
+        return None
+    with _lock:
+        found = table.get(key)
+        if found is not None:
+            table.move_to_end(key)
+        return found
+
+
+def _keep(table: OrderedDict, key: tuple[object, ...] | None, value: object) -> None:
+    if key is None:
+        return
+    with _lock:
+        table[key] = value
+        while len(table) > _KEEP:
+            table.popitem(last=False)
+
+
+def _is_long(e: Sequence, a: Sequence) -> bool:
+    return isinstance(e, str) and isinstance(a, str) and len(e) + len(a) >= LONG_CHARS
+
+
+def anchored(e: str, a: str) -> Opcodes:
+    """`anchored_script.anchored_opcodes`, kept for the next caller (the compare view's preview
+    and then its exact highlight ask for it on the same texts)."""
+    key = _key(e, a, "anchored")
+    found = _kept(_cache, key)
+    if found is None:
+        found = anchored_opcodes(e, a)
+        _keep(_cache, key, found)
+    return found
 
 
 def opcodes(e: Sequence, a: Sequence) -> Opcodes:
-    """rapidfuzz's minimal script as (tag, i1, i2, j1, j2) runs, kept for the next caller."""
+    """A minimal script as (tag, i1, i2, j1, j2) runs, kept for the next caller."""
     key = _key(e, a)
-    if key is not None:
-        with _lock:
-            found = _cache.get(key)
-            if found is not None:
-                _cache.move_to_end(key)
-                return found
-    ops = Levenshtein.opcodes(e, a, score_hint=score_hint(e, a)).as_list()
-    if key is not None:
-        with _lock:
-            _cache[key] = ops
-            while len(_cache) > _KEEP:
-                _cache.popitem(last=False)
+    found = _kept(_cache, key)
+    if found is not None:
+        return found
+    if _is_long(e, a):
+        quick = anchored(e, a)  # type: ignore[arg-type]
+        upper = cost(quick)
+        exact = int(Levenshtein.distance(e, a, score_cutoff=upper))  # exact: upper bounds it
+        _keep(_distances, key, exact)
+        ops = quick if exact == upper else \
+            Levenshtein.opcodes(e, a, score_hint=exact).as_list()
+    else:
+        ops = Levenshtein.opcodes(e, a, score_hint=score_hint(e, a)).as_list()
+    _keep(_cache, key, ops)
     return ops
+
+
+def clear() -> None:
+    """Forget every kept script and distance."""
+    with _lock:
+        _cache.clear()
+        _distances.clear()
+
+
+def rest_opcodes(e: str, a: str) -> Opcodes:
+    """A script that only has to look right (the re-diff around moved text): the minimal one
+    for short texts, the anchored one for long texts."""
+    return anchored(e, a) if _is_long(e, a) else opcodes(e, a)
 
 
 def counts(e: Sequence, a: Sequence) -> dict[str, int]:
@@ -64,11 +128,17 @@ def counts(e: Sequence, a: Sequence) -> dict[str, int]:
 
 def distance(e: Sequence, a: Sequence) -> int:
     """The distance: from a kept script when there is one, else rapidfuzz's (cheaper than a
-    script)."""
+    script; for long texts in the band of the anchored script's edit count)."""
     key = _key(e, a)
-    if key is not None:
-        with _lock:
-            found = _cache.get(key)
-        if found is not None:
-            return sum(max(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in found if tag != "equal")
+    found = _kept(_cache, key)
+    if found is not None:
+        return cost(found)
+    known = _kept(_distances, key)
+    if known is not None:
+        return known
+    if _is_long(e, a):
+        upper = anchored_distance(e, a)  # type: ignore[arg-type]
+        found_distance = int(Levenshtein.distance(e, a, score_cutoff=upper))
+        _keep(_distances, key, found_distance)
+        return found_distance
     return int(Levenshtein.distance(e, a, score_hint=score_hint(e, a)))

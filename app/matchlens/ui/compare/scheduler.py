@@ -26,8 +26,9 @@ from matchlens.workers.lanes import LanePool, Task
 # Up to this many characters (both sides together) the work is done synchronously.
 SYNC_LIMIT = 4_000
 # These tasks all need the character edit script of the texts: they run on one lane, in a row,
-# so it is computed once there (core.edit_script keeps it) instead of once per task.
-SHARED_SCRIPT_TASKS = frozenset({ALIGN_TASK, *edit_script_metric_ids()})
+# so it is computed once there (core.edit_script keeps it) instead of once per task. The
+# preview of long texts comes first: its anchored script is where the exact one starts from.
+SHARED_SCRIPT_TASKS = frozenset({PREVIEW_TASK, ALIGN_TASK, *edit_script_metric_ids()})
 
 
 def shares_script(name: str, tasks: dict[str, dict[str, Any]]) -> bool:
@@ -110,12 +111,12 @@ class ScoreScheduler(QObject):
     def _submit(self, expected: str, actual: str, tasks: dict[str, dict[str, Any]]) -> None:
         size = len(expected) + len(actual)
 
-        def cost(name: str) -> float:
-            # Alignment first (it is what the eye reads; its quick preview, on another lane, as
-            # well), then longest-first for a short makespan.
+        def cost(name: str) -> tuple[int, float]:
+            # The preview, then the alignment (what the eye reads; the exact script starts from
+            # the preview's), then longest-first for a short makespan.
             if name in (ALIGN_TASK, PREVIEW_TASK):
-                return float("inf")
-            return self._seconds_per_char.get(name, 0.0) * size
+                return (2 if name == PREVIEW_TASK else 1, 0.0)
+            return (0, self._seconds_per_char.get(name, 0.0) * size)
 
         ordered = sorted(tasks, key=cost, reverse=True)
         batch = [Task(self._live[name], name, tasks[name], self._text_id, expected, actual,

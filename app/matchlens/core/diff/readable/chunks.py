@@ -46,7 +46,6 @@ from dataclasses import dataclass
 from rapidfuzz.distance import Levenshtein
 
 from matchlens.core.diff.moves import Move, chunks_around_moves, find_moves
-from matchlens.core.diff.readable.anchored import rest_opcodes
 from matchlens.core.diff.readable.pieces import (
     OPS,
     TYPO_EDITS,
@@ -58,7 +57,7 @@ from matchlens.core.diff.readable.pieces import (
 from matchlens.core.diff.readable.regions import extend_to_words, merge_semantic
 from matchlens.core.metrics.levenshtein import prepare
 from matchlens.core.text import edit_script
-from matchlens.core.text.edit_script import score_hint
+from matchlens.core.text.edit_script import rest_opcodes, score_hint
 from matchlens.core.text.word_edges import word_masks
 
 __all__ = ["OPS", "Chunk", "Move", "ReadableDiff", "chunk_edits", "chunks_and_moves",
@@ -123,7 +122,7 @@ def chunks_and_moves(e: str, a: str, ops: Sequence[tuple[str, int, int, int, int
     """The moves between `e` and `a` and the readable chunks around them: without moves the
     chunks of `ops`; with moves, each moved piece a chunk of its own and the rest diffed
     without them (`core.diff.moves`) by `script` (default: exact for short texts, anchored for
-    long ones, `readable.anchored`)."""
+    long ones, `text.anchored_script`)."""
     moves = find_moves(e, a, ops)
     if not moves:
         return [], chunks_from_opcodes(e, a, ops, words=words, compiled=compiled)
