@@ -73,6 +73,21 @@ def test_the_script_of_long_texts_is_minimal(long_from_100, n_words, rate, seed,
     assert edit_script.distance(e, a) == Levenshtein.distance(e, a)
 
 
+@settings(max_examples=30, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.integers(0, 200), st.floats(0, 0.4), st.integers(0, 10_000))
+def test_the_script_of_long_word_lists_is_minimal(long_from_100, n_words, rate, seed):
+    # wer's units: lists of words, long from a sixth of LONG_CHARS items (here 16)
+    e = _prose(n_words, seed).split()
+    rng = random.Random(seed)
+    a = [w if rng.random() > rate else rng.choice(["x", "y", w + "s"]) for w in e]
+    a = [w for w in a if rng.random() > rate / 3]
+    ops = edit_script.opcodes(e, a)
+    assert sum((e[i1:i2] for t, i1, i2, _j1, _j2 in ops if t != "insert"), []) == e
+    assert sum((a[j1:j2] for t, _i1, _i2, j1, j2 in ops if t != "delete"), []) == a
+    assert cost(ops) == Levenshtein.distance(e, a)
+
+
 def test_the_anchored_script_is_kept_only_when_it_is_minimal(long_from_100):
     e = _prose(400, 1)
     a = _edit(e, 0.05, 2)

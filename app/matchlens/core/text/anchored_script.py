@@ -35,8 +35,12 @@ def score_hint(e: Sequence, a: Sequence) -> int:
     return max(abs(len(e) - len(a)), 31)
 
 
-def _tokens(text: str) -> tuple[np.ndarray, np.ndarray]:
-    """(start offset, hash) of each token: words, whitespace runs, single punctuation."""
+def _tokens(text: Sequence) -> tuple[np.ndarray, np.ndarray]:
+    """(start offset, hash) of each token: words, whitespace runs, single punctuation; in a
+    sequence that is not a string (wer's words), each item."""
+    if not isinstance(text, str):
+        return (np.arange(len(text), dtype=np.int64),
+                np.fromiter(map(hash, text), dtype=np.int64, count=len(text)))
     # The three kinds cover every character, so the tokens tile the text: their starts are
     # the running sum of their lengths (no match objects: a third of the time).
     tokens = _TOKEN.findall(text)
@@ -65,7 +69,7 @@ def _unique(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return values[once], first[once]
 
 
-def anchors(expected: str, actual: str) -> list[tuple[int, int, int, int]]:
+def anchors(expected: Sequence, actual: Sequence) -> list[tuple[int, int, int, int]]:
     """Equal stretches (e_start, e_end, a_start, a_end) found by unique K-word runs, in order
     on both sides and not overlapping."""
     e_starts, e_hashes = _tokens(expected)
@@ -110,7 +114,7 @@ def anchors(expected: str, actual: str) -> list[tuple[int, int, int, int]]:
     return out
 
 
-def _gap_ops(expected: str, actual: str, es: int, ee: int, as_: int, ae: int,
+def _gap_ops(expected: Sequence, actual: Sequence, es: int, ee: int, as_: int, ae: int,
              out: Opcodes) -> None:
     e, a = expected[es:ee], actual[as_:ae]
     if not e and not a:
@@ -128,7 +132,7 @@ def cost(ops: Opcodes) -> int:
     return sum(max(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in ops if tag != "equal")
 
 
-def anchored_distance(expected: str, actual: str) -> int:
+def anchored_distance(expected: Sequence, actual: Sequence) -> int:
     """The edit count of `anchored_opcodes`' script without building it: an upper bound of the
     distance, the gaps' exact distances summed."""
     total = 0
@@ -142,7 +146,7 @@ def anchored_distance(expected: str, actual: str) -> int:
     return total
 
 
-def anchored_opcodes(expected: str, actual: str) -> Opcodes:
+def anchored_opcodes(expected: Sequence, actual: Sequence) -> Opcodes:
     """An edit script of the two texts (valid, close to minimal): exact between anchors."""
     ops: Opcodes = []
     e_pos = a_pos = 0

@@ -7,14 +7,16 @@ after another in the same lane process (scheduler: `SHARED_SCRIPT_TASKS`), so ke
 few scripts here turns four computations into one. Keys are the texts themselves: a lane holds
 one pair of string objects per text, so a lookup is an identity check, never a long compare.
 
-Long texts (LONG_CHARS and more) take a shorter road to the same exactness. rapidfuzz's script
-costs time proportional to length × distance in a full band (a million characters with 10%
-edits: ~15 s of CPU), its distance alone about a fifth of that when it is told an upper bound.
-So the script between anchors (`anchored_script`, linear) comes first; its edit count bounds
-the exact distance, which rapidfuzz then computes in that band; when the two are equal the
-anchored script is as short as any, so it *is* a minimal script (not always rapidfuzz's: ties
-between minimal scripts may fall the other way) and is kept as such. Only when it is longer is
-rapidfuzz's own script computed, in the band of the now known distance.
+Long texts (LONG_CHARS and more; token sequences of a sixth of that) take a shorter road to
+the same exactness. rapidfuzz's script costs time proportional to length × distance in a full
+band (a million characters with 10% edits: ~15 s of CPU), its distance alone about a fifth of
+that when it is told an upper bound. So the script between anchors (`anchored_script`, linear)
+comes first; its edit count bounds the exact distance, which rapidfuzz then computes in that
+band; when the two are equal the anchored script is as short as any, so it *is* a minimal
+script and is kept as such. (Not always rapidfuzz's: ties between minimal scripts may fall the
+other way, so its split into substitutions, insertions and deletions may differ from jiwer's
+by a few edits; their sum never does.) Only when it is longer is rapidfuzz's own script
+computed, in the band of the now known distance.
 """
 
 from __future__ import annotations
@@ -71,10 +73,13 @@ def _keep(table: OrderedDict, key: tuple[object, ...] | None, value: object) -> 
 
 
 def _is_long(e: Sequence, a: Sequence) -> bool:
-    return isinstance(e, str) and isinstance(a, str) and len(e) + len(a) >= LONG_CHARS
+    if isinstance(e, str) and isinstance(a, str):
+        return len(e) + len(a) >= LONG_CHARS
+    # token sequences (wer's words): an item is a word, about six characters of text
+    return len(e) + len(a) >= LONG_CHARS // 6
 
 
-def anchored(e: str, a: str) -> Opcodes:
+def anchored(e: Sequence, a: Sequence) -> Opcodes:
     """`anchored_script.anchored_opcodes`, kept for the next caller (the compare view's preview
     and then its exact highlight ask for it on the same texts)."""
     key = _key(e, a, "anchored")
@@ -92,7 +97,7 @@ def opcodes(e: Sequence, a: Sequence) -> Opcodes:
     if found is not None:
         return found
     if _is_long(e, a):
-        quick = anchored(e, a)  # type: ignore[arg-type]
+        quick = anchored(e, a)
         upper = cost(quick)
         exact = int(Levenshtein.distance(e, a, score_cutoff=upper))  # exact: upper bounds it
         _keep(_distances, key, exact)
@@ -111,7 +116,7 @@ def clear() -> None:
         _distances.clear()
 
 
-def rest_opcodes(e: str, a: str) -> Opcodes:
+def rest_opcodes(e: Sequence, a: Sequence) -> Opcodes:
     """A script that only has to look right (the re-diff around moved text): the minimal one
     for short texts, the anchored one for long texts."""
     return anchored(e, a) if _is_long(e, a) else opcodes(e, a)
@@ -137,7 +142,7 @@ def distance(e: Sequence, a: Sequence) -> int:
     if known is not None:
         return known
     if _is_long(e, a):
-        upper = anchored_distance(e, a)  # type: ignore[arg-type]
+        upper = anchored_distance(e, a)
         found_distance = int(Levenshtein.distance(e, a, score_cutoff=upper))
         _keep(_distances, key, found_distance)
         return found_distance
