@@ -34,6 +34,7 @@ from matchlens.core.text.anchored_script import (
     cost,
     score_hint,
 )
+from matchlens.core.text.script_splice import changed_span, splice_second, swapped
 
 __all__ = ["LONG_CHARS", "Opcodes", "anchored", "clear", "counts", "distance", "opcodes", "rest_opcodes",
            "score_hint"]
@@ -41,6 +42,11 @@ __all__ = ["LONG_CHARS", "Opcodes", "anchored", "clear", "counts", "distance", "
 # From this many characters (both texts together) scripts start from the anchored one (and
 # `rest_opcodes` stops there): below it the exact script takes well under a second.
 LONG_CHARS = 200_000
+
+# From this many characters (both texts together) a pair one small edit away from a kept pair
+# starts from that pair's script or distance (`script_splice`): what a keystroke needs.
+SPLICE_MIN_CHARS = 20_000
+SPLICE_MAX_EDIT = 2_000  # a bigger change (a paste) is diffed afresh
 
 _KEEP = 8  # pairs' minimal and anchored scripts
 _cache: OrderedDict[tuple[object, ...], Opcodes] = OrderedDict()
@@ -90,19 +96,76 @@ def anchored(e: Sequence, a: Sequence) -> Opcodes:
     return found
 
 
+def _near(table: OrderedDict, e: str, a: str) -> tuple[bool, str, object] | None:
+    """A kept pair that shares one side with (e, a): (second side differs, that side, value)."""
+    with _lock:
+        items = [(k, v) for k, v in table.items() if k[0] == "minimal"]
+    for (_kind, kept_e, kept_a), value in reversed(items):
+        if kept_e is e or (len(kept_e) == len(e) and kept_e == e):
+            return True, kept_a, value
+        if kept_a is a or (len(kept_a) == len(a) and kept_a == a):
+            return False, kept_e, value
+    return None
+
+
+def _change(old: str, new: str) -> tuple[int, int, int] | None:
+    change = changed_span(old, new)
+    start, old_end, new_end = change
+    return change if max(old_end, new_end) - start <= SPLICE_MAX_EDIT else None
+
+
+def _spliced(e: str, a: str) -> Opcodes | None:
+    """The script of (e, a) from a kept script one small edit away, or None."""
+    near = _near(_cache, e, a)
+    if near is None:
+        return None
+    second, old, ops = near
+    change = _change(old, a if second else e)
+    if change is None:
+        return None
+    if second:
+        return splice_second(e, ops, a, change)  # type: ignore[arg-type]
+    return swapped(splice_second(a, swapped(ops), e, change))  # type: ignore[arg-type]
+
+
+def _distance_bound(e: str, a: str) -> int | None:
+    """An upper bound of the distance from a kept distance one small edit away, or None."""
+    for table in (_distances, _cache):
+        near = _near(table, e, a)
+        if near is None:
+            continue
+        second, old, value = near
+        change = _change(old, a if second else e)
+        if change is not None:
+            start, old_end, new_end = change
+            kept = value if isinstance(value, int) else cost(value)  # type: ignore[arg-type]
+            return kept + max(old_end, new_end) - start
+    return None
+
+
+def _verified(e: Sequence, a: Sequence, key: tuple[object, ...] | None,
+              candidate: Opcodes) -> Opcodes:
+    """`candidate` if the exact distance (computed in its band) proves it minimal, else
+    rapidfuzz's script in the band of that distance."""
+    upper = cost(candidate)
+    exact = int(Levenshtein.distance(e, a, score_cutoff=upper))  # exact: upper bounds it
+    _keep(_distances, key, exact)
+    return candidate if exact == upper else \
+        Levenshtein.opcodes(e, a, score_hint=exact).as_list()
+
+
 def opcodes(e: Sequence, a: Sequence) -> Opcodes:
     """A minimal script as (tag, i1, i2, j1, j2) runs, kept for the next caller."""
     key = _key(e, a)
     found = _kept(_cache, key)
     if found is not None:
         return found
-    if _is_long(e, a):
-        quick = anchored(e, a)
-        upper = cost(quick)
-        exact = int(Levenshtein.distance(e, a, score_cutoff=upper))  # exact: upper bounds it
-        _keep(_distances, key, exact)
-        ops = quick if exact == upper else \
-            Levenshtein.opcodes(e, a, score_hint=exact).as_list()
+    spliced = _spliced(e, a) if key is not None and len(e) + len(a) >= SPLICE_MIN_CHARS \
+        else None  # type: ignore[arg-type]
+    if spliced is not None:
+        ops = _verified(e, a, key, spliced)
+    elif _is_long(e, a):
+        ops = _verified(e, a, key, anchored(e, a))
     else:
         ops = Levenshtein.opcodes(e, a, score_hint=score_hint(e, a)).as_list()
     _keep(_cache, key, ops)
@@ -133,7 +196,8 @@ def counts(e: Sequence, a: Sequence) -> dict[str, int]:
 
 def distance(e: Sequence, a: Sequence) -> int:
     """The distance: from a kept script when there is one, else rapidfuzz's (cheaper than a
-    script; for long texts in the band of the anchored script's edit count)."""
+    script), in the band of a kept pair's distance one small edit away or, for long texts, of
+    the anchored script's edit count."""
     key = _key(e, a)
     found = _kept(_cache, key)
     if found is not None:
@@ -141,9 +205,13 @@ def distance(e: Sequence, a: Sequence) -> int:
     known = _kept(_distances, key)
     if known is not None:
         return known
-    if _is_long(e, a):
-        upper = anchored_distance(e, a)
-        found_distance = int(Levenshtein.distance(e, a, score_cutoff=upper))
-        _keep(_distances, key, found_distance)
-        return found_distance
-    return int(Levenshtein.distance(e, a, score_hint=score_hint(e, a)))
+    bound = _distance_bound(e, a) if key is not None and len(e) + len(a) >= SPLICE_MIN_CHARS \
+        else None  # type: ignore[arg-type]
+    if bound is None and _is_long(e, a):
+        bound = anchored_distance(e, a)
+    if bound is not None:  # exact: the bound is one
+        found_distance = int(Levenshtein.distance(e, a, score_cutoff=bound))
+    else:
+        found_distance = int(Levenshtein.distance(e, a, score_hint=score_hint(e, a)))
+    _keep(_distances, key, found_distance)
+    return found_distance
