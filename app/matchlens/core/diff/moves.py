@@ -30,6 +30,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -92,11 +93,20 @@ def pieces(text: str) -> list[tuple[int, int, str]]:
     return out
 
 
+@lru_cache(maxsize=16_384)  # a keystroke leaves almost every piece as it was
 def key_of(piece: str) -> str:
     """A piece as moves compare it: spaces collapsed, a list marker dropped."""
     key = " ".join(piece.split())
     marker = _LIST_MARKER.match(key)
     return key[marker.end():] if marker else key
+
+
+@lru_cache(maxsize=4)
+def keyed_pieces(text: str) -> tuple[tuple[int, int, str], ...]:
+    """(start, end, key) of each piece: kept for a few texts, since typing in one side of the
+    compare view leaves the other side's pieces as they were (half the work of a keystroke's
+    moves at 100k characters)."""
+    return tuple((s, t, key_of(p)) for s, t, p in pieces(text))
 
 
 def long_enough(key: str) -> bool:
@@ -106,11 +116,9 @@ def long_enough(key: str) -> bool:
 def find_moves(e: str, a: str, ops: Sequence[tuple] = ()) -> list[Move]:
     """The moves between `e` and `a` (texts as the highlight compares them: offsets hold for
     the originals), in expected order; `ops` (the exact opcodes) give each move's edits."""
-    e_pieces, a_pieces = pieces(e), pieces(a)
+    e_pieces, a_pieces = keyed_pieces(e), keyed_pieces(a)
     if not e_pieces or not a_pieces:
         return []
-    e_pieces = [(s, t, key_of(p)) for s, t, p in e_pieces]
-    a_pieces = [(s, t, key_of(p)) for s, t, p in a_pieces]
     ids: dict[str, int] = {}
     e_ids = [ids.setdefault(k, len(ids)) for _, _, k in e_pieces]
     a_ids = [ids.setdefault(k, len(ids)) for _, _, k in a_pieces]

@@ -74,7 +74,8 @@ def pixel_marks(marks: Marks, height: int, min_height: int = 2
     y0 = np.floor(marks.first_line * scale).astype(np.int64)
     y1 = np.maximum(np.floor((marks.last_line + 1) * scale).astype(np.int64), y0 + min_height)
     keys = np.unique(np.stack([y0, y1, marks.style.astype(np.int64)], axis=1), axis=0)
-    return [(int(a), int(b - a), int(s)) for a, b, s in keys]
+    return list(zip(keys[:, 0].tolist(), (keys[:, 1] - keys[:, 0]).tolist(),
+                    keys[:, 2].tolist(), strict=True))
 
 
 def line_of_pixel(y: float, height: int, line_count: int) -> int:

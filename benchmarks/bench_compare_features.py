@@ -1,0 +1,135 @@
+"""What moved text, the overview ruler and collapsing add to a 100k-character keystroke.
+
+    QT_QPA_PLATFORM=offscreen PYTHONPATH=app .venv/bin/python \
+        benchmarks/bench_compare_features.py [--size 100000] [--keys 12] [--rounds 3]
+
+One real CompareTab, its lanes run as threads of this process (MATCHLENS_COMPUTE=thread), so
+every CPU second of a keystroke is this process's: `time.process_time` from the key press until
+every local result has answered and the window has painted it (a settle of 30 ms, whose idle
+time costs no CPU). Typing goes into the actual side of bench_compare_keystroke's pair (one
+'#' every 200 characters, lines of ~10 words). The configurations alternate keystroke by
+keystroke, so a slow spell of a shared machine hits them all:
+
+  base        moves off (`find_moves` finds none), ruler off (hidden, given no table),
+              collapse off
+  +moves      moved-text detection on (as shipped)
+  +ruler      the overview ruler on (as shipped)
+  +collapse   Collapse toggled on
+  all         as shipped with Collapse on
+
+Columns: median CPU ms per keystroke and its overhead over `base`; median wall ms from the key
+to the last result (threads share one GIL here: the window's own lanes are processes, see
+bench_compare_keystroke for its latency). Target (issue 25): the three together add at most 10%.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_compare_keystroke import make_pair  # noqa: E402
+
+CONFIGS = {"base": (False, False, False), "+moves": (True, False, False),
+           "+ruler": (False, True, False), "+collapse": (False, False, True),
+           "all": (True, True, True)}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size", type=int, default=100_000)
+    parser.add_argument("--keys", type=int, default=12, help="keystrokes per configuration")
+    args = parser.parse_args()
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    os.environ["MATCHLENS_COMPUTE"] = "thread"
+
+    from PySide6.QtCore import QTimer
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    import matchlens.core.diff.readable.chunks as chunks
+    from matchlens.ui import pyside_fixes
+    from matchlens.ui.compare.compare_tab import CompareTab
+    from matchlens.ui.config_model import ConfigModel
+
+    real_find_moves = chunks.find_moves
+    pyside_fixes.apply()
+    app = QApplication(sys.argv[:1])
+    tab = CompareTab(ConfigModel())
+    tab.resize(1400, 850)
+    tab.show()
+    editor = tab.editor("actual")
+    rulers = [pane.ruler for pane in tab.panes.values()]
+    real_set_table = {id(r): r.set_table for r in rulers}
+
+    def configure(moves: bool, ruler: bool, collapse: bool) -> None:
+        chunks.find_moves = real_find_moves if moves else (lambda *_a, **_k: [])
+        for r in rulers:
+            r.set_table = real_set_table[id(r)] if ruler else (lambda _t: None)
+            r.setVisible(ruler)
+        if tab.action_collapse.isChecked() != collapse:
+            tab.action_collapse.setChecked(collapse)
+
+    def wait_idle() -> None:
+        deadline = time.perf_counter() + 60
+        while tab.is_busy() and time.perf_counter() < deadline:
+            app.processEvents()
+            time.sleep(0.001)
+        settle = time.perf_counter() + 0.05  # and painted
+        while time.perf_counter() < settle:
+            app.processEvents()
+            time.sleep(0.002)
+
+    expected, actual = make_pair(args.size)
+    tab.set_texts(expected, actual)
+    wait_idle()
+    editor.moveCursor(editor.textCursor().MoveOperation.End)
+    cpu: dict[str, list[float]] = {name: [] for name in CONFIGS}
+    wall: dict[str, list[float]] = {name: [] for name in CONFIGS}
+    for k in range(args.keys + 1):
+        for name, flags in CONFIGS.items():
+            configure(*flags)
+            QTest.keyClick(editor, "x")  # the configuration's own first keystroke, unmeasured
+            wait_idle()
+            done = {"flag": False}
+
+            def finished(done: dict = done) -> None:
+                done["flag"] = True
+
+            tab.sig_finished.connect(finished)
+            c0, w0 = time.process_time(), time.perf_counter()
+            QTimer.singleShot(0, lambda ch="abcdefghij"[k % 10]: QTest.keyClick(editor, ch))
+            while not done["flag"] and time.perf_counter() - w0 < 30:
+                app.processEvents()
+                time.sleep(0.0002)
+            w1 = time.perf_counter()
+            settle = w1 + 0.03
+            while time.perf_counter() < settle:
+                app.processEvents()
+                time.sleep(0.001)
+            c1 = time.process_time()
+            tab.sig_finished.disconnect(finished)
+            if k:  # the first round warms every configuration up
+                cpu[name].append((c1 - c0) * 1000)
+                wall[name].append((w1 - w0) * 1000)
+    configure(True, True, False)
+    tab.shutdown()
+    base = statistics.median(cpu["base"])
+    print(f"{args.size:,} characters a side, {args.keys} keystrokes per configuration, "
+          f"load {os.getloadavg()[0]:.1f}")
+    print(f"{'':<10} | {'CPU ms':>7} {'+%':>6} | {'wall ms':>7}")
+    for name in CONFIGS:
+        med = statistics.median(cpu[name])
+        print(f"{name:<10} | {med:7.1f} {100 * (med - base) / base:+5.1f}% | "
+              f"{statistics.median(wall[name]):7.1f}")
+    app.quit()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
