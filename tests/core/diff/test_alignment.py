@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matchlens.core.diff import alignment as alignment_module
+from matchlens.core.diff import char_classes
 from matchlens.core.diff.alignment import (
     Alignment,
     EditKind,
@@ -409,7 +409,7 @@ def test_alignment_validates_itself():
 def test_whitespace_table_covers_unicode():
     # the module scans code points up to U+3000 only; nothing above is whitespace
     assert not any(chr(c).isspace() for c in range(0x3001, sys.maxunicode + 1))
-    assert len(alignment_module._WS_CODES) == sum(
+    assert len(char_classes.WS_CODES) == sum(
         chr(c).isspace() for c in range(0x3001))
 
 

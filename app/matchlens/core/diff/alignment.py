@@ -22,11 +22,19 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from itertools import accumulate, groupby
+from itertools import accumulate
 from typing import Any
 
-import numpy as np
-
+from matchlens.core.diff.char_classes import (
+    CASE,
+    PLAIN,
+    SHORT_RUN,
+    SPACE,
+    char_class_runs,
+    differing_runs,
+    pair_class,
+    runs_of,
+)
 from matchlens.core.diff.navigation import locate
 from matchlens.core.metrics.levenshtein import prepare
 from matchlens.core.text import edit_script
@@ -37,19 +45,6 @@ SIDES = ("expected", "actual")
 
 # Words and the whitespace runs between them, so that joining the tokens gives the text back.
 _TOKEN = re.compile(r"\S+|\s+")
-
-# Code points for which str.isspace() is true; none lies above U+3000 (a test checks the whole
-# Unicode range), so scanning up to there keeps the import cheap.
-_WS_CODES = np.array([c for c in range(0x3001) if chr(c).isspace()], dtype=np.uint32)
-_WS_TABLE = np.zeros(0x3002, dtype=bool)  # index 0x3001 stands for every code point above
-_WS_TABLE[_WS_CODES] = True
-# Substitution runs up to this long are classified in plain Python (numpy's per-call overhead
-# dominates below it); longer ones with numpy.
-_SHORT_RUN = 48
-
-# Per-unit classes of a substitution pair.
-_PLAIN, _CASE, _SPACE = 0, 1, 2
-
 
 class EditKind(StrEnum):
     INSERT = "insert"
@@ -289,15 +284,15 @@ class _Builder:
         return i1, i2, j1, j2
 
     def _emit(self, kind: EditKind, i1: int, i2: int, j1: int, j2: int, units: int, *,
-              cls: int = _PLAIN, counted: bool = True) -> None:
+              cls: int = PLAIN, counted: bool = True) -> None:
         es, ee, as_, ae = self._chars(i1, i2, j1, j2)
-        self.spans.append(EditSpan(kind, es, ee, as_, ae, case_only=cls == _CASE,
-                                   whitespace_only=cls == _SPACE, counted=counted, units=units))
+        self.spans.append(EditSpan(kind, es, ee, as_, ae, case_only=cls == CASE,
+                                   whitespace_only=cls == SPACE, counted=counted, units=units))
 
     def insdel(self, kind: EditKind, i1: int, i2: int, j1: int, j2: int) -> None:
         es, ee, as_, ae = self._chars(i1, i2, j1, j2)
         text = self.expected[es:ee] if kind is EditKind.DELETE else self.actual[as_:ae]
-        cls = _SPACE if text.isspace() else _PLAIN
+        cls = SPACE if text.isspace() else PLAIN
         self._emit(kind, i1, i2, j1, j2, max(i2 - i1, j2 - j1), cls=cls)
 
     def substitutions(self, i1: int, i2: int, j1: int, j2: int) -> None:
@@ -307,21 +302,21 @@ class _Builder:
         e_fold, a_fold = self.folded()
         n = i2 - i1
         if not self.word and e_fold[es:ee] == a_fold[as_:ae]:
-            runs = [(_CASE, 0, n)]  # every pair differs, so every pair differs only by case
+            runs = [(CASE, 0, n)]  # every pair differs, so every pair differs only by case
         elif e_seg.isspace() and a_seg.isspace():
-            runs = [(_SPACE, 0, n)]
+            runs = [(SPACE, 0, n)]
         elif self.word:
             eo, ao = self.e_off, self.a_off
-            runs = _runs_of(
-                _pair_class(self.expected[eo[i]:eo[i + 1]], self.actual[ao[j]:ao[j + 1]],
+            runs = runs_of(
+                pair_class(self.expected[eo[i]:eo[i + 1]], self.actual[ao[j]:ao[j + 1]],
                             e_fold[eo[i]:eo[i + 1]], a_fold[ao[j]:ao[j + 1]])
                 for i, j in zip(range(i1, i2), range(j1, j2), strict=True))
         elif n == 1:
-            runs = [(_pair_class(e_seg, a_seg, e_fold[es], a_fold[as_]), 0, 1)]
-        elif n <= _SHORT_RUN:
-            runs = _runs_of(map(_pair_class, e_seg, a_seg, e_fold[es:ee], a_fold[as_:ae]))
+            runs = [(pair_class(e_seg, a_seg, e_fold[es], a_fold[as_]), 0, 1)]
+        elif n <= SHORT_RUN:
+            runs = runs_of(map(pair_class, e_seg, a_seg, e_fold[es:ee], a_fold[as_:ae]))
         else:
-            runs = _char_class_runs(e_seg, a_seg, e_fold[es:ee], a_fold[as_:ae])
+            runs = char_class_runs(e_seg, a_seg, e_fold[es:ee], a_fold[as_:ae])
         for cls, lo, hi in runs:
             self._emit(EditKind.SUBSTITUTE, i1 + lo, i1 + hi, j1 + lo, j1 + hi, hi - lo, cls=cls)
 
@@ -335,59 +330,12 @@ class _Builder:
             flags = [self.expected[self.e_off[i]:self.e_off[i + 1]]
                      != self.actual[self.a_off[j]:self.a_off[j + 1]]
                      for i, j in zip(range(i1, i2), range(j1, j2), strict=True)]
-            runs = [(lo, hi) for differs, lo, hi in _runs_of(flags) if differs]
+            runs = [(lo, hi) for differs, lo, hi in runs_of(flags) if differs]
         else:
             runs = differing_runs(e_seg, a_seg)
         for lo, hi in runs:
             self._emit(EditKind.SUBSTITUTE, i1 + lo, i1 + hi, j1 + lo, j1 + hi, hi - lo,
-                       cls=_CASE, counted=False)
-
-
-def _pair_class(x: str, y: str, x_fold: str, y_fold: str) -> int:
-    """Class of a substituted pair (x != y): case-only, whitespace-only or plain."""
-    if x_fold == y_fold:
-        return _CASE
-    return _SPACE if x.isspace() and y.isspace() else _PLAIN
-
-
-def _runs_of(values: Iterable[int]) -> list[tuple[int, int, int]]:
-    """(value, start, end) for each run of equal values."""
-    runs, pos = [], 0
-    for value, group in groupby(values):
-        size = sum(1 for _ in group)
-        runs.append((value, pos, pos + size))
-        pos += size
-    return runs
-
-
-def _codes(text: str) -> np.ndarray:
-    return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
-
-
-def _char_class_runs(e_seg: str, a_seg: str, e_fold: str, a_fold: str
-                     ) -> list[tuple[int, int, int]]:
-    e, a = _codes(e_seg), _codes(a_seg)
-    case = _codes(e_fold) == _codes(a_fold)
-    space = _WS_TABLE[np.minimum(e, 0x3001)] & _WS_TABLE[np.minimum(a, 0x3001)]
-    classes = np.where(case, _CASE, np.where(space, _SPACE, _PLAIN))
-    cuts = (np.flatnonzero(classes[1:] != classes[:-1]) + 1).tolist()
-    starts, ends = [0, *cuts], [*cuts, len(e_seg)]
-    return [(int(classes[lo]), lo, hi) for lo, hi in zip(starts, ends, strict=True)]
-
-
-def differing_runs(x: str, y: str) -> list[tuple[int, int]]:
-    """(start, end) runs where two equal-length strings differ, character by character."""
-    return _true_runs(_codes(x) != _codes(y))
-
-
-def _true_runs(mask: np.ndarray) -> list[tuple[int, int]]:
-    idx = np.flatnonzero(mask)
-    if idx.size == 0:
-        return []
-    breaks = np.flatnonzero(np.diff(idx) > 1)
-    starts = idx[np.concatenate(([0], breaks + 1))].tolist()
-    ends = (idx[np.concatenate((breaks, [idx.size - 1]))] + 1).tolist()
-    return list(zip(starts, ends, strict=True))
+                       cls=CASE, counted=False)
 
 
 def _group(spans: Sequence[EditSpan]) -> tuple[Hunk, ...]:

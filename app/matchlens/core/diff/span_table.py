@@ -121,7 +121,8 @@ def readable_table(expected: str, actual: str, case_sensitive: bool, granularity
 
     from rapidfuzz.distance import Levenshtein
 
-    from matchlens.core.diff.alignment import Hunk, differing_runs
+    from matchlens.core.diff.alignment import Hunk
+    from matchlens.core.diff.char_classes import differing_runs
     from matchlens.core.diff.readable.chunks import chunks_and_moves, exact_opcodes
     from matchlens.core.diff.scroll_sync import line_anchors
     from matchlens.core.metrics.levenshtein import prepare

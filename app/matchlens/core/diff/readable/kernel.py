@@ -2,8 +2,8 @@
 
 `core.readable`'s Python steps cost a few microseconds per change: 10-40% on top of the exact
 script itself for a 10k-100k character pair with a change every few dozen characters (the
-target is 10%). Here the steps run over arrays in `readable_compiled`: the semantic merge, the
-word extension, and the chunks of every change that needs no search among several words — a
+target is 10%). Here the steps run over arrays in `compiled_regions` (the semantic merge, the
+word extension) and `compiled` (the chunks of every change that needs no search among several words: a
 typo written from the exact script, an insertion or deletion, a word replaced, or inserted or
 deleted beside a kept word. What is left (anchors among several words on both sides, typo
 pairs, whitespace at the ends of the texts, a typo drawn by character) is marked, and the same
@@ -24,6 +24,7 @@ from operator import itemgetter
 import numpy as np
 
 from matchlens.core.diff.readable import compiled as compiled
+from matchlens.core.diff.readable import compiled_regions
 from matchlens.core.diff.readable.pieces import (
     MIN_ANCHOR,
     OPS,
@@ -50,7 +51,7 @@ _TAG, _I1, _J1 = itemgetter(0), itemgetter(1), itemgetter(3)
 
 
 def text_arrays(text: str, wide: bool) -> tuple[np.ndarray, np.ndarray]:
-    """(codes, classes) of a text for `readable_compiled`: its code points (uint8 when not
+    """(codes, classes) of a text for the compiled steps: its code points (uint8 when not
     `wide`, which needs ASCII text, and then also its classes, read through `_ASCII_LUT`), or
     with `wide` uint32 code points and each character's flags (read through `_FLAGS_LUT`)."""
     if not wide:
@@ -74,11 +75,15 @@ def chunks_by_kernel(e: str, a: str, ops: Sequence[tuple[str, int, int, int, int
     ec, ecl = text_arrays(e, wide)
     ac, acl = text_arrays(a, wide)
     n = len(ops)
-    count, codes, bounds = compiled.plan(
+    lut = _FLAGS_LUT if wide else _ASCII_LUT
+    count, m1, m2, n1, n2 = compiled_regions.merge(
         np.frombuffer(bytes(map(len, map(_TAG, ops))), np.uint8),
         np.fromiter(map(_I1, ops), np.int64, n), np.fromiter(map(_J1, ops), np.int64, n),
-        ec, ecl, ac, acl, _FLAGS_LUT if wide else _ASCII_LUT, words, TYPO_EDITS, MIN_ANCHOR,
-        TYPO_PAIR_LIMIT)
+        ec, ecl, acl, lut)
+    first, o1, o2, p1, p2 = compiled_regions.extend(count, m1, m2, n1, n2, ecl, acl, lut)
+    count, codes, bounds = compiled.plan(count, first, m1, m2, n1, n2, o1, o2, p1, p2, ec, ecl,
+                                         ac, acl, lut, words, TYPO_EDITS, MIN_ANCHOR,
+                                         TYPO_PAIR_LIMIT)
     python = np.flatnonzero(codes[:count] >= compiled.PYTHON).tolist()
     codes, bounds = codes[:count].tolist(), bounds[:, :count].tolist()
     chunks = list(map(tuple.__new__, repeat(Chunk),
