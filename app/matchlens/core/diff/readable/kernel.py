@@ -2,10 +2,10 @@
 
 `core.readable`'s Python steps cost a few microseconds per change: 10-40% on top of the exact
 script itself for a 10k-100k character pair with a change every few dozen characters (the
-target is 10%). Here the steps run over arrays in `compiled_regions` (the semantic merge, the
-word extension) and `compiled` (the chunks of every change that needs no search among several words: a
-typo written from the exact script, an insertion or deletion, a word replaced, or inserted or
-deleted beside a kept word. What is left (anchors among several words on both sides, typo
+target is 10%). Here the steps run over arrays: `compiled_regions` merges and extends the
+regions, `compiled` writes the chunks of every change that needs no search among several words
+(a typo written from the exact script, an insertion or deletion, a word replaced, or inserted or
+deleted beside a kept word). What is left (anchors among several words on both sides, typo
 pairs, whitespace at the ends of the texts, a typo drawn by character) is marked, and the same
 Python functions as on the Python path cut it. The chunks equal the Python path's (a
 Hypothesis test compares them on ASCII and non-ASCII text).
