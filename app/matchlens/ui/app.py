@@ -260,8 +260,8 @@ def run_app(args: argparse.Namespace) -> int:
             return 2
         window.fit_screen = False
         window.resize(*(getattr(args, "screenshot_size", None) or SCREENSHOT_SIZE))
-        if any(window.compare_tab.texts()):  # the lanes start while the window first paints
-            window.compare_tab.scheduler.prewarm()
+        if any(window.compare_tab.texts()):  # no typing to wait for: start while it paints
+            window.compare_tab.recompute()
         job = ScreenshotJob(window, screenshot, wait_for_batch)
         loop = QEventLoop()
         job.sig_done.connect(loop.quit)

@@ -1,0 +1,92 @@
+"""`matchlens compare E A --screenshot out.png` on a 1,000,000-character pair: command to PNG.
+
+    PYTHONPATH=app .venv/bin/python benchmarks/bench_compare_screenshot.py \
+        [--size 1000000] [--rate 0.1] [--runs 3] [--app OTHER/app ...]
+
+The pair is bench_compare_long's (bench_alignment's prose with scattered character edits at
+--rate), written to a temporary folder. Each run is the real command in a fresh process
+(QT_QPA_PLATFORM=offscreen, 1280x720), so it counts start-up, reading the files, the lanes'
+processes, every local metric, the highlight and saving the PNG. Per run: wall seconds, CPU
+seconds of the command and every process it waited for (`RUSAGE_CHILDREN`: the window and its
+lanes), the largest peak RSS among them, and the load average at the start. With several --app
+folders (say a checkout of the commit before and this one) the runs alternate between them,
+so a slow spell of a shared machine hits each; the last lines are the medians.
+
+Target (issue 25): the 1M pair from command to screenshot at most 10 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def write_pair(folder: Path, size: int, rate: float) -> tuple[Path, Path]:
+    sys.path.insert(0, str(HERE))
+    from bench_alignment import prose, scatter_edits
+
+    rng = random.Random(7)
+    expected = prose(size, rng)
+    actual = scatter_edits(expected, rate, rng)
+    paths = folder / "expected.txt", folder / "actual.txt"
+    for path, text in zip(paths, (expected, actual), strict=True):
+        path.write_text(text, encoding="utf-8")
+    return paths
+
+
+def one_run(app: str, expected: Path, actual: Path, png: Path) -> tuple[float, float, float]:
+    """(wall s, CPU s, peak RSS MB) of one command."""
+    env = {**os.environ, "PYTHONPATH": app, "QT_QPA_PLATFORM": "offscreen"}
+    command = [sys.executable, "-m", "matchlens", "compare", str(expected), str(actual),
+               "--screenshot", str(png), "--screenshot-size", "1280x720"]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0 or not png.exists():
+        raise RuntimeError(f"{app}: exit {done.returncode}: {done.stderr.strip()[-300:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, after.ru_maxrss / 1024
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size", type=int, default=1_000_000)
+    parser.add_argument("--rate", type=float, default=0.1)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--app", action="append", help="an `app` folder to run (repeat)")
+    args = parser.parse_args()
+    apps = args.app or [str(HERE.parent / "app")]
+    results: dict[str, list[tuple[float, float]]] = {app: [] for app in apps}
+    with tempfile.TemporaryDirectory(prefix="matchlens-bench-") as tmp:
+        expected, actual = write_pair(Path(tmp), args.size, args.rate)
+        print(f"{args.size:,} characters a side, edit rate {args.rate}, {os.cpu_count()} cores")
+        print(f"{'app':<40} | {'wall s':>6} {'CPU s':>6} {'max RSS MB':>10} | load")
+        for run in range(args.runs):
+            for app in apps:
+                load = os.getloadavg()[0]
+                png = Path(tmp) / f"shot-{run}-{len(results[app])}.png"
+                wall, cpu, rss = one_run(app, expected, actual, png)
+                results[app].append((wall, cpu))
+                print(f"{app[-40:]:<40} | {wall:6.1f} {cpu:6.1f} {rss:10.0f} | {load:.1f}",
+                      flush=True)
+    print("medians")
+    for app, rows in results.items():
+        print(f"{app[-40:]:<40} | {statistics.median(r[0] for r in rows):6.1f} "
+              f"{statistics.median(r[1] for r in rows):6.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
