@@ -104,6 +104,7 @@ class DiffEditor(QPlainTextEdit):
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         self.blockCountChanged.connect(self._update_gutter_width)
         self.updateRequest.connect(self._on_update_request)
+        self._text: str | None = None  # the document's text until its next change
         self.document().contentsChange.connect(self._on_contents_change)
         self.verticalScrollBar().valueChanged.connect(self.sig_viewport_changed)
         self.horizontalScrollBar().valueChanged.connect(self.sig_viewport_changed)
@@ -137,11 +138,14 @@ class DiffEditor(QPlainTextEdit):
         """
         if self._pending is not None:
             return self._pending
-        return self.document().toRawText().replace("\u2029", "\n")
+        if self._text is None:  # asked several times a keystroke (tab, ruler, panels)
+            self._text = self.document().toRawText().replace("\u2029", "\n")
+        return self._text
 
     def _on_contents_change(self, position: int, _removed: int, added: int) -> None:
         """Before Qt lays the change out: long lines keep their layout data (see the module)."""
         self._ranges = None  # the painted selections' cursors may have moved
+        self._text = None
         doc = self.document()
         starts = {position, position + added}
         whole = position == 0 and added >= doc.characterCount() - 1
