@@ -169,8 +169,9 @@ def _pair(e_pieces: list[tuple[int, int, str]], a_pieces: list[tuple[int, int, s
             by_key.setdefault(key, []).append(j)
     # Near-equal keys are looked for only in gaps holding more deletions than insertions (or
     # the reverse): an edited sentence in place is one of each in its gap, a moved one is not.
-    e_count = Counter(g for g in e_gap if g >= 0)
-    a_count = Counter(g for g in a_gap if g >= 0)
+    e_count, a_count = Counter(e_gap), Counter(a_gap)  # counted in C; -1 (in place) dropped
+    e_count.pop(-1, None)
+    a_count.pop(-1, None)
     pairs, e_left, a_taken = [], [], set()
     for i, (_, _, key) in enumerate(e_pieces):
         if e_gap[i] < 0:
