@@ -73,9 +73,11 @@ def pixel_marks(marks: Marks, height: int, min_height: int = 2
     scale = height / max(1, marks.line_count)
     y0 = np.floor(marks.first_line * scale).astype(np.int64)
     y1 = np.maximum(np.floor((marks.last_line + 1) * scale).astype(np.int64), y0 + min_height)
-    keys = np.unique(np.stack([y0, y1, marks.style.astype(np.int64)], axis=1), axis=0)
-    return list(zip(keys[:, 0].tolist(), (keys[:, 1] - keys[:, 0]).tolist(),
-                    keys[:, 2].tolist(), strict=True))
+    # one int64 per rectangle (y0, y1 < 2**27 pixels, style < 2**8), so np.unique sorts a
+    # plain array: the rows of (y0, y1, style) in the same order, several times faster
+    keys = np.unique((y0 << 35) | (y1 << 8) | marks.style.astype(np.int64))
+    top, bottom = keys >> 35, (keys >> 8) & ((1 << 27) - 1)
+    return list(zip(top.tolist(), (bottom - top).tolist(), (keys & 0xFF).tolist(), strict=True))
 
 
 def line_of_pixel(y: float, height: int, line_count: int) -> int:
