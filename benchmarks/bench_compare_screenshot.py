@@ -6,9 +6,10 @@
 The pair is bench_compare_long's (bench_alignment's prose with scattered character edits at
 --rate), written to a temporary folder. Each run is the real command in a fresh process
 (QT_QPA_PLATFORM=offscreen, 1280x720), so it counts start-up, reading the files, the lanes'
-processes, every local metric, the highlight and saving the PNG. Per run: wall seconds, CPU
-seconds of the command and every process it waited for (`RUSAGE_CHILDREN`: the window and its
-lanes), the largest peak RSS among them, and the load average at the start. With several --app
+processes, every local metric, the highlight and saving the PNG. Per run: wall seconds to the
+saved PNG (its modification time) and to the end of the process (after it, the window stops
+its lanes), CPU seconds of the command and every process it waited for (`RUSAGE_CHILDREN`: the
+window and its lanes), the largest peak RSS among them, and the load average at the start. With several --app
 folders (say a checkout of the commit before and this one) the runs alternate between them,
 so a slow spell of a shared machine hits each; the last lines are the medians.
 
@@ -44,20 +45,21 @@ def write_pair(folder: Path, size: int, rate: float) -> tuple[Path, Path]:
     return paths
 
 
-def one_run(app: str, expected: Path, actual: Path, png: Path) -> tuple[float, float, float]:
-    """(wall s, CPU s, peak RSS MB) of one command."""
+def one_run(app: str, expected: Path, actual: Path, png: Path
+            ) -> tuple[float, float, float, float]:
+    """(seconds to the PNG, wall s, CPU s, peak RSS MB) of one command."""
     env = {**os.environ, "PYTHONPATH": app, "QT_QPA_PLATFORM": "offscreen"}
     command = [sys.executable, "-m", "matchlens", "compare", str(expected), str(actual),
                "--screenshot", str(png), "--screenshot-size", "1280x720"]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
+    epoch, start = time.time(), time.perf_counter()
     done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0 or not png.exists():
         raise RuntimeError(f"{app}: exit {done.returncode}: {done.stderr.strip()[-300:]}")
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, after.ru_maxrss / 1024
+    return png.stat().st_mtime - epoch, wall, cpu, after.ru_maxrss / 1024
 
 
 def main() -> int:
@@ -68,23 +70,23 @@ def main() -> int:
     parser.add_argument("--app", action="append", help="an `app` folder to run (repeat)")
     args = parser.parse_args()
     apps = args.app or [str(HERE.parent / "app")]
-    results: dict[str, list[tuple[float, float]]] = {app: [] for app in apps}
+    results: dict[str, list[tuple[float, float, float]]] = {app: [] for app in apps}
     with tempfile.TemporaryDirectory(prefix="matchlens-bench-") as tmp:
         expected, actual = write_pair(Path(tmp), args.size, args.rate)
         print(f"{args.size:,} characters a side, edit rate {args.rate}, {os.cpu_count()} cores")
-        print(f"{'app':<40} | {'wall s':>6} {'CPU s':>6} {'max RSS MB':>10} | load")
+        print(f"{'app':<40} | {'PNG s':>6} {'wall s':>6} {'CPU s':>6} {'max RSS MB':>10} | load")
         for run in range(args.runs):
             for app in apps:
                 load = os.getloadavg()[0]
                 png = Path(tmp) / f"shot-{run}-{len(results[app])}.png"
-                wall, cpu, rss = one_run(app, expected, actual, png)
-                results[app].append((wall, cpu))
-                print(f"{app[-40:]:<40} | {wall:6.1f} {cpu:6.1f} {rss:10.0f} | {load:.1f}",
-                      flush=True)
+                shot, wall, cpu, rss = one_run(app, expected, actual, png)
+                results[app].append((shot, wall, cpu))
+                print(f"{app[-40:]:<40} | {shot:6.1f} {wall:6.1f} {cpu:6.1f} {rss:10.0f} | "
+                      f"{load:.1f}", flush=True)
     print("medians")
     for app, rows in results.items():
-        print(f"{app[-40:]:<40} | {statistics.median(r[0] for r in rows):6.1f} "
-              f"{statistics.median(r[1] for r in rows):6.1f}")
+        print(f"{app[-40:]:<40} | " + " ".join(
+            f"{statistics.median(r[k] for r in rows):6.1f}" for k in range(3)))
     return 0
 
 
