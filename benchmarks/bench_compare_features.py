@@ -20,6 +20,16 @@ keystroke, so a slow spell of a shared machine hits them all:
 Columns: median CPU ms per keystroke and its overhead over `base`; median wall ms from the key
 to the last result (threads share one GIL here: the window's own lanes are processes, see
 bench_compare_keystroke for its latency). Target (issue 25): the three together add at most 10%.
+
+Measured 2026-11-26, 2 cores shared with other sessions (load 5-7), --keys 10, two runs of
+each checkout alternating (median CPU ms per keystroke, overhead over base):
+                base          +moves        +ruler        +collapse     all
+  before      86.4 / 92.5   +14.7/+15.2%  +10.2/+16.7%  +15.2/+14.5%  113.6 (+31.5%) / 104.8 (+13.3%)
+  after       73.2 / 71.2   +2.1/+10.2%   +3.2/+6.4%    +2.3/+7.8%     85.5 (+16.8%) /  82.9 (+16.5%)
+The whole keystroke costs a fifth less CPU; the three features together still add ~12 ms
+(+16%), over the 10% target. Measured one at a time in one process (less noise): moves
+(`find_moves`, pieces of the unchanged side kept) ~4 ms, the ruler's marks and paint ~1.1 ms a
+side, collapsing ~0.7 ms (bench_collapse).
 """
 
 from __future__ import annotations

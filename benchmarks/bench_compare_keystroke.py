@@ -22,6 +22,16 @@ alternating, 2 shared cores at load ~2-5 (median ms: GUI block / highlight / all
   after   8.2 / 51.4 / 66.5      8.5 / 67.8 / 96.4
 No change (collapsing is off by default; the anchored re-diff starts at 200k characters and
 only around moved text): the 50 ms target is not met.
+Then the keystroke's script spliced from the kept one (`core.text.script_splice`), the distance
+of the folded texts in the band of the kept one, moves keeping the unchanged side's pieces:
+  quiet machine (load 0.3-0.6), --keys 10-15, all results median ms:
+      before 70.5          after 54.0, 49.7, 50.2
+  loaded machine (load 7-10), --keys 15, three runs alternating with 6628c54:
+      before 196.6 146.7 451.5     after 90.0 152.9 367.5
+On a quiet machine the median is at the 50 ms target, not clearly under it: the lanes' CPU
+for a keystroke is ~50 ms (rouge_l 14.5, the highlight 12.3 of which the script 3, token_f1
+7.4, wer 5.6, bleu 4.8, levenshtein_similarity 2.9, jaccard 1.8, chrf 0.8) on two lanes,
+plus the window's ~16 ms.
 
 Then, for each --one-line size, loading a pair (`set_texts`) and one keystroke, with the whole
 text on ONE line (minified JSON, a one-line model answer) and, for comparison, the same

@@ -14,6 +14,22 @@ folders (say a checkout of the commit before and this one) the runs alternate be
 so a slow spell of a shared machine hits each; the last lines are the medians.
 
 Target (issue 25): the 1M pair from command to screenshot at most 10 s.
+
+Measured 2026-11-26 on 2 cores shared with other sessions, before = 6628c54, after = the
+anchored script proved minimal, the keystroke splice and the preview first in the script lane:
+  quiet machine (load 0.2-0.8), /usr/bin/time, one run each, process exit:
+      before  34.0 s wall, 52.3 s CPU (user+sys), 420 MB peak RSS
+      after   10.2 s, 10.5 s, 11.1 s wall; 17.8-19.4 s CPU; 339 MB
+              (a timeline of one run: the compute lanes asked at 1.0 s, the preview at 4.3 s,
+              the exact highlight at 7.0 s, the last metric (rouge_l) at 9.2 s, PNG at 9.4 s)
+  loaded machine (load 3-7), this script, --runs 3 alternating, medians:
+      before  62.3 s wall, 33.5 s CPU
+      after   39.3 s wall, 21.6 s CPU
+What the CPU goes to at 1M (one process, `time.process_time`): the readable preview 3.2 s,
+the exact table after it 2.4 s (rapidfuzz's distance in the preview's band proves its script
+minimal: 24.8 s before, of which rapidfuzz's opcodes ~15 s), levenshtein_similarity 2.6 s
+(8.0 s: the distance in the anchored band), wer 0.7 s (3.1 s: the same for word lists),
+rouge_l 2.2 s, chrf 2.0 s, bleu 1.1 s, the rest < 0.2 s: 16.9 s of CPU over two lanes.
 """
 
 from __future__ import annotations
