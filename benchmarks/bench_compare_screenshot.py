@@ -9,7 +9,9 @@ The pair is bench_compare_long's (bench_alignment's prose with scattered charact
 processes, every local metric, the highlight and saving the PNG. Per run: wall seconds to the
 saved PNG (its modification time) and to the end of the process (after it, the window stops
 its lanes), CPU seconds of the command and every process it waited for (`RUSAGE_CHILDREN`: the
-window and its lanes), the largest peak RSS among them, and the load average at the start. With several --app
+window and its lanes), the largest peak RSS among them, and the load average at the start. A
+run that hit the window's own time limit (it then saves what it shows) says so: its figures
+are not the pair's (under a load of ~9 on 2 cores both checkouts hit it). With several --app
 folders (say a checkout of the commit before and this one) the runs alternate between them,
 so a slow spell of a shared machine hits each; the last lines are the medians.
 
@@ -75,6 +77,8 @@ def one_run(app: str, expected: Path, actual: Path, png: Path
     if done.returncode != 0 or not png.exists():
         raise RuntimeError(f"{app}: exit {done.returncode}: {done.stderr.strip()[-300:]}")
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if "still working" in done.stderr:  # the window's own time limit: saved as it was
+        print(f"  ({app}: {done.stderr.strip().splitlines()[-1]})", flush=True)
     return png.stat().st_mtime - epoch, wall, cpu, after.ru_maxrss / 1024
 
 
