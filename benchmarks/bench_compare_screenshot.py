@@ -25,8 +25,10 @@ anchored script proved minimal, the keystroke splice and the preview first in th
               (a timeline of one run: the compute lanes asked at 1.0 s, the preview at 4.3 s,
               the exact highlight at 7.0 s, the last metric (rouge_l) at 9.2 s, PNG at 9.4 s)
   loaded machine (load 3-7), this script, --runs 3 alternating, medians:
-      before  62.3 s wall, 33.5 s CPU
-      after   39.3 s wall, 21.6 s CPU
+      before  62.3 s wall, 33.5 s CPU: every run hit the window's 60 s limit and saved an
+              unfinished window (its CPU then leaves out the lanes it killed)
+      after   39.3 s wall (23.7-48.6), 21.6 s CPU, finished
+  at load 8-9 both hit the limit (62.6 / 63.1 s): no wall-clock figure means much there.
 What the CPU goes to at 1M (one process, `time.process_time`): the readable preview 3.2 s,
 the exact table after it 2.4 s (rapidfuzz's distance in the preview's band proves its script
 minimal: 24.8 s before, of which rapidfuzz's opcodes ~15 s), levenshtein_similarity 2.6 s
