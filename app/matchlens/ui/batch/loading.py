@@ -18,7 +18,7 @@ from matchlens.core.config import Config
 from matchlens.core.datasets import Table
 from matchlens.core.datasets.readers import is_dataset_name
 from matchlens.core.metrics.registry import DEFAULT_METRICS, all_metrics
-from matchlens.core.scoring.joined_table import JoinedRun
+from matchlens.core.scoring.run_table import JoinedRun
 from matchlens.ui.batch.run_joins import Join, opened_table, read_joined
 from matchlens.ui.batch.worker import Task, read_dataset
 

@@ -35,8 +35,8 @@ from matchlens.core.datasets.readers import OPEN_FILTER
 from matchlens.core.errors import MatchLensError
 from matchlens.core.metrics.registry import all_metrics, get_metric
 from matchlens.core.scoring.batch import BatchResult
-from matchlens.core.scoring.joined_table import JoinedRun
 from matchlens.core.scoring.mapping import ColumnMapping, Prepared
+from matchlens.core.scoring.run_table import JoinedRun
 from matchlens.core.scoring.stats import Final
 from matchlens.core.scoring.view_order import (
     ROW_FAIL,
