@@ -21,17 +21,21 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
 
 from matchlens.core.datasets import Table
 from matchlens.core.scoring.batch import BatchResult, MetricJob
+from matchlens.core.scoring.mapping import ColumnMapping
 from matchlens.core.scoring.run_files import KeyedFile, Texts, narrow
+from matchlens.core.scoring.run_scoring import BASELINE, RunsResult
 from matchlens.core.scoring.run_summary import (
     VariantChange,
     compare_with_baseline,
     metric_codes,
     row_codes,
 )
-from matchlens.core.scoring.runs import outer_join
+from matchlens.core.scoring.runs import Joined, outer_join
+from matchlens.core.scoring.tally import Tally
 
 OPENED = ""  # `present`'s key for the opened file's own rows (its output columns)
 ROLES = ("reference", "baseline", "run")  # also the order files join in (the CLI's order)
@@ -57,24 +61,31 @@ class JoinedFile:
 @dataclass(frozen=True)
 class JoinedRun:
     """The joined table (kind "records"), the column holding each row's id, and for each
-    joined column the rows its own file has (`present[OPENED]`: the opened file's rows)."""
+    joined column the row of each joined row in its own file, -1 where that file lacks the id
+    (`rows[OPENED]`: in the opened file), and that file read narrow (`files`)."""
 
     table: Table
     id_column: str
-    present: dict[str, np.ndarray] = field(default_factory=dict)
+    rows: dict[str, np.ndarray] = field(default_factory=dict)
     reference: str | None = None  # the column holding another file's references
     baseline: str | None = None  # the column holding the baseline run's outputs
     runs: tuple[str, ...] = ()  # columns holding other runs' outputs (added variants)
-    sources: dict[str, str] = field(default_factory=dict)  # joined column -> its file's label
+    files: dict[str, KeyedFile] = field(default_factory=dict)  # joined column -> its file
+    ids: pa.Array | None = None  # each joined row's id, as text
+
+    @property
+    def sources(self) -> dict[str, str]:
+        """Joined column -> its file's label."""
+        return {column: keyed.label for column, keyed in self.files.items()}
 
     @property
     def in_run(self) -> np.ndarray:
-        return self.present[OPENED]
+        return self.rows[OPENED] >= 0
 
     def presence(self, column: str) -> np.ndarray:
         """The rows whose output in `column` comes from that column's file (an added run's, the
         baseline's; the opened file's for any other column)."""
-        return self.present.get(column, self.in_run)
+        return self.rows.get(column, self.rows[OPENED]) >= 0
 
 
 class JoinedRows(Sequence):
@@ -143,10 +154,10 @@ def join_table(run: Table, id_spec: str, files: Sequence[JoinedFile]) -> JoinedR
     columns = list(run.columns) if own_id else [id_column, *run.columns]
     # the run's own rows keep their id as written (a JSON number stays one)
     values = {id_column: Texts(ids, np.where(past_run, every, -1) if own_id else None)}
-    present = {OPENED: rows[0] >= 0}
+    found = {OPENED: rows[0]}
     named: dict[str, object] = {"reference": None, "baseline": None}
     added: list[str] = []
-    sources: dict[str, str] = {}
+    sources: dict[str, KeyedFile] = {}
     with_references = any(f.role == "reference" for f in files)
     for joined, where in zip(files, rows[1:], strict=True):
         keyed = joined.keyed
@@ -154,8 +165,8 @@ def join_table(run: Table, id_spec: str, files: Sequence[JoinedFile]) -> JoinedR
         name = _free_name([*columns], wanted)
         columns.append(name)
         values[name] = Texts(keyed.values[joined.value_spec], where)
-        present[name] = where >= 0
-        sources[name] = keyed.label
+        found[name] = where
+        sources[name] = keyed
         if joined.role == "run":
             added.append(name)
         else:
@@ -168,16 +179,16 @@ def join_table(run: Table, id_spec: str, files: Sequence[JoinedFile]) -> JoinedR
     lines = np.zeros(n, dtype=np.int64)
     for keyed, where in reversed(list(zip([mine, *(f.keyed for f in files)], rows,
                                           strict=True))):
-        found = where >= 0
-        lines[found] = keyed.lines[where[found]]
+        there = where >= 0
+        lines[there] = keyed.lines[where[there]]
     notes = list(run.notes)
     for joined in files:
         notes.extend(note for note in joined.keyed.notes if note not in notes)
     table = replace(run, columns=columns, rows=JoinedRows(run, n, values),
                     lines=lines if isinstance(run.lines, np.ndarray) else lines.tolist(),
                     kind="records", delimiter=None, name=run.label, repeated={}, notes=notes)
-    return JoinedRun(table, id_column, present, named["reference"], named["baseline"],
-                     tuple(added), sources)
+    return JoinedRun(table, id_column, found, named["reference"], named["baseline"],
+                     tuple(added), sources, ids)
 
 
 def _free_name(columns: list[str], wanted: str) -> str:
@@ -233,9 +244,47 @@ def change_codes(run: JoinedRun, result: BatchResult, variant: str,
 
 def _one(result: BatchResult, variant: str, jobs: list[MetricJob]) -> BatchResult:
     """One variant's arrays (shared, not copied) under `jobs`' thresholds."""
-    out = BatchResult(result.rows, [variant], jobs, done=result.done)
-    for job in jobs:
-        key = (variant, job.id)
-        out.scores[key], out.status[key] = result.scores[key], result.status[key]
-        out.messages[key] = result.messages.get(key, {})
+    return variants_of(result, [variant], jobs)
+
+
+def variants_of(result: BatchResult, variants: Sequence[str], jobs: Sequence[MetricJob],
+                rename: str | None = None) -> BatchResult:
+    """Some variants' arrays (shared, not copied) under `jobs`' thresholds; with `rename`,
+    one variant named so."""
+    names = [rename or v for v in variants]
+    out = BatchResult(result.rows, names, list(jobs), done=result.done)
+    for variant, name in zip(variants, names, strict=True):
+        for job in jobs:
+            key, mine = (variant, job.id), (name, job.id)
+            out.scores[mine], out.status[mine] = result.scores[key], result.status[key]
+            out.messages[mine] = result.messages.get(key, {})
+            if key in result.refs:
+                out.refs[mine] = result.refs[key]
+    return out
+
+
+def as_runs_result(run: JoinedRun, result: BatchResult, mapping: ColumnMapping,
+                   expected: Sequence[str | None], outputs: dict[str, Sequence[str | None]]
+                   ) -> RunsResult:
+    """The window's scored join as the command line's `RunsResult`, which the reports read:
+    this run's variants, the baseline's scores named BASELINE, the changes under the
+    thresholds in `result.jobs`. The joined table stands for the run (its rows are already
+    the joined rows, so each joined row is its own row there). `expected` and `outputs` are
+    each row's reference and each variant's output (the window's resolved columns)."""
+    base = run.baseline
+    if base is None or base not in result.variants:
+        raise ValueError("no baseline among the scored variants")
+    own = [v for v in result.variants if v != base]
+    jobs = list(result.jobs)
+    mine = variants_of(result, own, jobs)
+    joined = Joined(run.ids.to_pylist() if run.ids is not None else
+                    [str(i) for i in range(result.rows)],
+                    np.arange(result.rows, dtype=np.int64))
+    tally = Tally.of(mine, list(run.table.lines), source=run.table.label)
+    tally.unit = run.table.unit
+    thresholds = {job.id: job.threshold for job in jobs}
+    out = RunsResult(joined, replace(mapping, actuals=tuple(own)), mine, tally, expected)
+    out.baseline = variants_of(result, [base], jobs, rename=BASELINE)
+    out.baseline_outputs = outputs[base]
+    out.changes = changes(run, result, thresholds)
     return out
