@@ -18,6 +18,7 @@ with ~8 engineers; see the README section "Runs in the window" for the figures.
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import os
 import resource
 import sys
@@ -51,6 +52,8 @@ def files(rows: int) -> tuple[Path, Path, Path]:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--trace-gaps", type=Path, metavar="FILE",
+                        help="write every thread's stack to FILE when the window misses 40 ms")
     args = parser.parse_args()
     run, refs, base = files(args.rows)
     print(f"{args.rows:,} rows a file ({sum(p.stat().st_size for p in (run, refs, base)) / 1e6:.0f}"
@@ -67,7 +70,7 @@ def main() -> int:
     tab.resize(1280, 720)
     tab.show()
     app.processEvents()
-    meter = GapMeter()
+    meter = GapMeter(args.trace_gaps)
     child_peak = ChildPeak(tab)
     finished: list[float] = []
     tab.sig_finished.connect(lambda: finished.append(time.perf_counter()))
@@ -96,6 +99,7 @@ def main() -> int:
           f"{scored_s:.1f} s; Runs view counted {total:.1f} s; window CPU {cpu:.1f} s "
           f"(user+sys, this process)")
     gap = report_gaps("open, join, score", meter.take())
+    faulthandler.cancel_dump_traceback_later()
     tab.shutdown()
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print("window RSS, largest per phase: " + ", ".join(

@@ -154,3 +154,25 @@ def test_the_rows_are_made_when_asked_for_and_agree_however_they_are_read(monkey
         rows[5]
     rows[0]["out"] = "changed"  # a new dict each time: the table is not changed
     assert rows[0]["out"] == "x"
+
+
+def test_a_column_resolves_whole_as_it_does_row_by_row():
+    """resolve_column over the joined table (the opened file's column, then the joined
+    values; a joined column whole) gives the values and reasons the rows' dicts give."""
+    from matchlens.core.datasets import resolve_column
+    from matchlens.core.datasets.columns import ColumnValues
+
+    run = table_from_columns({"id": ["a", "b", "c"], "out": ["x", None, "z"],
+                              "answer": ["1", "2", None]}, "run.jsonl")
+    base = table_from_columns({"id": ["e", "c", "a"], "old": ["5", "3", "1"],
+                               "answer": ["9", "3", "1"]}, "base.jsonl")
+    joined = _join(run, "id", (base, "id", "old", "baseline", "answer")).table
+    rows = list(joined.rows)
+    by_rows = type(joined)(joined.path, joined.columns, rows, joined.lines, "records", None,
+                           "utf-8", name=joined.name, unit=joined.unit)  # the same dicts, listed
+    for name in ("id", "out", "answer", "baseline"):
+        whole, plain = resolve_column(joined, name), resolve_column(by_rows, name)
+        assert isinstance(whole, ColumnValues)
+        assert whole.values == plain.values and whole.reasons == plain.reasons, name
+    # e is only the baseline's: its id and reference come from there ("9")
+    assert resolve_column(joined, "answer").values == ["1", "2", None, "9"]

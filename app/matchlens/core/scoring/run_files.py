@@ -29,12 +29,19 @@ from matchlens.core.jsonpath import parse_simple
 POOL = pa.system_memory_pool()
 
 
+PIECE_ROWS = 65_536  # rows of a table in memory narrowed at a time
+ARROW_SLICE = 16_384  # texts made one pyarrow array at a time
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def arrow_texts(values: Sequence[str | None]) -> pa.Array:
     """Texts as an Arrow string array. Arrow holds UTF-8 only: a lone surrogate (which only a
     JSON escape such as "\\ud800" can bring) is read as U+FFFD, the replacement character."""
+    if len(values) > ARROW_SLICE:
+        # a slice at a time: pa.array holds the GIL for its whole call (~50 ms for 100k texts
+        # of a few hundred bytes), which froze the window while its worker read a join
+        return pa.concat_arrays([arrow_texts(values[i:i + ARROW_SLICE])
+                                 for i in range(0, len(values), ARROW_SLICE)], memory_pool=POOL)
     try:
         return pa.array(values, pa.string(), memory_pool=POOL)
     except UnicodeEncodeError:
@@ -199,7 +206,14 @@ def narrow(table: Table, id_spec: str, specs: Sequence[str] = (),
     unmatched one); `optional` SPECs this table cannot resolve are null throughout."""
     gather = _Gather(id_spec, specs, optional)
     gather.label, gather.unit = table.label, table.unit
-    gather.add(table)
+    # in pieces: one pyarrow call on a million strings holds the GIL (the window's worker
+    # thread would freeze the window for its length); a JSON array's reasons name an object
+    # by its number in the table, so it stays whole
+    if table.kind == "json" or len(table) <= PIECE_ROWS:
+        gather.add(table)
+    else:
+        for start in range(0, len(table), PIECE_ROWS):
+            gather.add(table.piece(start, start + PIECE_ROWS))
     return gather.done()
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from matchlens.core.datasets import Table
+from matchlens.core.datasets import Table, resolve_column
 from matchlens.core.scoring.batch import BatchResult, MetricJob
 from matchlens.core.scoring.mapping import ColumnMapping
 from matchlens.core.scoring.run_files import KeyedFile, Texts, narrow
@@ -121,6 +121,23 @@ class JoinedRows(Sequence):
                 if value is not None:
                     row[name] = value
         return made
+
+    def whole_column(self, name: str) -> tuple[list[str | None], dict[int, str]]:
+        """Every row's value in column `name` and why the opened file's rows lacking one lack
+        it: the opened file's column as it resolves it, then the joined values of the rows
+        past it; a joined column from its pyarrow array a block at a time. No dict a row."""
+        texts = self.columns.get(name)
+        count = len(self.base)
+        if name in self.base.column_index:
+            own = resolve_column(self.base, name)
+            values, reasons = list(own.values), dict(own.reasons)
+            start = count
+        else:
+            values, reasons, start = [], {}, 0
+        for at in range(start, self.size, self._BLOCK):
+            stop = min(at + self._BLOCK, self.size)
+            values += texts[at:stop] if texts is not None else [None] * (stop - at)
+        return values, reasons
 
     def __getitem__(self, key):  # noqa: ANN001 - an int or a slice, as a list takes
         if isinstance(key, slice):

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from matchlens.core.datasets import Cancelled, Table, guess_columns, iter_tables, read_table
+from matchlens.core.datasets.source import gc_paused
 from matchlens.core.errors import ConfigError
 from matchlens.core.output.baseline_file import choose_baseline
 from matchlens.core.scoring.mapping import ColumnMapping, guess_mapping
@@ -68,8 +69,9 @@ def read_joined(path: Path, joins: Sequence[Join], id_spec: str | None, expected
         if not spec:
             raise ConfigError(f"{join.path.name}: choose the column that holds its "
                               f"{WORDS[join.role]}' values")
-        keyed = read_keyed(join.path, join.id_spec or key, [spec], optional, reading=reading,
-                           cancel=cancel)
+        with gc_paused():  # as the dataset's own read: no collection walks the pieces
+            keyed = read_keyed(join.path, join.id_spec or key, [spec], optional,
+                               reading=reading, cancel=cancel)
         if join.role == "baseline" and choices[join].joined:
             keyed = answered(keyed, spec)  # a joined scored table's unanswered rows go
         files.append(JoinedFile(keyed, join.role, spec, fill))
