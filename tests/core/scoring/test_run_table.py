@@ -176,3 +176,18 @@ def test_a_column_resolves_whole_as_it_does_row_by_row():
         assert whole.values == plain.values and whole.reasons == plain.reasons, name
     # e is only the baseline's: its id and reference come from there ("9")
     assert resolve_column(joined, "answer").values == ["1", "2", None, "9"]
+
+
+def test_the_joined_lines_are_held_as_the_opened_tables():
+    """A CSV the window reads keeps its lines as array('q') (8 bytes a row): so does the join,
+    and the window can empty it slice by slice (ui.batch.worker.release)."""
+    from array import array
+
+    run = table_from_columns({"id": ["a", "b"], "out": ["x", "y"]}, "run.csv")
+    base = table_from_columns({"id": ["c", "a"], "old": ["z", "x"]}, "base.csv")
+    for lines in (array("q", [2, 3]), [2, 3], np.array([2, 3])):
+        run.lines = lines
+        joined = _join(run, "id", (base, "id", "old", "baseline")).table.lines
+        assert type(joined) is type(lines)
+        # a, b from the run (lines 2, 3), then c from the baseline's row 1
+        assert list(joined) == [2, 3, 1]

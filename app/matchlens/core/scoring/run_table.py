@@ -16,6 +16,7 @@ kept (`present`), so "new" and "gone" are the core's labels (run_summary).
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -202,10 +203,22 @@ def join_table(run: Table, id_spec: str, files: Sequence[JoinedFile]) -> JoinedR
     for joined in files:
         notes.extend(note for note in joined.keyed.notes if note not in notes)
     table = replace(run, columns=columns, rows=JoinedRows(run, n, values),
-                    lines=lines if isinstance(run.lines, np.ndarray) else lines.tolist(),
+                    lines=_like(run.lines, lines),
                     kind="records", delimiter=None, name=run.label, repeated={}, notes=notes)
     return JoinedRun(table, id_column, found, named["reference"], named["baseline"],
                      tuple(added), sources, ids)
+
+
+def _like(lines: Sequence[int], joined: np.ndarray) -> Sequence[int]:
+    """The joined lines held as the opened table holds its own (a list, an int64 array('q')
+    as the window reads a CSV, a numpy array)."""
+    if isinstance(lines, np.ndarray):
+        return joined
+    if isinstance(lines, array):
+        out = array("q")
+        out.frombytes(joined.astype(np.int64).tobytes())
+        return out
+    return joined.tolist()
 
 
 def _free_name(columns: list[str], wanted: str) -> str:

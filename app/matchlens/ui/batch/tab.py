@@ -36,7 +36,7 @@ from matchlens.core.errors import MatchLensError
 from matchlens.core.metrics.registry import all_metrics, get_metric
 from matchlens.core.scoring.batch import BatchResult
 from matchlens.core.scoring.mapping import ColumnMapping, Prepared
-from matchlens.core.scoring.run_table import JoinedRun
+from matchlens.core.scoring.run_table import JoinedRows, JoinedRun
 from matchlens.core.scoring.stats import Final
 from matchlens.core.scoring.view_order import (
     ROW_FAIL,
@@ -557,7 +557,8 @@ class BatchTab(QWidget):
             if self.prepared.ids is not None:
                 old.append(self.prepared.ids)
         if self.table is not None:
-            old += [self.table.rows, self.table.lines]
+            rows = self.table.rows  # a joined table's rows are the opened file's and arrays
+            old += [rows.base.rows if isinstance(rows, JoinedRows) else rows, self.table.lines]
         self.model.clear()
         self.labelling.stop()
         self.table = self.prepared = self.result = self.final = self.mapping = None
