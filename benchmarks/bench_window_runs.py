@@ -12,7 +12,23 @@ for all processes is 1.5 GB); CPU seconds of the window process. The files are g
 (seeded) and kept in the temp folder. The machine is shared: the load average is printed.
 
 Issue 21 item 3 (the window's joins on the CLI's join), 1M rows a file, 2-core machine shared
-with ~8 engineers; see the README section "Runs in the window" for the figures.
+with ~8 engineers (load average 4.4-8.7), before = 6628c54 (a dict a row), three runs each,
+alternated; each figure is a run's (medians in bold in the README):
+
+| | before (3 runs) | after (3 runs) |
+|---|---|---|
+| read and join | 14.9, 15.1, 15.1 s | 8.3, 11.9, 18.0 s |
+| window CPU, open to Runs view | 20.4, 19.9, 21.4 s | 12.7, 13.7, 17.2 s |
+| CPU of all processes (time -f %U+%S) | 50.3, 48.6, 51.9 s | 37.7, 39.6, 45.9 s |
+| window peak RSS | 1,813, 1,809, 1,820 MB | 1,851, 1,854, 1,809 MB |
+| scoring process, largest RSS | 931, 920, 920 MB | 922, 931, 922 MB |
+| longest gap while reading and joining | 396, 1,199, 323 ms | < 75, < 323, < 418 ms |
+| longest gap, open to Runs view | 450, 1,199, 365 ms | 305, 636, 806 ms (scoring) |
+
+The join no longer stalls the window (pyarrow texts made a slice at a time; no dict a row);
+the gaps left are while scoring and finishing, as before, and grow with the load. Memory is
+where it was: the table's texts as Python strings in the window, the kept texts in the
+scoring process.
 """
 
 from __future__ import annotations
