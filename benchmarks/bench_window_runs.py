@@ -13,7 +13,7 @@ for all processes is 1.5 GB); CPU seconds of the window process. The files are g
 
 Issue 21 item 3 (the window's joins on the CLI's join), 1M rows a file, 2-core machine shared
 with ~8 engineers (load average 4.4-8.7), before = 6628c54 (a dict a row), three runs each,
-alternated; each figure is a run's (medians in bold in the README):
+alternated; each figure is one run's (their medians are in the README):
 
 | | before (3 runs) | after (3 runs) |
 |---|---|---|
