@@ -25,10 +25,7 @@ from matchlens.core.datasets.columns import ColumnValues
 from matchlens.core.errors import DatasetError
 from matchlens.core.scoring.run_files import (
     KeyedFile,
-    arrow_texts,
-    check_unique,
     narrow,
-    piece_ids,
 )
 
 
@@ -59,15 +56,6 @@ class Joined:
         if self.baseline_rows is None:
             return np.zeros(len(self.ids), dtype=bool)
         return self.baseline_rows >= 0
-
-
-def key_values(table: Table, spec: str) -> list[str]:
-    """The id of every row of `table`: DatasetError naming the file for an unknown id column,
-    a row without an id, or an id given to two rows (both named)."""
-    ids = piece_ids(table, spec)
-    check_unique(arrow_texts(ids), np.asarray(table.lines, dtype=np.int64),
-                 table.label, table.unit, spec)
-    return ids
 
 
 def join_runs(run: Table | KeyedFile, id_spec: str, references: KeyedFile | Table | None = None,
