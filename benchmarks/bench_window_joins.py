@@ -1,7 +1,7 @@
 """The batch tab's joins (ui/batch/run_joins.read_joined): a run, a references file and a
 baseline of N rows each (CSV, shuffled, 1% of the ids missing from each), read and joined as
 the window does, against reading the run alone; then the Runs view's label codes
-(joined_table.change_codes) over the scored arrays, which follow every threshold drag.
+(run_table.change_codes) over the scored arrays, which follow every threshold drag.
 
     .venv/bin/python benchmarks/bench_window_joins.py               # 1,000,000 rows
     .venv/bin/python benchmarks/bench_window_joins.py --rows 200000
@@ -26,7 +26,7 @@ from matchlens.core.config import Config
 from matchlens.core.metrics.registry import STATUS_SCORED
 from matchlens.core.scoring import plan
 from matchlens.core.scoring.batch import BatchResult
-from matchlens.core.scoring.joined_table import change_codes
+from matchlens.core.scoring.run_table import change_codes
 from matchlens.ui.batch.run_joins import Join, read_joined
 from matchlens.ui.batch.worker import read_dataset
 

@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtWidgets import QApplication
 
 from matchlens.core.paths import sample_dataset
-from matchlens.ui.batch.tab import MIN_PLOTS_HEIGHT
+from matchlens.ui.batch.tab_layout import MIN_PLOTS_HEIGHT
 from matchlens.ui.config_model import ConfigModel
 from matchlens.ui.main_window import MainWindow
 from tests.ui.batch_support import load

@@ -31,8 +31,8 @@ from PySide6.QtCore import Qt
 
 from matchlens.core.dataset_thresholds import beside_path
 from matchlens.core.metrics.registry import DEFAULT_METRICS, evaluate, get_metric
-from matchlens.core.scoring.joined_table import changes
 from matchlens.core.scoring.run_summary import LABELS
+from matchlens.core.scoring.run_table import changes
 from matchlens.core.scoring.view_order import FILTER_ALL, filter_mask, search_hits
 from matchlens.ui.batch.run_joins import Join
 from matchlens.ui.batch.runs_view import change_key
@@ -286,7 +286,7 @@ class WindowMachine(RuleBasedStateMachine):
     @invariant()
     def change_counts_are_cores(self) -> None:
         """The Runs view's counts, and the rows a count shows, are core's labels under the
-        thresholds now (joined_table.changes: run_summary.compare_with_baseline)."""
+        thresholds now (run_table.changes: run_summary.compare_with_baseline)."""
         self._settle()
         tab, runs = self.tab, self.tab.variants.runs
         if tab.variants.joined is None or tab.final is None or not runs.shown_counts:

@@ -110,3 +110,23 @@ def test_texts_read_as_the_list_they_stand_for(values, data):
         a is not None and a == b for a, b in zip(as_list, reversed(as_list), strict=True)]
     with pytest.raises(IndexError):
         texts[len(as_list)]
+
+
+def test_a_keyed_read_stops_between_pieces_when_cancelled(tmp_path):
+    """The window's Cancel while it reads a joined file: Cancelled before the next piece."""
+    from matchlens.core.datasets import Cancelled
+    from matchlens.core.scoring.run_files import read_keyed
+
+    path = tmp_path / "refs.jsonl"  # JSON Lines comes in pieces of chunk_rows rows
+    path.write_text("".join(json.dumps({"id": f"q{i}", "answer": f"a{i}"}) + "\n"
+                            for i in range(50)), encoding="utf-8")
+    asked = []
+
+    def cancel():
+        asked.append(1)
+        return len(asked) > 2  # the first two pieces are read, the third is not
+
+    with pytest.raises(Cancelled):
+        read_keyed(path, "id", ["answer"], chunk_rows=10, cancel=cancel)
+    assert len(asked) == 3
+    assert len(read_keyed(path, "id", ["answer"], chunk_rows=10, cancel=lambda: False)) == 50

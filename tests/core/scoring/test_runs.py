@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from matchlens.core.datasets import table_from_columns
 from matchlens.core.errors import DatasetError
-from matchlens.core.scoring.runs import join_runs, key_values, take
+from matchlens.core.scoring.run_files import narrow
+from matchlens.core.scoring.runs import join_runs, take
 
 ids = st.lists(st.sampled_from([f"q{i}" for i in range(12)] + ["7", "x y", ""]), unique=True,
                max_size=10)
@@ -61,7 +62,7 @@ def test_numbers_and_strings_are_one_id():
 def test_a_repeated_id_names_it_and_both_rows():
     table = table_from_columns({"id": ["a", "b", "c", "b"]}, "today.jsonl")
     with pytest.raises(DatasetError) as err:
-        key_values(table, "id")
+        narrow(table, "id")
     # table_from_columns numbers rows from 1: "b" is rows 2 and 4
     assert str(err.value) == ("today.jsonl: the id 'b' (--id id) is on two rows, row 2 and "
                               "row 4; each row of a joined file needs its own id")
@@ -77,7 +78,7 @@ def test_a_missing_id_column_names_the_file():
 def test_a_row_without_id():
     table = table_from_columns({"id": ["a", None]}, "today.jsonl")
     with pytest.raises(DatasetError, match=r"today\.jsonl, row 2 has no id at id"):
-        key_values(table, "id")
+        narrow(table, "id")
 
 
 def test_no_id_in_common_is_the_contract_sentence():

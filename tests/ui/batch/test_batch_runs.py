@@ -11,7 +11,7 @@ import pytest
 from matchlens.cli.parser import parse_args
 from matchlens.ui.batch.run_joins import Join, joins_from_args
 from matchlens.ui.config_model import ConfigModel
-from tests.ui.batch_support import load, make_tab
+from tests.ui.batch_support import load, make_tab, small_dataset
 
 pytestmark = pytest.mark.qt_log_ignore("propagateSizeHints")
 
@@ -163,3 +163,17 @@ def test_an_unreadable_file_is_a_sentence_in_the_dialog(qtbot, tmp_path):
     assert "broken.jsonl" in dialog.message.text()
     assert not dialog.buttons.button(dialog.buttons.StandardButton.Ok).isEnabled()
     dialog.reject()
+
+
+def test_opening_another_file_lets_the_joined_rows_go_slice_by_slice(qtbot, tmp_path):
+    """The joined table's rows are the opened file's list and pyarrow arrays: opening another
+    file empties that list on a worker (as a one-file table's), and the lines too."""
+    today, refs, base = run_files(tmp_path)
+    tab = make_tab(qtbot, ConfigModel())
+    load(qtbot, tab, today, actuals=["$.result"], id_spec="id",
+         joins=(Join("reference", refs, None, "$.answer"),))
+    own_rows, lines = tab.table.rows.base.rows, tab.table.lines
+    assert len(own_rows) == 3 and len(lines) == 4  # q4: only the references have it
+    load(qtbot, tab, small_dataset(tmp_path / "small.csv"))
+    assert tab.joined is None and tab.message.property("error") is not True, tab.message.text()
+    qtbot.waitUntil(lambda: not own_rows and not lines, timeout=10_000)

@@ -176,3 +176,42 @@ def test_the_delta_column_sorts_and_a_scatter_point_selects_its_row(qtbot, tmp_p
     row = picked.args[0]
     assert delta[row] == pytest.approx(ys[rows.index(row)] - xs[rows.index(row)])
     assert model.source_row(tab.view.currentIndex().row()) == row
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_the_windows_rows_and_labels_are_those_matchlens_score_baseline_writes(
+        qtbot, tmp_path, capsys, seed):
+    """The window's joined rows (ids, order), its per-row labels and its counts equal the
+    `change` and `<metric>_change` columns `matchlens score --baseline` writes for the same
+    files: shuffled orders, ids only today has (new), only yesterday (gone), and references
+    no output answers."""
+    from matchlens.main import main
+    from matchlens.ui.batch.runs_view import label_codes
+    from tests.cli.conftest import read_csv_file
+
+    today, refs, base = _files(tmp_path, seed)
+    out = tmp_path / "scored.csv"
+    code = main([str(a) for a in ("score", today, "--id", "id", "--actual", "$.result",
+                                  "--references", refs, "--expected", "$.answer",
+                                  "--baseline", base, "--baseline-actual", "$.result",
+                                  "-o", out)])
+    capsys.readouterr()
+    assert code in (0, 1), code  # 1: some row fails a threshold
+    header, cells = read_csv_file(out)
+    written = [dict(zip(header, row, strict=True)) for row in cells]
+    tab = make_tab(qtbot, ConfigModel())
+    load(qtbot, tab, today, actuals=["$.result"], id_spec="id",
+         joins=(Join("reference", refs, None, "$.answer"),
+                Join("baseline", base, None, "$.result")))
+    qtbot.waitUntil(lambda: bool(tab.variants.runs.shown_counts), timeout=20_000)
+    assert tab.prepared.ids == [row["id"] for row in written]  # the same rows, same order
+    thresholds = {job.id: job.threshold for job in tab.result.jobs}
+    rows, metrics = label_codes(tab.joined, tab.result, "$.result", thresholds, lambda: False)
+    assert [LABELS[c] for c in rows] == [row["change"] for row in written]
+    for metric_id, codes in metrics.items():
+        column = [row[f"{metric_id}_change"] for row in written]
+        assert [LABELS[c] for c in codes] == column, metric_id
+        counts = {label: column.count(label) for label in LABELS}
+        assert tab.variants.runs.shown_counts[metric_id] == counts, metric_id
+    assert tab.variants.runs.shown_counts[""] == {
+        label: [row["change"] for row in written].count(label) for label in LABELS}

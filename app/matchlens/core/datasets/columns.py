@@ -103,6 +103,15 @@ def _by_name(table: Table, name: str) -> ColumnValues:
     if name not in table.column_index:
         raise unknown_column(table, name)
     check_unambiguous(table, name)
+    # rows that keep some columns whole (a run joined by id: core.scoring.run_table) give them
+    # as a list, not a dict a row
+    whole = getattr(table.rows, "whole_column", None)
+    if whole is not None:
+        values, reasons = whole(name)
+        why = f"the row has no {name!r}"
+        for i in [i for i, v in enumerate(values) if v is None and i not in reasons]:
+            reasons[i] = _reason(table, i, name, why)
+        return ColumnValues(values, reasons)
     if table.is_delimited:
         at = table.column_index[name]
         # A comprehension, not list(map(itemgetter(at), rows)): that is one C call holding the

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from matchlens.core.datasets import Table, iter_tables, resolve_column
+from matchlens.core.datasets import Cancelled, Table, iter_tables, resolve_column
 from matchlens.core.errors import DatasetError
 from matchlens.core.jsonpath import parse_simple
 
@@ -29,12 +29,19 @@ from matchlens.core.jsonpath import parse_simple
 POOL = pa.system_memory_pool()
 
 
+PIECE_ROWS = 65_536  # rows of a table in memory narrowed at a time
+ARROW_SLICE = 16_384  # texts made one pyarrow array at a time
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def arrow_texts(values: Sequence[str | None]) -> pa.Array:
     """Texts as an Arrow string array. Arrow holds UTF-8 only: a lone surrogate (which only a
     JSON escape such as "\\ud800" can bring) is read as U+FFFD, the replacement character."""
+    if len(values) > ARROW_SLICE:
+        # a slice at a time: pa.array holds the GIL for its whole call (~50 ms for 100k texts
+        # of a few hundred bytes), which froze the window while its worker read a join
+        return pa.concat_arrays([arrow_texts(values[i:i + ARROW_SLICE])
+                                 for i in range(0, len(values), ARROW_SLICE)], memory_pool=POOL)
     try:
         return pa.array(values, pa.string(), memory_pool=POOL)
     except UnicodeEncodeError:
@@ -75,6 +82,14 @@ class KeyedFile:
                          {s: v.take(picked) for s, v in self.values.items()},
                          {s: {int(new[i]): why for i, why in r.items() if new[i] >= 0}
                           for s, r in self.reasons.items()}, self.notes)
+
+
+def answered(keyed: KeyedFile, spec: str) -> KeyedFile:
+    """A baseline that is itself a joined scored table, without the rows its run did not
+    answer (an empty output at `spec`: a reference that run had no output for)."""
+    outputs = keyed.values[spec]
+    return keyed.keep(pc.fill_null(pc.not_equal(outputs, ""), False)
+                      .to_numpy(zero_copy_only=False))
 
 
 class _Gather:
@@ -191,7 +206,14 @@ def narrow(table: Table, id_spec: str, specs: Sequence[str] = (),
     unmatched one); `optional` SPECs this table cannot resolve are null throughout."""
     gather = _Gather(id_spec, specs, optional)
     gather.label, gather.unit = table.label, table.unit
-    gather.add(table)
+    # in pieces: one pyarrow call on a million strings holds the GIL (the window's worker
+    # thread would freeze the window for its length); a JSON array's reasons name an object
+    # by its number in the table, so it stays whole
+    if table.kind == "json" or len(table) <= PIECE_ROWS:
+        gather.add(table)
+    else:
+        for start in range(0, len(table), PIECE_ROWS):
+            gather.add(table.piece(start, start + PIECE_ROWS))
     return gather.done()
 
 
@@ -201,14 +223,18 @@ _OPTIONS = ("records", "sheet", "format", "encoding")
 
 def read_keyed(path: str | os.PathLike, id_spec: str, specs: Sequence[str] = (),
                optional: Sequence[str] = (), *, reading: dict | None = None,
-               option_prefix: str | None = None, chunk_rows: int = 100_000) -> KeyedFile:
+               option_prefix: str | None = None, chunk_rows: int = 100_000,
+               cancel: Callable[[], bool] | None = None) -> KeyedFile:
     """A file read piece by piece and narrowed (see `narrow`). `reading` holds `read_table`'s
     options (records, sheet, format, encoding); `option_prefix` ("references") renames the
     options a message suggests (`--records` -> `--references-records`), so a message about the
-    references file names the option that reads it."""
+    references file names the option that reads it. `cancel`, asked between pieces: true
+    raises Cancelled (the window's Cancel)."""
     gather = _Gather(id_spec, specs, optional)
     try:
         for piece in iter_tables(path, chunk_rows=chunk_rows, **(reading or {})):
+            if cancel is not None and cancel():
+                raise Cancelled()
             gather.add(piece)
         if not gather.label:
             gather.label, gather.unit = str(path), "line"

@@ -25,7 +25,7 @@ from matchlens.core.scoring.batch import BatchResult, MetricJob
 from matchlens.core.scoring.mapping import ColumnMapping
 from matchlens.core.scoring.pipeline import score_values
 from matchlens.core.scoring.references import references_from_column
-from matchlens.core.scoring.run_files import KeyedFile, Texts, narrow, read_keyed
+from matchlens.core.scoring.run_files import KeyedFile, Texts, answered, narrow, read_keyed
 from matchlens.core.scoring.run_summary import VariantChange, compare_with_baseline
 from matchlens.core.scoring.runs import (
     Joined,
@@ -101,9 +101,7 @@ def read_run_files(run: Table, id_spec: str, mapping: ColumnMapping, *,
         base = read_keyed(baseline, id_spec, required, optional, reading=baseline_reading,
                           option_prefix="baseline" if option_names else None)
         if answered_only:
-            outputs = base.values[baseline_actual]
-            base = base.keep(pc.fill_null(pc.not_equal(outputs, ""), False)
-                             .to_numpy(zero_copy_only=False))
+            base = answered(base, baseline_actual)
     return RunFiles(run, id_spec, refs, base, baseline_actual)
 
 

@@ -13,6 +13,7 @@ one id, so a CSV of references joins a JSON Lines run; 7.0 and 7 are two.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,10 +25,7 @@ from matchlens.core.datasets.columns import ColumnValues
 from matchlens.core.errors import DatasetError
 from matchlens.core.scoring.run_files import (
     KeyedFile,
-    arrow_texts,
-    check_unique,
     narrow,
-    piece_ids,
 )
 
 
@@ -60,57 +58,57 @@ class Joined:
         return self.baseline_rows >= 0
 
 
-def key_values(table: Table, spec: str) -> list[str]:
-    """The id of every row of `table`: DatasetError naming the file for an unknown id column,
-    a row without an id, or an id given to two rows (both named)."""
-    ids = piece_ids(table, spec)
-    check_unique(arrow_texts(ids), np.asarray(table.lines, dtype=np.int64),
-                 table.label, table.unit, spec)
-    return ids
-
-
 def join_runs(run: Table | KeyedFile, id_spec: str, references: KeyedFile | Table | None = None,
               baseline: KeyedFile | Table | None = None, *,
               require_common: bool = True) -> Joined:
-    """The outer join of the run with the references and the baseline on `id_spec`: each
-    file's ids looked up in the ids gathered so far with pyarrow's hash lookup
-    (`pyarrow.compute.index_in`), the ids found nowhere appended in the file's order. The
-    references and the baseline may come narrowed already (run_files.KeyedFile, whose ids
-    were checked when it was read).
+    """The outer join of the run with the references and the baseline on `id_spec`
+    (`outer_join`). The references and the baseline may come narrowed already
+    (run_files.KeyedFile, whose ids were checked when it was read).
 
     DatasetError when a file shares no id with the run ("none of the 400 ids of today.jsonl
     is in refs.jsonl"), unless `require_common` is false (a piece of a join made elsewhere:
     a Dask partition)."""
     mine_first = narrow(run, id_spec) if isinstance(run, Table) else run
-    ids = mine_first.ids.to_pylist()
-    run_count = len(ids)
-    union = pa.chunked_array([mine_first.ids], pa.string())
-    rows: dict[str, np.ndarray] = {"run": np.arange(run_count, dtype=np.int64)}
-    for name, other in (("reference", references), ("baseline", baseline)):
-        if other is None:
-            continue
-        keyed = narrow(other, id_spec) if isinstance(other, Table) else other
+    names = [name for name, other in (("reference", references), ("baseline", baseline))
+             if other is not None]
+    others = [narrow(other, id_spec) if isinstance(other, Table) else other
+              for other in (references, baseline) if other is not None]
+    ids, rows = outer_join(mine_first, others, id_spec, require_common=require_common)
+    found = dict(zip(names, rows[1:], strict=True))
+    return Joined(ids.to_pylist(), rows[0], found.get("reference"), found.get("baseline"))
+
+
+def outer_join(first: KeyedFile, others: Sequence[KeyedFile], id_spec: str, *,
+               require_common: bool = True) -> tuple[pa.ChunkedArray, list[np.ndarray]]:
+    """The outer join of `first` with each of `others` in turn: each file's ids looked up in
+    the ids gathered so far with pyarrow's hash lookup (`pyarrow.compute.index_in`), the ids
+    found nowhere appended in the file's order. Returns the joined ids and, per file (`first`
+    then `others`), the row of each joined id in that file (-1 where it lacks the id).
+
+    DatasetError when one of `others` shares no id with `first`, unless `require_common` is
+    false."""
+    run_count = len(first)
+    union = pa.chunked_array([first.ids], pa.string())
+    rows = [np.arange(run_count, dtype=np.int64)]
+    for keyed in others:
         keys = keyed.ids
         where = pc.fill_null(pc.index_in(keys, value_set=union), -1).to_numpy()
         found = where >= 0
         in_run = int((where[found] < run_count).sum())
         if require_common and run_count and len(keys) and not in_run:
-            raise DatasetError(f"none of the {run_count:,} ids of {mine_first.label} is in "
+            raise DatasetError(f"none of the {run_count:,} ids of {first.label} is in "
                                f"{keyed.label} (--id {id_spec}; its first id is "
-                               f"{keys[0].as_py()!r}, the run's {ids[0]!r})")
+                               f"{keys[0].as_py()!r}, the run's {first.ids[0].as_py()!r})")
         new = np.flatnonzero(~found)
-        before = len(ids)
+        before = len(union)
         added = keys.take(pa.array(new, pa.int64()))
-        ids.extend(added.to_pylist())
         union = pa.chunked_array([*union.chunks, added], pa.string())
-        for other_name in rows:
-            rows[other_name] = np.concatenate([rows[other_name],
-                                               np.full(len(new), -1, dtype=np.int64)])
-        mine = np.full(len(ids), -1, dtype=np.int64)
+        rows = [np.concatenate([r, np.full(len(new), -1, dtype=np.int64)]) for r in rows]
+        mine = np.full(len(union), -1, dtype=np.int64)
         mine[where[found]] = np.flatnonzero(found)
         mine[before:] = new
-        rows[name] = mine
-    return Joined(ids, rows["run"], rows.get("reference"), rows.get("baseline"))
+        rows.append(mine)
+    return union, rows
 
 
 def take(values: list, rows: np.ndarray) -> list:

@@ -7,6 +7,7 @@ mapping, thresholds) and plots, and says what it wrote through the tab's `said` 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
@@ -14,7 +15,17 @@ from PySide6.QtWidgets import QFileDialog, QWidget
 
 from matchlens.core.config import config_to_dict
 from matchlens.core.errors import MatchLensError
-from matchlens.core.output.reports.outputs import write_report_of_result
+from matchlens.core.output.reports.model import InputFile
+from matchlens.core.output.reports.outputs import (
+    ReportPaths,
+    sha256_of,
+    write_joined_reports,
+    write_report_of_result,
+)
+from matchlens.core.scoring.batch import BatchResult
+from matchlens.core.scoring.mapping import ColumnMapping
+from matchlens.core.scoring.run_table import JoinedRun, as_runs_result
+from matchlens.core.text.redact import scrub
 from matchlens.ui.batch.export import save_plot_png, with_thresholds, write_table
 from matchlens.ui.batch.worker import Task
 from matchlens.ui.config_model import ask_thresholds_path
@@ -23,7 +34,38 @@ from matchlens.ui.config_model import ask_thresholds_path
 def report_task(path, table, result, mapping, options, cancel) -> None:  # noqa: ANN001
     """Worker body (Task passes `cancel` last): the report, nothing returned to show."""
     write_report_of_result(path, table, result, mapping, options,
-                           input_path=None if table.name else Path(table.path))
+                           input_path=None if table.name else Path(table.path),
+                           markdown=is_markdown(path))
+
+
+def joined_report_task(path: Path, joined: JoinedRun, result: BatchResult,
+                       mapping: ColumnMapping, expected: list, outputs: dict, options: dict,
+                       cancel: Callable[[], bool]) -> None:
+    """Worker body: the report of a run joined with a baseline, as `score --baseline --html`
+    (or `--markdown`) writes it: the baseline's section with its regressed rows, and every
+    file joined named with its role, rows and SHA-256."""
+    runs = as_runs_result(joined, result, mapping, expected, outputs)
+    paths = ReportPaths(markdown=path) if is_markdown(path) else ReportPaths(html=path)
+    write_joined_reports(paths, runs, joined.table, None, joined.files[joined.baseline],
+                         options=options, command="the MatchLens window",
+                         inputs=joined_inputs(joined))
+
+
+def joined_inputs(joined: JoinedRun) -> tuple[InputFile, ...]:
+    """The opened file and each file joined to it: name, SHA-256, its own rows, its role."""
+    table = joined.table
+    out = [InputFile(scrub(table.label), sha256_of(None if table.name != str(table.path)
+                                                   else Path(table.path)),
+                     int(joined.in_run.sum()), "run")]
+    for column, keyed in joined.files.items():
+        role = "references" if column == joined.reference else \
+            "baseline" if column == joined.baseline else "run"
+        out.append(InputFile(scrub(keyed.label), sha256_of(Path(keyed.label)), len(keyed), role))
+    return tuple(out)
+
+
+def is_markdown(path: Path) -> bool:
+    return path.suffix.lower() in (".md", ".markdown")
 
 
 class BatchExports(QObject):
@@ -81,20 +123,28 @@ class BatchExports(QObject):
             return
         name, _ = QFileDialog.getSaveFileName(
             tab, "Export the report", str(tab.table.path.with_suffix("")) + ".report.html",
-            "HTML (*.html)")
+            "HTML (*.html);;Markdown (*.md)")
         if name:
             self.export_report(Path(name))
 
     def export_report(self, path: Path) -> None:
-        """The HTML report of what is on screen (current thresholds and variants), written off
-        the GUI thread: the same file `matchlens score --html` writes."""
+        """The report of what is on screen (current thresholds and variants; with a baseline
+        joined, its section), written off the GUI thread: the same file `matchlens score
+        --html` writes (`--markdown` for a .md path). A run still scoring is reported as far
+        as it got, without the baseline's section."""
         tab = self.tab
         if tab.result is None or tab.table is None or tab.mapping is None:
             return
         result = with_thresholds(tab.result, tab.thresholds())
         config = tab.config_model.config()
         options = config_to_dict(config, [job.id for job in result.jobs])
-        task = Task(report_task, path, tab.table, result, tab.mapping, options, owner=self)
+        joined, prepared = tab.joined, tab.prepared
+        if joined is not None and joined.baseline in result.variants and \
+                prepared is not None and result.done == result.rows:
+            task = Task(joined_report_task, path, joined, result, tab.mapping,
+                        prepared.expected, prepared.actuals, options, owner=self)
+        else:
+            task = Task(report_task, path, tab.table, result, tab.mapping, options, owner=self)
         task.sig_returned.connect(lambda _data: tab.said(f"Wrote the report {path}."))
         task.sig_errored.connect(lambda err: tab.fail(str(err)))
         task.sig_done.connect(self._on_done)

@@ -12,13 +12,13 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QSettings, Signal
 
 from matchlens.core.config import Config
 from matchlens.core.datasets import Table
 from matchlens.core.datasets.readers import is_dataset_name
 from matchlens.core.metrics.registry import DEFAULT_METRICS, all_metrics
-from matchlens.core.scoring.joined_table import JoinedRun
+from matchlens.core.scoring.run_table import JoinedRun
 from matchlens.ui.batch.run_joins import Join, opened_table, read_joined
 from matchlens.ui.batch.worker import Task, read_dataset
 
@@ -117,6 +117,13 @@ class DatasetReader(QObject):
             return None
         return replace(request, encoding=encoding)
 
+    def request_from(self, kind: str, name: str) -> ReadRequest | None:
+        """The request to read the last file again from a sheet or an array of objects
+        (`kind` "sheet" or "records"; `name` "" for the reader's choice)."""
+        if self.request is None:
+            return None
+        return replace(self.request, **{kind: name or None})
+
     def _on_table(self, value: Table | JoinedRun) -> None:
         table, self.joined = opened_table(value)
         score, self._score_after_read = self._score_after_read, False
@@ -126,6 +133,21 @@ class DatasetReader(QObject):
         if self.task is not None and not self.task.running:
             self.task = None
         self.sig_done.emit()
+
+
+def reading_options(request: ReadRequest) -> dict[str, object]:
+    """The request's options as the batch tab's `load` takes them (beside the names)."""
+    return {"records": request.records, "sheet": request.sheet, "format": request.format,
+            "delimiter": request.delimiter, "joins": request.joins, "id_spec": request.id_spec}
+
+
+def opening_metrics(memory: QSettings | None, config: Config) -> tuple[str, ...]:
+    """The metrics a dataset opens with: those last scored (remembered in `memory`, the
+    window's QSettings), else the default ones."""
+    saved = memory.value("batch/metrics") if memory is not None else None
+    known = {spec.id for spec in all_metrics()}
+    chosen = tuple(m for m in str(saved or "").split(",") if m in known)
+    return chosen or default_metrics(config)
 
 
 def default_metrics(config: Config) -> tuple[str, ...]:

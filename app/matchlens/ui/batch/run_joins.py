@@ -1,7 +1,7 @@
 """The files joined to the batch tab's dataset by id (`matchlens batch --references/--baseline`,
 "References from another file…", "Compare with a baseline run…", "Add a run…"): what was asked
 (`Join`), the worker that reads the dataset and joins each file (`read_joined`, off the GUI
-thread, cancellable between files), and the mapping a joined table opens with.
+thread, cancellable between pieces), and the mapping a joined table opens with.
 
 The joins travel in the read request, so reading the file again (another encoding, another
 sheet) joins the same files again.
@@ -13,11 +13,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from matchlens.core.datasets import Cancelled, Table, guess_columns
+from matchlens.core.datasets import Cancelled, Table, guess_columns, iter_tables, read_table
+from matchlens.core.datasets.source import gc_paused
 from matchlens.core.errors import ConfigError
-from matchlens.core.output.baseline_file import answered_only, choose_baseline
-from matchlens.core.scoring.joined_table import JoinedRun, add_file, start
+from matchlens.core.output.baseline_file import choose_baseline
 from matchlens.core.scoring.mapping import ColumnMapping, guess_mapping
+from matchlens.core.scoring.run_files import answered, read_keyed
+from matchlens.core.scoring.run_table import JoinedFile, JoinedRun, join_table
 from matchlens.ui.batch.worker import read_dataset
 
 WORDS = {"reference": "references", "baseline": "baseline run", "run": "run"}
@@ -38,36 +40,51 @@ class Join:
 def read_joined(path: Path, joins: Sequence[Join], id_spec: str | None, expected: str | None,
                 cancel: Callable[[], bool], encoding: str | None = None,
                 **options: str | None) -> JoinedRun:
-    """The dataset at `path` (read as `options` say) joined with each of `joins` in turn on
-    `id_spec` (each join's own id SPEC where it names one); `expected` is the mapping's
-    reference SPEC, which a baseline's rows the dataset lacks read from the baseline file.
-    MatchLensError (one sentence naming the file) for a bad id or SPEC."""
+    """The dataset at `path` (read as `options` say) joined with `joins` on `id_spec` (each
+    join's own id SPEC where it names one) by the command line's join (run_table.join_table):
+    each joined file read narrow, piece by piece (run_files.read_keyed); `expected` is the
+    mapping's reference SPEC, which a baseline's rows the dataset lacks read from the baseline
+    file. MatchLensError (one sentence naming the file) for a bad id or SPEC; Cancelled
+    between pieces."""
     run = read_dataset(path, cancel, encoding=encoding, **options)
     choices = {j: choose_baseline(j.path, j.value_spec) for j in joins if j.role == "baseline"}
     key = id_spec or next((c.recorded_id for c in choices.values() if c.recorded_id), None)
     if not key:
         raise ConfigError("joining files matches rows by a key: choose the id column (--id "
                           "SPEC on the command line)")
-    joined = start(run, key)
+    with_references = any(join.role == "reference" for join in joins)
+    files = []
     for join in joins:
         if cancel():
             raise Cancelled()
-        other = read_dataset(join.path, cancel, encoding=join.encoding or encoding)
-        spec = join.value_spec
+        reading = {"encoding": join.encoding or encoding}
+        spec, optional, fill = join.value_spec, [], None
         if join.role == "baseline":
             choice = choices[join]
             spec = choice.actual
-            if choice.joined:  # a joined scored table: the rows its run did not answer go
-                other = answered_only(other, spec)
+            if not with_references and expected and not expected.startswith("$"):
+                optional, fill = [expected], expected
         if not spec and join.role == "reference":  # as the mapping guesses a dataset's
-            spec = guess_columns(other.columns)["expected"]
+            spec = guess_columns(first_piece(join.path, reading).columns)["expected"]
         if not spec:
             raise ConfigError(f"{join.path.name}: choose the column that holds its "
                               f"{WORDS[join.role]}' values")
-        reference = joined.reference or expected
-        joined = add_file(joined, other, join.id_spec or key, spec, join.role,
-                          expected=reference)
-    return joined
+        with gc_paused():  # as the dataset's own read: no collection walks the pieces
+            keyed = read_keyed(join.path, join.id_spec or key, [spec], optional,
+                               reading=reading, cancel=cancel)
+        if join.role == "baseline" and choices[join].joined:
+            keyed = answered(keyed, spec)  # a joined scored table's unanswered rows go
+        files.append(JoinedFile(keyed, join.role, spec, fill))
+    if cancel():
+        raise Cancelled()
+    return join_table(run, key, files)
+
+
+def first_piece(path: Path, reading: dict) -> Table:
+    """The first rows of a file (its columns, to guess which holds the references)."""
+    for piece in iter_tables(path, chunk_rows=1_000, **reading):
+        return piece
+    return read_table(path, **reading)
 
 
 def opening_mapping(table: Table, joined: JoinedRun | None, metrics: tuple[str, ...],

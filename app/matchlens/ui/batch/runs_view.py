@@ -3,7 +3,7 @@ the regressed / improved / worse / better / same / new / gone counts of this run
 baseline — each count a click that filters the table — and a scatter of the baseline's score
 against this run's, row by row (click a point: that row in the table).
 
-The counts are the core's labels (`joined_table.change_codes`: the rules `score --baseline`
+The counts are the core's labels (`run_table.change_codes`: the rules `score --baseline`
 writes in `<id>_change` and `change`), under the thresholds in effect now, computed off the GUI
 thread; a newer request (another variant, a moved threshold) wins.
 """
@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
 
 from matchlens.core.metrics.registry import MetricSpec
 from matchlens.core.scoring.batch import BatchResult
-from matchlens.core.scoring.joined_table import JoinedRun, change_codes
 from matchlens.core.scoring.run_summary import LABELS
+from matchlens.core.scoring.run_table import JoinedRun, change_codes
 from matchlens.core.scoring.view_order import FILTER_ROWS_PREFIX
 from matchlens.ui.batch.plot_style import style_plot
 from matchlens.ui.batch.worker import Task, TaskSlot

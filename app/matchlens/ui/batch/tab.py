@@ -1,88 +1,62 @@
 """The batch tab: open a dataset, map its columns, score every row off the GUI thread, and look
-at the table, the distributions, the calibration against labels and the variant comparison.
-
-Several actual columns (variants) are shown as one table row per dataset row with a variant
-selector above the table (the table shows the selected variant's text and scores); the
-histograms overlay every variant, and the Variants tab compares two of them row by row.
+at the table, the distributions, the calibration against labels and the variant comparison
+(several actual columns are variants: one table row per dataset row, a variant selector above).
 
 The tab holds the session on screen (table, prepared values, result, final statistics,
-mapping), the layout, what the window asks of it and the thresholds. Work is done by helpers
-that own their own state: reading a file (`loading.DatasetReader`), the key check and cost
-question before a network metric (`network_consent.NetworkConsent`), the scoring run
-(`scoring_run.ScoringRun`), the exports (`export_actions.BatchExports`) and the labels
-(`labelling.BatchLabelling`). They tell the tab what happened through their `sig_*` signals.
+mapping), what the window asks of it and the thresholds. Its widgets are laid out by
+`tab_layout.TabLayout` and told of a session by `session_views`; work is done by helpers that
+own their own state: reading (`loading.DatasetReader`), the network check
+(`network_consent.NetworkConsent`), the scoring run (`scoring_run.ScoringRun`), the exports
+(`export_actions.BatchExports`) and the labels (`labelling.BatchLabelling`), each telling the
+tab what happened through its `sig_*` signals.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QShowEvent
 from PySide6.QtWidgets import (
     QFileDialog,
-    QLabel,
     QMessageBox,
-    QSplitter,
-    QTabWidget,
-    QVBoxLayout,
     QWidget,
 )
 
 from matchlens.core.datasets import Cancelled, Table
 from matchlens.core.datasets.readers import OPEN_FILTER
 from matchlens.core.errors import MatchLensError
-from matchlens.core.metrics.registry import all_metrics, get_metric
+from matchlens.core.metrics.registry import get_metric
 from matchlens.core.scoring.batch import BatchResult
-from matchlens.core.scoring.joined_table import JoinedRun
 from matchlens.core.scoring.mapping import ColumnMapping, Prepared
+from matchlens.core.scoring.run_table import JoinedRun
 from matchlens.core.scoring.stats import Final
 from matchlens.core.scoring.view_order import (
-    ROW_FAIL,
-    ROW_PASS,
-    ROW_PROBLEM,
     bin_filter,
-    failing_mask,
 )
 from matchlens.embeddings.redact import scrub
-from matchlens.ui.batch.bars import ProgressRow, TableBar, TopBar
-from matchlens.ui.batch.calibration_view import CalibrationView
 from matchlens.ui.batch.export_actions import BatchExports
-from matchlens.ui.batch.fields_view import FieldsView, show_wrong_rows, wants_fields
-from matchlens.ui.batch.histograms import HistogramGrid
+from matchlens.ui.batch.fields_view import show_wrong_rows
 from matchlens.ui.batch.labelling import BatchLabelling
 from matchlens.ui.batch.loading import (
     DatasetReader,
     ReadRequest,
-    default_metrics,
     dropped_dataset,
     for_the_window,
+    opening_metrics,
+    reading_options,
 )
-from matchlens.ui.batch.mapping_panel import MappingPanel
 from matchlens.ui.batch.network_consent import NetworkConsent
 from matchlens.ui.batch.read_choices import RowsChoices
+from matchlens.ui.batch.row_queries import neighbour_row, pair_for_row, references_for_row
 from matchlens.ui.batch.run_actions import RunsActions
 from matchlens.ui.batch.run_joins import opening_mapping, runs_order
 from matchlens.ui.batch.scoring_run import ScoringRun
-from matchlens.ui.batch.table_model import BatchTableModel
-from matchlens.ui.batch.table_view import BatchTableView
+from matchlens.ui.batch.session_views import big_lists, finish_views, start_views
+from matchlens.ui.batch.tab_layout import TabLayout
 from matchlens.ui.batch.threshold_sync import ThresholdSync
-from matchlens.ui.batch.variants_view import VariantsView
 from matchlens.ui.batch.worker import Task, release, stop_tasks
 from matchlens.ui.config_model import ConfigModel
-
-
-def _options(request: ReadRequest) -> dict[str, object]:
-    return {"records": request.records, "sheet": request.sheet, "format": request.format,
-            "delimiter": request.delimiter, "joins": request.joins, "id_spec": request.id_spec}
-
-
-TABLE_ROWS = 10  # rows the table gets at first show when the window has the room
-MIN_PLOTS_HEIGHT = 190  # the plots tab never shrinks below this: a histogram's axes stay
-
-
-_VERDICT_WORDS = {ROW_PASS: "pass", ROW_FAIL: "fail", ROW_PROBLEM: "no score"}
 
 
 class BatchTab(QWidget):
@@ -133,166 +107,47 @@ class BatchTab(QWidget):
 
     # -- layout ----------------------------------------------------------------------------------
     def _build(self) -> None:
-        layout = QVBoxLayout(self)
-        self.top = TopBar(self)
+        self.layout_keeper = TabLayout(self)  # names the widgets on the tab
         self.top.open_button.clicked.connect(self.open_dialog)
         self.top.sig_encoding.connect(self._reload_as)
         self.top.sig_rows_from.connect(self._reload_from)
-        layout.addWidget(self.top)
-        self.progress = ProgressRow(self)
         self.progress.cancel_button.clicked.connect(self.cancel)
-        layout.addWidget(self.progress)
-        self.message = QLabel(self)
-        self.message.setWordWrap(True)
-        self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.message.hide()
-        layout.addWidget(self.message)
-
-        split = QSplitter(Qt.Orientation.Horizontal, self)
-        self.mapping_panel = MappingPanel(split)
         self.mapping_panel.sig_score.connect(self.score)
-        right = QSplitter(Qt.Orientation.Vertical, split)
-        table_box = QWidget(right)
-        box = QVBoxLayout(table_box)
-        box.setContentsMargins(0, 0, 0, 0)
-        self.model = BatchTableModel(self)
         self.model.sig_error.connect(self.fail)
-        self.table_bar = TableBar(self.model, table_box)
         self.table_bar.variant.currentTextChanged.connect(self._on_variant)
-        box.addWidget(self.table_bar)
-        self.view = BatchTableView(self.model, table_box)
         self.view.doubleClicked.connect(
             lambda index: self.sig_open_row.emit(self.model.source_row(index.row())))
-        box.addWidget(self.view)
-        self.tabs = QTabWidget(right)
-        self.histograms = HistogramGrid(self.tabs)
         self.histograms.sig_bar.connect(self.show_bar)
-        self.calibration = CalibrationView(self.tabs)
-        self.variants = VariantsView(self.tabs)
-        self.tabs.addTab(self.histograms, "Distributions")
-        self.tabs.addTab(self.calibration, "Calibration")
-        self.tabs.addTab(self.variants, "Variants")
-        self.fields = FieldsView(self.tabs)
         self.fields.sig_show_rows.connect(lambda *shown: show_wrong_rows(self, *shown))
-        self.tabs.addTab(self.fields, "Fields")
-        right.addWidget(table_box)
-        right.addWidget(self.tabs)
-        # Neither the table nor the plots can be dragged away: they shrink to their minimum
-        # (a few rows; a plot's axes) instead of vanishing. The first show gives the table
-        # TABLE_ROWS rows when there is room (fit_table_rows); the user's sizes are remembered.
-        right.setChildrenCollapsible(False)
-        right.setStretchFactor(0, 1)
-        right.setStretchFactor(1, 1)
-        split.addWidget(self.mapping_panel)
-        split.addWidget(right)
-        split.setStretchFactor(1, 1)
-        split.setCollapsible(1, False)  # the mapping panel folds away (View ▸ Mapping panel)
-        split.setSizes([260, 1000])
-        self.split, self.right_split = split, right
-        self._sized = False  # the first show sizes the table, unless sizes were restored
-        layout.addWidget(split, 1)
         self.labelling = BatchLabelling(self)  # the human column, Label actions, live calibration
         self.choices = RowsChoices(self.top, self)  # the Rows from / Sheet chooser
         self._show_idle()
 
-    # -- layout the window keeps ------------------------------------------------------------------
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
         super().showEvent(event)
-        if not self._sized:
-            self._sized = True
-            self.fit_table_rows()
-
-    def fit_table_rows(self, rows: int = TABLE_ROWS) -> None:
-        """Give the table `rows` rows (header and bar too) when the plots keep their minimum;
-        else what is left after the plots' minimum."""
-        total = sum(self.right_split.sizes())
-        if total <= 0:
-            return
-        view = self.view
-        chrome = self.table_bar.sizeHint().height() + view.horizontalHeader().sizeHint().height()
-        chrome += view.horizontalScrollBar().sizeHint().height() + 2 * view.frameWidth() + 6
-        want = chrome + rows * view.verticalHeader().defaultSectionSize()
-        plots = self.plots_minimum()
-        table = max(min(want, total - plots), total // 2)
-        table = min(table, total - plots)
-        self.right_split.setSizes([table, total - table])
-
-    def plots_minimum(self) -> int:
-        """The least height the plots' tabs get (the splitter keeps it: never collapsible): a
-        histogram's axes, and the Calibration page's controls with a scroll bar."""
-        return max(MIN_PLOTS_HEIGHT, self.tabs.minimumSizeHint().height())
+        self.layout_keeper.first_show()
 
     def show_mapping(self, on: bool) -> None:
         """View ▸ Batch mapping panel: fold the column mapping away (the table gets its room)."""
         self.mapping_panel.setVisible(on)
 
     def layout_state(self) -> dict[str, object]:
-        """The splitters' sizes and whether the mapping panel shows (kept in QSettings)."""
-        return {"split": self.split.saveState(), "right": self.right_split.saveState()}
+        """The splitters' sizes (kept in QSettings)."""
+        return self.layout_keeper.state()
 
     def restore_layout(self, state: dict[str, object]) -> None:
-        for key, splitter in (("split", self.split), ("right", self.right_split)):
-            if state.get(key) is not None and splitter.restoreState(state[key]):
-                self._sized = self._sized or key == "right"
+        self.layout_keeper.restore(state)
 
     # -- the agreed interface --------------------------------------------------------------------
     def pair_for_row(self, row: int) -> tuple[str, str, str] | None:
-        if self.prepared is None or not 0 <= row < self.prepared.rows:
-            return None
-        variant = self.model.variant()
-        expected = self.prepared.expected[row]
-        actual = self.prepared.actuals[variant][row]
-        parts = [f"row {row + 1} of {self.prepared.rows}"]
-        if self.prepared.ids is not None and self.prepared.ids[row]:
-            parts[0] += f" (id {self.prepared.ids[row]})"
-        parts.append(variant)
-        verdict = _VERDICT_WORDS.get(self.model.row_code(row))
-        if verdict:
-            parts.append(verdict)
-        parts.extend(self.labelling.row_words(row))
-        if expected is None or actual is None:
-            parts.append("no expected value" if expected is None else "no actual value")
-        return expected or "", actual or "", " · ".join(parts)
+        return pair_for_row(self.prepared, self.model, row, self.labelling.row_words(row)
+                            if self.prepared is not None else [])
 
     def references_for_row(self, row: int) -> tuple[list[str], int, str] | None:
-        """With several references a row: (the references, the one to open, why that one).
-
-        The one to open is the reference that won the first metric (in the mapping's order)
-        that scored the row; the compare view steps through the others."""
-        prepared, result = self.prepared, self.result
-        if prepared is None or prepared.references is None or not 0 <= row < prepared.rows:
-            return None
-        refs = prepared.references[row]
-        if not refs:
-            return None
-        variant = self.model.variant()
-        for job in (result.jobs if result is not None else []):
-            won = result.refs.get((variant, job.id))
-            if won is not None and won[row] >= 0:
-                return refs, int(won[row]), f"best for {job.spec.label}"
-        return refs, 0, "the first"
+        return references_for_row(self.prepared, self.result, self.model.variant(), row)
 
     def neighbour_row(self, row: int, step: int, failing_only: bool = False) -> int | None:
-        """The next (step > 0) or previous row in the table's current sort/filter order."""
-        order = self.model.order()
-        if order.size == 0 or step == 0:
-            return None
-        hits = np.flatnonzero(order == row)
-        if hits.size:
-            pos = int(hits[0])
-            candidates = np.arange(pos + 1, order.size) if step > 0 else np.arange(pos - 1, -1, -1)
-        else:  # the row is filtered out: continue from its place in file order
-            candidates = np.flatnonzero(order > row) if step > 0 else np.flatnonzero(order < row)[::-1]
-        if failing_only:
-            data = self.model.view_data()
-            if data is None:
-                return None
-            failing = failing_mask(data)
-            candidates = candidates[failing[order[candidates]]]
-        skip = abs(step) - 1 if not failing_only else 0
-        if candidates.size <= skip:
-            return None
-        return int(order[candidates[skip]])
+        return neighbour_row(self.model, row, step, failing_only)
 
     def show_bar(self, metric_id: str, index: int, lo: float, hi: float, last: bool) -> None:
         """A histogram bar was clicked: the table shows the rows it counts (selected variant)."""
@@ -352,19 +207,16 @@ class BatchTab(QWidget):
 
     def _reload_as(self, encoding: str) -> None:
         """The user chose another encoding: read the same file again with it."""
-        request = self.reader.reload_request(encoding, self.table)
-        if request is not None:
-            self.load(request.path, request.expected, request.actuals, request.label,
-                      score=request.score, encoding=request.encoding, **_options(request))
+        self._read_again(self.reader.reload_request(encoding, self.table))
 
     def _reload_from(self, kind: str, name: str) -> None:
         """The user chose a sheet or an array of objects: read the same file from there."""
-        request = self.reader.request
+        self._read_again(self.reader.request_from(kind, name))
+
+    def _read_again(self, request: ReadRequest | None) -> None:
         if request is not None:
-            chosen = {kind: name or None}
             self.load(request.path, request.expected, request.actuals, request.label,
-                      score=request.score, encoding=request.encoding,
-                      **{**_options(request), **chosen})
+                      score=request.score, encoding=request.encoding, **reading_options(request))
 
     def _on_table(self, table: Table, request: ReadRequest, score: bool) -> None:
         self._clear_session()
@@ -384,12 +236,8 @@ class BatchTab(QWidget):
             self.sig_finished.emit()
 
     def chosen_metrics(self) -> tuple[str, ...]:
-        """The metrics a dataset opens with: those last scored (remembered in `memory`, the
-        window's QSettings), else the default ones."""
-        saved = self.memory.value("batch/metrics") if self.memory is not None else None
-        known = {spec.id for spec in all_metrics()}
-        chosen = tuple(m for m in str(saved or "").split(",") if m in known)
-        return chosen or default_metrics(self.config_model.config())
+        """The metrics a dataset opens with (loading.opening_metrics)."""
+        return opening_metrics(self.memory, self.config_model.config())
 
     def _show_table_file(self, table: Table) -> None:
         self.top.set_file(table.path, f"{len(table):,} rows · {table.kind.upper()} · "
@@ -449,31 +297,12 @@ class BatchTab(QWidget):
         self.sig_finished.emit()
 
     def _start_session(self, prepared: Prepared, result: BatchResult) -> None:
-        self.prepared = prepared
-        self.result = result
-        specs = {job.id: job.spec for job in result.jobs}
-        thresholds = self.thresholds()
-        self.model.set_session(prepared, result, specs, thresholds)
-        self.table_bar.set_session(result.variants, specs)
-        self.histograms.reset(result, thresholds)
-        # Calibration always has labels to show: a person can label rows without a column.
-        self.calibration.reset(specs, result.variants[0], True, thresholds)
-        self.labelling.start(prepared, result.variants)
-        self.variants.reset(result, specs, self.joined)
-        if wants_fields(prepared, specs):
-            self.fields.reset(prepared.expected, prepared.actuals,
-                              self.config_model.settings("json_distance").options)
-        self.view.fit_columns()
-        if prepared.notes:
-            self.say(" ".join(prepared.notes[:3]))
+        self.prepared, self.result = prepared, result
+        start_views(self, prepared, result)
 
     def _on_final(self, final: Final) -> None:
         self.final = final
-        self.histograms.finish(final)
-        self.model.scoring_finished()
-        self.calibration.set_final(final)
-        self.labelling.live.set_final(final)  # the sweeps again, with the labels of now
-        self.variants.set_complete()
+        finish_views(self, final)
         self._show_idle()
 
     def _on_run_finished(self, sentence: str) -> None:
@@ -551,13 +380,7 @@ class BatchTab(QWidget):
 
     def _clear_session(self) -> None:
         """Forget the current dataset; its big lists are emptied on a worker, in slices."""
-        old = []
-        if self.prepared is not None:
-            old += [self.prepared.expected, *self.prepared.actuals.values()]
-            if self.prepared.ids is not None:
-                old.append(self.prepared.ids)
-        if self.table is not None:
-            old += [self.table.rows, self.table.lines]
+        old = big_lists(self.prepared, self.table)
         self.model.clear()
         self.labelling.stop()
         self.table = self.prepared = self.result = self.final = self.mapping = None

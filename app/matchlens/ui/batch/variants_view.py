@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QTabWidget, QVBoxL
 
 from matchlens.core.metrics.registry import MetricSpec
 from matchlens.core.scoring.batch import BatchResult
-from matchlens.core.scoring.joined_table import JoinedRun
+from matchlens.core.scoring.run_table import JoinedRun
 from matchlens.core.scoring.variants import PairedComparison, paired_comparison
 from matchlens.core.text.elide import elide
 from matchlens.ui.batch.colours import variant_colour, with_alpha

@@ -149,10 +149,11 @@ def _write(path: Path, content: str) -> None:
 
 def write_report_of_result(path: Path, table: Table, result: BatchResult,
                            mapping: ColumnMapping, options: dict[str, Any], *, worst: int = 50,
-                           input_path: Path | None = None) -> ReportData:
+                           input_path: Path | None = None, markdown: bool = False
+                           ) -> ReportData:
     """The HTML report of a result held whole (the window's File ▸ Export ▸ Report, with the
     thresholds on screen in `result.jobs`): the same report `score --html` writes. Only the
-    rows scored so far are reported."""
+    rows scored so far are reported. `markdown`: the Markdown summary instead (`--markdown`)."""
     done = result.done
     if done < result.rows:
         table = table.piece(0, done)
@@ -161,7 +162,9 @@ def write_report_of_result(path: Path, table: Table, result: BatchResult,
     tally.unit = table.unit
     label = mapping.label if mapping.label in table.columns else None
     ident = mapping.id if mapping.id in table.columns else None
-    outputs = ReportOutputs(ReportPaths(html=path, worst=worst), mapping, list(result.jobs),
+    paths = ReportPaths(markdown=path, worst=worst) if markdown else \
+        ReportPaths(html=path, worst=worst)
+    outputs = ReportOutputs(paths, mapping, list(result.jobs),
                             source=table.label, id_column=ident, label_column=label)
     outputs.feed(table, result)
     return outputs.finish(tally, input_path=input_path, options=options,
@@ -172,10 +175,13 @@ def write_report_of_result(path: Path, table: Table, result: BatchResult,
 def write_joined_reports(paths: ReportPaths, runs: RunsResult, run: Table,
                          references: Table | None = None, baseline: Table | None = None, *,
                          options: dict[str, Any], command: str = "",
-                         files: dict[str, Path | None] | None = None) -> ReportData:
+                         files: dict[str, Path | None] | None = None,
+                         inputs: tuple[InputFile, ...] | None = None) -> ReportData:
     """The reports of a run joined across files (`score --references/--baseline --id`): the
     joined rows fed in pieces (reports.regressions), the baseline's section, and each file
-    read named with its role and SHA-256 (`files`: role -> path, None for standard input)."""
+    read named with its role and SHA-256 (`files`: role -> path, None for standard input;
+    `inputs`, when given, names them instead: the window's join, whose `run` is the joined
+    table)."""
     texts = joined_texts(runs, run, references, baseline)
     outputs = ReportOutputs(paths, runs.mapping, list(runs.result.jobs), source=run.label,
                             id_column=ID_COLUMN)
@@ -186,10 +192,10 @@ def write_joined_reports(paths: ReportPaths, runs: RunsResult, run: Table,
         if baseline is not None:
             section = regression_section(runs, texts, scrub(baseline.label), paths.worst)
         where = files or {}
-        inputs = tuple(InputFile(scrub(table.label), sha256_of(where.get(role)), len(table),
-                                 role)
-                       for role, table in (("run", run), ("references", references),
-                                           ("baseline", baseline)) if table is not None)
+        inputs = inputs or tuple(
+            InputFile(scrub(table.label), sha256_of(where.get(role)), len(table), role)
+            for role, table in (("run", run), ("references", references),
+                                ("baseline", baseline)) if table is not None)
         return outputs.finish(runs.tally, input_path=None, options=options, command=command,
                               regressions=section, inputs=inputs)
     finally:

@@ -1,4 +1,4 @@
-"""core.scoring.joined_table: the window's step-by-step join gives the rows, the scores and the
+"""core.scoring.run_table: the window's join (the command line's, over narrowed files) gives the rows, the scores and the
 change labels `score --references --baseline` gives (run_scoring.score_runs), under random
 orders with ids missing on either side; a bad id is one sentence naming the file."""
 
@@ -13,11 +13,12 @@ from matchlens.core.config import Config
 from matchlens.core.datasets import table_from_columns
 from matchlens.core.errors import DatasetError
 from matchlens.core.scoring import plan
-from matchlens.core.scoring.joined_table import add_file, change_codes, changes, start
 from matchlens.core.scoring.mapping import ColumnMapping, prepare
 from matchlens.core.scoring.pipeline import score_values
+from matchlens.core.scoring.run_files import narrow
 from matchlens.core.scoring.run_scoring import RunFiles, score_runs
 from matchlens.core.scoring.run_summary import LABELS
+from matchlens.core.scoring.run_table import JoinedFile, change_codes, changes, join_table
 
 TEXTS = ["Paris", "paris", "Lisbon, Portugal", "Lisbon", "", "Bern", "Berlin"]
 JOBS = plan.make_plan(Config(), None).jobs
@@ -28,6 +29,14 @@ keys = st.lists(st.sampled_from([f"q{i}" for i in range(15)]), unique=True, max_
 def _file(name, ids, column, draw):
     texts = [draw(st.sampled_from(TEXTS)) for _ in ids]
     return table_from_columns({"id": ids, column: texts}, name)
+
+
+def _join(run, id_spec, *files):
+    """`run` joined with (table, id SPEC, value SPEC, role[, expected]) each."""
+    return join_table(run, id_spec, [
+        JoinedFile(narrow(table, key, [spec], [rest[0]] if rest and rest[0] in table.columns
+                          else []), role, spec, *rest)
+        for table, key, spec, role, *rest in files])
 
 
 def _score(joined, expected, actuals):
@@ -48,8 +57,8 @@ def test_the_same_rows_scores_and_labels_as_score_runs(run_ids, data):
     core = score_runs(RunFiles(run, "id", refs, base, "old"), ColumnMapping("ans", ("out",)),
                       JOBS)
 
-    joined = add_file(start(run, "id"), refs, "id", "ans", "reference")
-    joined = add_file(joined, base, "id", "old", "baseline", expected="reference")
+    joined = _join(run, "id", (refs, "id", "ans", "reference"),
+                   (base, "id", "old", "baseline", "reference"))
     assert [row["id"] for row in joined.table.rows] == core.joined.ids  # same rows, same order
     result = _score(joined, "reference", ["out", "baseline"])
     for job in JOBS:
@@ -75,7 +84,7 @@ def test_a_hand_joined_table_and_its_labels():
                               "out": ["Paris", "Milan", "Oslo!"]}, "today.jsonl")
     base = table_from_columns({"key": ["d", "b", "a"], "answer": ["Bern", "Rome", "Paris"],
                                "result": ["Bern", "Rome", "Pariss"]}, "yesterday.jsonl")
-    joined = add_file(start(run, "id"), base, "key", "result", "baseline", expected="answer")
+    joined = _join(run, "id", (base, "key", "result", "baseline", "answer"))
     # the run's rows in its order, then the baseline's id "d" the run lacks (gone), which
     # takes the baseline file's reference
     assert [r["id"] for r in joined.table.rows] == ["a", "b", "c", "d"]
@@ -94,7 +103,7 @@ def test_another_run_is_one_more_column_joined_by_its_own_id_spec():
                              "run.jsonl")
     other = table_from_columns({"qid": ["b", "a", "e"], "result": ["y", "x", "w"]},
                                "/data/tuesday.jsonl")
-    joined = add_file(start(run, "id"), other, "qid", "result", "run")
+    joined = _join(run, "id", (other, "qid", "result", "run"))
     assert joined.runs == ("tuesday",)
     assert [r.get("tuesday") for r in joined.table.rows] == ["x", "y", "w"]
     assert joined.presence("tuesday").tolist() == [True, True, True]
@@ -108,7 +117,7 @@ def test_a_csv_run_keeps_its_columns_and_a_jsonpath_id_gets_a_column():
 
     table = Table(Path("run.csv"), ["meta", "out"], [['{"id": 1}', "x"], ['{"id": 2}', "y"]],
                   [2, 3], "csv", ",", "utf-8")
-    joined = start(table, "$.meta.id")
+    joined = _join(table, "$.meta.id")
     assert joined.id_column == "id" and joined.table.columns == ["id", "meta", "out"]
     assert [r["id"] for r in joined.table.rows] == ["1", "2"]
 
@@ -117,9 +126,68 @@ def test_no_id_in_common_and_a_repeated_id_are_sentences_naming_the_files():
     run = table_from_columns({"id": ["a", "b"], "out": ["x", "y"]}, "today.jsonl")
     refs = table_from_columns({"id": ["z"], "ans": ["x"]}, "refs.jsonl")
     with pytest.raises(DatasetError, match=r"none of the 2 ids of today.jsonl is in refs.jsonl"):
-        add_file(start(run, "id"), refs, "id", "ans", "reference")
+        _join(run, "id", (refs, "id", "ans", "reference"))
     twice = table_from_columns({"id": ["a", "a"], "ans": ["x", "y"]}, "refs.jsonl")
     with pytest.raises(DatasetError, match=r"the id 'a' .* is on two rows"):
-        add_file(start(run, "id"), twice, "id", "ans", "reference")
+        _join(run, "id", (twice, "id", "ans", "reference"))
     with pytest.raises(DatasetError, match=r"no column 'key'"):
-        add_file(start(run, "id"), refs, "key", "ans", "reference")
+        _join(run, "id", (refs, "key", "ans", "reference"))
+
+
+def test_the_rows_are_made_when_asked_for_and_agree_however_they_are_read(monkeypatch):
+    """Index, slice and iteration (in blocks of 2 here, crossing the run's end) give the same
+    dicts; a row past the run's own is its id and the joined values only."""
+    from matchlens.core.scoring.run_table import JoinedRows
+
+    monkeypatch.setattr(JoinedRows, "_BLOCK", 2)
+    run = table_from_columns({"id": ["a", "b", "c"], "out": ["x", "y", "z"]}, "run.jsonl")
+    base = table_from_columns({"id": ["e", "c", "a", "d"], "old": ["5", "3", "1", "4"]},
+                              "base.jsonl")
+    rows = _join(run, "id", (base, "id", "old", "baseline")).table.rows
+    expected = [{"id": "a", "out": "x", "baseline": "1"}, {"id": "b", "out": "y"},
+                {"id": "c", "out": "z", "baseline": "3"}, {"id": "e", "baseline": "5"},
+                {"id": "d", "baseline": "4"}]  # the run's rows, then base's e and d in order
+    assert list(rows) == expected
+    assert [rows[i] for i in range(-5, 5)] == expected * 2
+    assert rows[2:4] == expected[2:4] and rows[::2] == expected[::2]
+    with pytest.raises(IndexError):
+        rows[5]
+    rows[0]["out"] = "changed"  # a new dict each time: the table is not changed
+    assert rows[0]["out"] == "x"
+
+
+def test_a_column_resolves_whole_as_it_does_row_by_row():
+    """resolve_column over the joined table (the opened file's column, then the joined
+    values; a joined column whole) gives the values and reasons the rows' dicts give."""
+    from matchlens.core.datasets import resolve_column
+    from matchlens.core.datasets.columns import ColumnValues
+
+    run = table_from_columns({"id": ["a", "b", "c"], "out": ["x", None, "z"],
+                              "answer": ["1", "2", None]}, "run.jsonl")
+    base = table_from_columns({"id": ["e", "c", "a"], "old": ["5", "3", "1"],
+                               "answer": ["9", "3", "1"]}, "base.jsonl")
+    joined = _join(run, "id", (base, "id", "old", "baseline", "answer")).table
+    rows = list(joined.rows)
+    by_rows = type(joined)(joined.path, joined.columns, rows, joined.lines, "records", None,
+                           "utf-8", name=joined.name, unit=joined.unit)  # the same dicts, listed
+    for name in ("id", "out", "answer", "baseline"):
+        whole, plain = resolve_column(joined, name), resolve_column(by_rows, name)
+        assert isinstance(whole, ColumnValues)
+        assert whole.values == plain.values and whole.reasons == plain.reasons, name
+    # e is only the baseline's: its id and reference come from there ("9")
+    assert resolve_column(joined, "answer").values == ["1", "2", None, "9"]
+
+
+def test_the_joined_lines_are_held_as_the_opened_tables():
+    """A CSV the window reads keeps its lines as array('q') (8 bytes a row): so does the join,
+    and the window can empty it slice by slice (ui.batch.worker.release)."""
+    from array import array
+
+    run = table_from_columns({"id": ["a", "b"], "out": ["x", "y"]}, "run.csv")
+    base = table_from_columns({"id": ["c", "a"], "old": ["z", "x"]}, "base.csv")
+    for lines in (array("q", [2, 3]), [2, 3], np.array([2, 3])):
+        run.lines = lines
+        joined = _join(run, "id", (base, "id", "old", "baseline")).table.lines
+        assert type(joined) is type(lines)
+        # a, b from the run (lines 2, 3), then c from the baseline's row 1
+        assert list(joined) == [2, 3, 1]
