@@ -104,8 +104,9 @@ def test_summary_of_a_joined_run_equals_the_single_process_one(client, with_refs
             for key, value in numbers.items():
                 assert theirs["metrics"][metric_id][key] == pytest.approx(value), \
                     (metric_id, key)
-    # what changed: every count and the sign test exactly, the mean delta up to the order of
-    # its sum; the bootstrap interval needs every delta at once (None)
+    # what changed: every count, the sign test and the bootstrap interval exactly (the
+    # partitions' deltas gathered; the interval does not depend on their order), the mean
+    # delta up to the order of its sum
     assert combined["baseline"].keys() == alone["baseline"].keys()
     for variant, mine in alone["baseline"].items():
         theirs = combined["baseline"][variant]
@@ -119,4 +120,7 @@ def test_summary_of_a_joined_run_equals_the_single_process_one(client, with_refs
                         "pairs", "p_value"):
                 assert got[key] == numbers[key], (metric_id, key)
             assert got["mean_delta"] == pytest.approx(numbers["mean_delta"])
-            assert got["ci_low"] is None and got["ci_high"] is None
+            for key in ("ci_low", "ci_high", "confidence"):
+                assert got[key] == numbers[key], (metric_id, key)
+            # a real interval: the rows are resampled, not all equal
+            assert numbers["ci_low"] < numbers["ci_high"]

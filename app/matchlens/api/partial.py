@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from matchlens.core.scoring.run_summary import LABELS
-from matchlens.core.scoring.variants import sign_test
+from matchlens.core.scoring.variants import CONFIDENCE, bootstrap_interval, sign_test
 
 PARTIAL = "matchlens_partial"  # the attrs key of a scored partition's Carried
 
@@ -41,9 +43,11 @@ class Carried:
 def merge_changes(parts: list[dict]) -> dict:
     """The partitions' change counts summed into `api.runs.changes_dict`'s shape: the label
     counts, regressed and improved rows, the mean delta and the sign test's p are those of
-    every row, exactly (they are sums); the bootstrap interval needs every delta at once, so
-    `ci_low`/`ci_high` are None."""
+    every row, exactly (they are sums); the bootstrap interval is drawn from every partition's
+    deltas put together, with the single process's seed, resamples and method
+    (variants.bootstrap_interval, which does not depend on the rows' order): the same numbers."""
     out: dict[str, Any] = {}
+    deltas: dict[tuple[str, str], list[np.ndarray]] = {}
     for part in parts:
         for variant, counts in part.items():
             into = out.setdefault(variant, {"regressed_rows": 0, "improved_rows": 0,
@@ -55,12 +59,14 @@ def merge_changes(parts: list[dict]) -> dict:
                     (*LABELS, "delta_sum", "pairs", "wins", "losses"), 0))
                 for key in total:
                     total[key] += metric[key]
-    for into in out.values():
+                deltas.setdefault((variant, metric_id), []).append(metric["deltas"])
+    for variant, into in out.items():
         for metric_id, total in into["metrics"].items():
             pairs = total["pairs"]
+            low, high, _ = bootstrap_interval(np.concatenate(deltas[(variant, metric_id)]))
             into["metrics"][metric_id] = {
                 **{label: total[label] for label in LABELS},
                 "mean_delta": total["delta_sum"] / pairs if pairs else None,
-                "ci_low": None, "ci_high": None, "confidence": None,
+                "ci_low": low, "ci_high": high, "confidence": CONFIDENCE,
                 "p_value": sign_test(total["wins"], total["losses"]), "pairs": pairs}
     return out

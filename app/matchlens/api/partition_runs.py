@@ -4,8 +4,9 @@ then each merged partition scored by the single-process code (`run_scoring.score
 pyarrow join there only re-pairs rows Dask already matched). The rows equal `matchlens.score`'s
 row for row (their order is Dask's). Each partition carries its summary and its change counts:
 `matchlens.dask.summary` gives the counts, pass rates, means, the change labels' counts, the
-mean delta and the sign test of every row (api.partial.merge_changes); only the bootstrap
-interval of the mean delta, which needs every delta at once, is left out (None).
+mean delta with its bootstrap interval and the sign test of every row, the numbers
+`matchlens.score` gives (api.partial.merge_changes; each partition carries its deltas, 8 bytes
+a compared row, for the interval).
 
 The id must be a column of each frame. References and baseline values (any SPEC) are resolved
 partition by partition before the merge, so only plain text columns travel with it.

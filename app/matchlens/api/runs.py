@@ -120,15 +120,19 @@ def changes_dict(runs: RunsResult) -> dict:
 def change_counts(runs: RunsResult) -> dict:
     """Per variant the parts of `changes_dict` that add up across pieces of a run (a Dask
     partition's share): regressed/improved rows and per metric the label counts, the sum of
-    the deltas, the pairs and the sign test's wins and losses (api.partial.merge_changes)."""
+    the deltas, the pairs and the sign test's wins and losses, and the deltas themselves
+    (float64, 8 bytes a compared row: the bootstrap interval needs them all;
+    api.partial.merge_changes)."""
     out = {}
     for change in runs.changes:
         metrics = {}
         for metric_id, metric in change.metrics.items():
             c = metric.comparison
             both = ~np.isnan(metric.delta)
-            metrics[metric_id] = {**metric.counts, "delta_sum": float(metric.delta[both].sum()),
-                                  "pairs": c.n, "wins": c.b_better, "losses": c.a_better}
+            deltas = metric.delta[both]
+            metrics[metric_id] = {**metric.counts, "delta_sum": float(deltas.sum()),
+                                  "pairs": c.n, "wins": c.b_better, "losses": c.a_better,
+                                  "deltas": deltas}
         out[change.variant] = {"regressed_rows": change.regressed_rows,
                                "improved_rows": change.improved_rows, "metrics": metrics}
     return out

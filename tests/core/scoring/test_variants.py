@@ -127,3 +127,18 @@ def test_many_rows_resampled_as_counts_match_resampling_rows():
     assert abs(means.mean() - d.mean()) < 0.001
     expected_sd = d.std() / np.sqrt(d.size)  # ~0.0029
     assert abs(means.std() / expected_sd - 1) < 0.1
+
+
+def test_interval_does_not_depend_on_the_rows_order():
+    # Dask gathers a run's deltas partition by partition, in its own order: the interval must
+    # be that of the same values in any order (bootstrap_means sorts them before drawing)
+    rng = np.random.default_rng(8)
+    a = rng.uniform(0, 1, 500)
+    b = a + rng.normal(0.02, 0.2, 500)
+    order = rng.permutation(500)
+    first = paired_comparison(a, b, MAX)
+    shuffled = paired_comparison(a[order], b[order], MAX)
+    assert (first.ci_low, first.ci_high) == (shuffled.ci_low, shuffled.ci_high)
+    assert first.ci_low < first.ci_high
+    low, high, used = variants.bootstrap_interval((b - a)[order][::-1])
+    assert (low, high, used) == (first.ci_low, first.ci_high, variants.RESAMPLES)

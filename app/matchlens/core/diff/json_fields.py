@@ -2,7 +2,7 @@
 the reference has it (`expected`) and whether the output's value is `equal`, `differs`, is
 `missing`, or the output has a leaf the reference lacks (`extra`).
 
-The pairs are walked by json_distance's own walk (`core.metrics.json_walk.Walker` in leaf
+The pairs are walked by json_distance's own walk (`core.metrics.json_leaf_walk.LeafWalker`, leaf
 mode), with the metric's options, so `fields` and `json_distance` always agree on which array
 items correspond and on when two values are equal. `FieldTally` adds rows one at a time and
 keeps only the counts per path (memory follows the data's shape, not its length);
@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from matchlens.core.metrics.json_distance import InvalidJson, parse_for
-from matchlens.core.metrics.json_walk import Walker
+from matchlens.core.metrics.json_leaf_walk import LeafWalker
 
 COLUMNS = ("path", "expected", "equal", "differs", "missing", "extra", "accuracy")
 _SIDE_NAME = {"expected": "reference", "actual": "output"}
@@ -53,7 +53,7 @@ class FieldTally:
         # the window filters its table to the rows where a path is wrong: each pair is then
         # walked apart and its wrong paths noted under its row (slower; `fields` skips it)
         self.track_rows = track_rows
-        self.walker = Walker(self.options, by_index=by_index)  # validates the options now
+        self.walker = LeafWalker(self.options, by_index=by_index)  # validates the options now
         self.variants = {v: VariantFields() for v in dict.fromkeys(variants)}
         self.rows = 0
         self.invalid_rows = 0  # rows invalid in at least one variant
@@ -208,7 +208,7 @@ def pair_fields(expected: Any, actual: Any, options: Mapping[str, Any] | None = 
     """Each leaf path of one parsed pair and its kind (equal / differs / missing / extra), as
     `fields` counts it: the compare view's and the tests' view of one pair."""
     counts: dict[str, list[int]] = {}
-    Walker(options or {}, by_index=by_index).leaves(expected, actual, counts)
+    LeafWalker(options or {}, by_index=by_index).leaves(expected, actual, counts)
     names = ("equal", "differs", "missing", "extra")
     return {path: ", ".join(f"{n} {names[k]}" if n > 1 else names[k]
                             for k, n in enumerate(row) if n)

@@ -26,6 +26,7 @@ SEED = 0
 # (never fewer than MIN_RESAMPLES). At a million rows the interval is a hair wide anyway.
 DRAW_BUDGET = 40_000_000
 MIN_RESAMPLES = 200
+CONFIDENCE = 0.95  # the interval's level unless a caller asks for another
 _EXACT_LIMIT = 1000  # above this many untied rows the binomial tail is summed in log space
 
 
@@ -93,7 +94,7 @@ def _p(p: float) -> str:
 
 def paired_comparison(a: np.ndarray, b: np.ndarray, direction: Direction, *,
                       names: tuple[str, str] = ("A", "B"), resamples: int = RESAMPLES,
-                      seed: int = SEED, confidence: float = 0.95,
+                      seed: int = SEED, confidence: float = CONFIDENCE,
                       draw_budget: int = DRAW_BUDGET) -> PairedComparison:
     a = np.asarray(a, dtype=float)
     b = np.asarray(b, dtype=float)
@@ -107,14 +108,8 @@ def paired_comparison(a: np.ndarray, b: np.ndarray, direction: Direction, *,
     better = d > 0 if direction is Direction.MAX else d < 0
     worse = d < 0 if direction is Direction.MAX else d > 0
     b_better, a_better = int(better.sum()), int(worse.sum())
-    low = high = None
-    used = 0
-    if n:
-        used = resamples if n * resamples <= draw_budget else max(MIN_RESAMPLES,
-                                                                  draw_budget // n)
-        means = bootstrap_means(d, used, seed)
-        alpha = 1 - confidence
-        low, high = (float(x) for x in np.quantile(means, [alpha / 2, 1 - alpha / 2]))
+    low, high, used = bootstrap_interval(d, resamples=resamples, seed=seed,
+                                         confidence=confidence, draw_budget=draw_budget)
     return PairedComparison(
         name_a=names[0], name_b=names[1], direction=direction, n=n,
         excluded=int(a.size - n),
@@ -125,6 +120,23 @@ def paired_comparison(a: np.ndarray, b: np.ndarray, direction: Direction, *,
         b_better=b_better, a_better=a_better, ties=n - b_better - a_better,
         p_value=sign_test(b_better, a_better),
     )
+
+
+def bootstrap_interval(d: np.ndarray, *, resamples: int = RESAMPLES, seed: int = SEED,
+                       confidence: float = CONFIDENCE, draw_budget: int = DRAW_BUDGET
+                       ) -> tuple[float | None, float | None, int]:
+    """The percentile bootstrap interval of the mean of `d` (no NaN) and the resamples drawn
+    (fewer past `draw_budget`); (None, None, 0) without rows. A function of the values alone,
+    not of their order (bootstrap_means sorts them): the deltas of a run's rows gathered from
+    Dask partitions in any order give the single process's interval."""
+    n = int(d.size)
+    if not n:
+        return None, None, 0
+    used = resamples if n * resamples <= draw_budget else max(MIN_RESAMPLES, draw_budget // n)
+    means = bootstrap_means(d, used, seed)
+    alpha = 1 - confidence
+    low, high = (float(x) for x in np.quantile(means, [alpha / 2, 1 - alpha / 2]))
+    return low, high, used
 
 
 # Above this many rows, differences taking few distinct values are resampled as counts
@@ -138,7 +150,9 @@ def bootstrap_means(d: np.ndarray, resamples: int, seed: int) -> np.ndarray:
     Many rows whose differences take few distinct values (0/±1 of a pass/fail metric, edit
     counts, similarities in hundredths) are resampled as how often each value is drawn: one
     multinomial draw over the distinct values per resample, the same distribution as drawing
-    n rows, in O(distinct) instead of O(n) (a million rows: milliseconds, not seconds)."""
+    n rows, in O(distinct) instead of O(n) (a million rows: milliseconds, not seconds).
+
+    The rows are drawn from `d` sorted, so the means depend on the values, not their order."""
     rng = np.random.default_rng(seed)
     n = d.size
     if n >= _COUNTS_FROM:
@@ -146,6 +160,7 @@ def bootstrap_means(d: np.ndarray, resamples: int, seed: int) -> np.ndarray:
         if values.size <= _COUNTS_DISTINCT:
             drawn = rng.multinomial(n, counts / n, size=resamples)
             return drawn @ values / n
+    d = np.sort(d)
     means = np.empty(resamples)
     # ~4 MB of indexes at a time: each draw and gather is one numpy call holding the GIL, and
     # 4 million at once held it ~40 ms (a window painting beside this thread froze that long)

@@ -2,24 +2,18 @@
 
 The key is only ever handed to `matchlens.embeddings.credentials` (which puts it in the OS
 keyring); it is never written to QSettings, the TOML config, a log or any widget text except
-the password field it was typed into, and that field is cleared once the key is saved. What the
-dialog shows is `mask(key)` ("sk-…abcd").
+the password field it was typed into, cleared once the key is saved; shown: `mask(key)`.
 
-Base URL and model live in the ConfigModel's `Config.base_url` / `.model` (the `[openai]` table
-of the TOML), which is where every network metric's `base_url` / `model` options come from.
-
-"Test connection" embeds one short text through the same `embed_texts` the metric uses, in a
-superqt worker, so a slow or dead endpoint never freezes the window.
+Base URL and model live in the ConfigModel's `Config.base_url` / `.model` (the TOML's
+`[openai]`, where every network metric's options come from). "Test connection" runs
+`ui.dialogs.key_endpoint.probe_connection` in a superqt worker: the window never freezes.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import time
-from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QDialog,
@@ -48,101 +42,23 @@ from matchlens.embeddings.credentials import (
 )
 from matchlens.embeddings.endpoint import (
     DEFAULT_MODEL,
-    ENV_BASE_URL,
-    OPENAI_BASE_URL,
     resolve_endpoint,
 )
 from matchlens.embeddings.redact import scrub
 from matchlens.ui.config_model import ConfigModel
+from matchlens.ui.dialogs.key_endpoint import (
+    NETWORK_OPTIONS,
+    KeyEvents,
+    ProbeResult,
+    base_url_placeholder,
+    env_key_set,
+    key_events,
+    needs_key,
+    probe_connection,
+    source_sentence,
+    with_endpoint,
+)
 from matchlens.ui.palette import is_dark
-
-PROBE_TEXT = "MatchLens connection test"
-_NETWORK_OPTIONS = ("base_url", "model")
-
-
-# -- what other widgets need to know ---------------------------------------------------------------
-class KeyEvents(QObject):
-    """Tells the window that the key in use changed (saved or removed in Settings).
-
-    The argument is the new source: "keyring", "environment" or "" (no key). Never the key.
-    """
-
-    sig_key_changed = Signal(str)
-
-
-_events: KeyEvents | None = None
-
-
-def key_events() -> KeyEvents:
-    """The process-wide notifier (created on first use, after the QApplication)."""
-    global _events
-    if _events is None:
-        _events = KeyEvents()
-    return _events
-
-
-def source_sentence(key: ApiKey) -> str:
-    """Where the key in use comes from, with the key masked; never the key itself."""
-    if key.source == "keyring":
-        return (f"Using the key from the system keyring ({keyring_backend_name()}): "
-                f"{key.masked}")
-    if key.source == "environment":
-        return f"Using the key from {ENV_VAR}: {key.masked}"
-    return "No key set"
-
-
-def needs_key(base_url: str, model: str = "") -> bool:
-    """True when the endpoint is OpenAI's own API (local servers such as Ollama need no key)."""
-    try:
-        return resolve_endpoint({"base_url": base_url, "model": model or DEFAULT_MODEL}).is_openai
-    except ConfigError:
-        return True
-
-
-def with_endpoint(config: Any, base_url: str, model: str) -> Any:
-    """`config` with the [openai] base_url / model set, and no per-metric copy shadowing them."""
-    from matchlens.core.metrics.registry import all_metrics
-
-    network = {spec.id for spec in all_metrics() if spec.network}
-    options = {}
-    for metric_id, values in config.options.items():
-        if metric_id in network:
-            values = {k: v for k, v in values.items() if k not in _NETWORK_OPTIONS}
-        if values:
-            options[metric_id] = values
-    # Typed in Settings: the user named this endpoint, so their key may go there.
-    return dataclasses.replace(config, options=options).with_endpoint(base_url, model)
-
-
-# -- "Test connection" (runs in a worker thread: no Qt in here) -----------------------------------
-@dataclass(frozen=True)
-class ProbeResult:
-    ok: bool
-    sentence: str
-
-
-def probe_connection(base_url: str, model: str) -> ProbeResult:
-    """Embed one short text through `embed_texts` (the metric's own path), bypassing the cache."""
-    from matchlens.embeddings.embed import embed_texts
-
-    options = {"base_url": base_url, "model": model or DEFAULT_MODEL}
-    try:
-        endpoint = resolve_endpoint(options)
-    except ConfigError as err:
-        return ProbeResult(False, f"Not tested: {err}")
-    start = time.perf_counter()
-    run = embed_texts([PROBE_TEXT], options, use_cache=False)
-    seconds = time.perf_counter() - start
-    error = run.errors.get(PROBE_TEXT)
-    vector = run.vectors.get(PROBE_TEXT)
-    if error is not None or vector is None:
-        return ProbeResult(False, f"Connection failed: {_sentence_case(error or 'no embedding')}")
-    return ProbeResult(True, f"Connected: {endpoint.display_url}, model {endpoint.model}, "
-                             f"{vector.size} dimensions, {seconds:.2f} s")
-
-
-def _sentence_case(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 # -- the dialog ------------------------------------------------------------------------------------
@@ -217,7 +133,7 @@ class SettingsDialog(QDialog):
         current = config.config()
         self.base_url_edit = QLineEdit(current.base_url, endpoint_box)
         self.base_url_edit.setObjectName("base_url_edit")
-        self.base_url_edit.setPlaceholderText(self._base_url_placeholder())
+        self.base_url_edit.setPlaceholderText(base_url_placeholder())
         self.base_url_edit.setToolTip(
             "Any OpenAI-compatible /v1 endpoint: OpenAI, an Azure-compatible proxy, "
             "Ollama (http://localhost:11434/v1), vLLM. Empty: OPENAI_BASE_URL, else OpenAI.")
@@ -276,7 +192,7 @@ class SettingsDialog(QDialog):
         self._key = resolve_api_key()
         available = keyring_available()
         self.source_label.setText(source_sentence(self._key))
-        also_env = self._key.source == "keyring" and _env_key_set()
+        also_env = self._key.source == "keyring" and env_key_set()
         if also_env:
             self.source_label.setText(self.source_label.text() + f" ({ENV_VAR} is set too; "
                                       "the keyring key comes first)")
@@ -351,12 +267,6 @@ class SettingsDialog(QDialog):
         self._colour(self.key_message, error=error)
 
     # -- endpoint ---------------------------------------------------------------------------------
-    def _base_url_placeholder(self) -> str:
-        import os
-
-        env = os.environ.get(ENV_BASE_URL, "").strip()
-        return f"{env} (from {ENV_BASE_URL})" if env else f"{OPENAI_BASE_URL} (OpenAI)"
-
     def endpoint_fields(self) -> tuple[str, str]:
         return self.base_url_edit.text().strip(), self.model_edit.text().strip()
 
@@ -372,7 +282,7 @@ class SettingsDialog(QDialog):
             return False
         self.endpoint_message.setVisible(False)
         current = self.config.config()
-        shadowed = any(k in _NETWORK_OPTIONS for values in current.options.values()
+        shadowed = any(k in NETWORK_OPTIONS for values in current.options.values()
                        for k in values)
         if (current.base_url, current.model) != (base_url, model) or shadowed:
             self.config.replace(with_endpoint(current, base_url, model))
@@ -467,12 +377,6 @@ class SettingsDialog(QDialog):
         self.show_button.setChecked(False)
         self.key_message.setVisible(False)
         super().done(result)
-
-
-def _env_key_set() -> bool:
-    import os
-
-    return bool(os.environ.get(ENV_VAR, "").strip())
 
 
 def show_settings(config: ConfigModel, parent: QWidget | None = None) -> SettingsDialog:

@@ -98,7 +98,9 @@ class ReportCollector:
             for job in self.thresholded:
                 picks.update(self._offer(variant, job, result, start))
             if self.junit is not None:
-                texts = texts or self._texts(table)
+                # the texts only while this variant's failing rows still get diffs
+                if texts is None and self._diffs.get(variant, 0) < JUNIT_DIFFS:
+                    texts = self._texts(table)
                 self._junit(variant, result, start, table, ids, texts,
                             None if regressed is None else regressed.get(variant))
             if picks:
@@ -201,13 +203,17 @@ class ReportCollector:
     def _ids(self, table: Table) -> list | None:
         if self.id_column is None or self.id_column not in table.columns:
             return None
+        if table.is_delimited:  # cell_text of a CSV row is the cell: one pass, no call a row
+            at = table.column_index[self.id_column]
+            return [row[at] for row in table.rows]
         return [table.cell_text(i, self.id_column) for i in range(len(table))]
 
     def _junit(self, variant: str, result: BatchResult, start: int, table: Table,
-               ids: list | None, texts: dict[str, list],
+               ids: list | None, texts: dict[str, list] | None,
                regressed: np.ndarray | None = None) -> None:
         """This piece's testcases of `variant`, handed to the JUnit writer as one block; a
-        regressed row is a failure whose message starts by saying so."""
+        regressed row is a failure whose message starts by saying so. `texts` is None once
+        the variant's failing rows get no more diffs (`_bodies`)."""
         judged = self.thresholded or self.jobs
         scored = np.zeros(result.rows, dtype=bool)
         for job in judged:
@@ -238,13 +244,15 @@ class ReportCollector:
                                   for job, score in zip(self.thresholded, combo.tolist(),
                                                         strict=True) if score != _NO_FAIL)
                         for combo in combos]
-            for row, k in zip(rows.tolist(), which.reshape(-1).tolist(), strict=True):
-                failures[row] = (messages[k], self._failure_body(variant, row, result, texts))
+            row_list = rows.tolist()
+            bodies = self._bodies(variant, row_list, result, texts)
+            failures = {row: (messages[k], body) for row, k, body in
+                        zip(row_list, which.reshape(-1).tolist(), bodies, strict=True)}
         if regressed is not None and regressed.any():
             for row in np.flatnonzero(regressed).tolist():
                 message, body = failures.get(row) or (
                     f"no score now ({table.unit} {table.lines[row]})",
-                    self._failure_body(variant, row, result, texts))
+                    self._bodies(variant, [row], result, texts)[0])
                 failures[row] = (f"{REGRESSED_SAYS}; {message}", body)
                 skipped.pop(row, None)
         self.junit.add_block(variant, testcases(names, variant, escaped_names=ids is None,
@@ -263,17 +271,26 @@ class ReportCollector:
             self._sentences[key] = sentence
         return sentence
 
-    def _failure_body(self, variant: str, row: int, result: BatchResult,
-                      texts: dict[str, list]) -> str:
-        """The readable diff (`[-…-]{+…+}`, texts scrubbed) of the first JUNIT_DIFFS failing
-        rows of a variant; past them a sentence saying where to look. A readable diff costs
-        ~0.2-0.6 ms a pair and scrubbing ~0.2 µs a character: for every failing row of a
-        1M-row run that is minutes, more than the scoring itself (bench_reports.py)."""
+    def _bodies(self, variant: str, rows: list[int], result: BatchResult,
+                texts: dict[str, list] | None) -> list[str]:
+        """The failure bodies of `rows`: the readable diff (`[-…-]{+…+}`, texts scrubbed) of
+        the first JUNIT_DIFFS failing rows of a variant; past them a sentence saying where to
+        look, counted at once. A readable diff costs ~0.2-0.6 ms a pair and scrubbing ~0.2 µs
+        a character: for every failing row of a 1M-row run that is minutes, more than the
+        scoring itself (bench_reports.py)."""
         done = self._diffs.get(variant, 0)
-        if done >= JUNIT_DIFFS:
-            self._undiffed[variant] = self._undiffed.get(variant, 0) + 1
-            return self._no_diff
-        self._diffs[variant] = done + 1
+        given = max(0, min(len(rows), JUNIT_DIFFS - done))
+        if given:
+            self._diffs[variant] = done + given
+        if len(rows) > given:
+            self._undiffed[variant] = self._undiffed.get(variant, 0) + len(rows) - given
+        out = [self._failure_body(variant, row, result, texts) for row in rows[:given]]
+        return out + [self._no_diff] * (len(rows) - given)
+
+    def _failure_body(self, variant: str, row: int, result: BatchResult,
+                      texts: dict[str, list] | None) -> str:
+        """The readable diff of one failing row (texts scrubbed)."""
+        assert texts is not None, "the texts are read while diffs are given"
         e, _ = shown(self._expected(texts, variant, row, result))
         a, _ = shown(texts[variant][row])
         return plain_diff(e, a, report_chunks(e, a))
