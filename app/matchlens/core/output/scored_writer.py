@@ -99,7 +99,7 @@ def scored_writer(path: Path | None, input_path: Path | None = None,
         if suffix == ".csv":
             # looked up on scored_table at each call: one atomic writer for every scored table.
             # Written on this thread: a writer thread alive would keep the scoring of each
-            # piece from forking its second process (see core.scoring.parallel.can_fork), which is
+            # piece from forking its second process (see core.scoring.forked.can_fork), which is
             # worth more than overlapping the writes.
             with scored_table.atomic_writer(path, mode="wb") as handle:
                 yield _Sink(handle.write, None, jsonl=False)

@@ -38,8 +38,9 @@ from matchlens.core.datasets import (
 from matchlens.core.errors import DatasetError
 from matchlens.core.jsonpath import parse_simple
 from matchlens.core.scoring.batch import BatchResult, Chunk, MetricJob, Progress, score_chunk
+from matchlens.core.scoring.forked import reap_workers
 from matchlens.core.scoring.mapping import ColumnMapping
-from matchlens.core.scoring.parallel import begin_to_completion, reap_workers, run_to_completion
+from matchlens.core.scoring.parallel import begin_to_completion, run_to_completion
 from matchlens.core.scoring.references import (
     references_from_column,
     score_any,
