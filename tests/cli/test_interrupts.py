@@ -168,14 +168,14 @@ def test_a_signal_during_a_run_on_standard_input_leaves_no_copy_of_it(tmp_path, 
 
 @pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_a_signal_while_a_cleanup_module_is_half_imported_still_ends_the_run(signum, code):
-    # A Ctrl+C during start-up can land while core.parallel_batch is being imported: it is in
+    # A Ctrl+C during start-up can land while core.scoring.forked is being imported: it is in
     # sys.modules without kill_workers yet. The watcher raised AttributeError, died, and the
     # interrupt was lost (the run went on to exit 0). The signal must still end the run, with
     # the one line, whatever state the cleanup modules are in.
     script = (
         "import os, signal, sys, time, types\n"
         "from matchlens.cli import interrupts\n"
-        "sys.modules['matchlens.core.scoring.parallel'] = types.ModuleType('half imported')\n"
+        "sys.modules['matchlens.core.scoring.forked'] = types.ModuleType('half imported')\n"
         "broken = types.ModuleType('broken')\n"
         "def fails(): raise OSError('cannot')\n"
         "broken.discard_all_temporaries = fails\n"

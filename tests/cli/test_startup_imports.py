@@ -21,10 +21,12 @@ HEAVY = ("sacrebleu", "jsonpath_ng", "openai", "httpx", "PySide6", "pyqtgraph",
 # The standard library's share, a few ms each on every run: TOML is parsed only for --config
 # or --set (tomllib also loads datetime), a temporary copy is made only of a pipe or standard
 # input, a random temporary name needs no OpenSSL (secrets loads hmac and _hashlib), and uuid
-# only marks a number JSON cannot hold. (tempfile is no longer on the list: a run on a file
+# only marks a number JSON cannot hold; the `regex` package compiles only a user's own pattern
+# (`ignore_regex:`), and traceback (with linecache and tokenize) formats only a crash report.
+# (tempfile is no longer on the list: a run on a file
 # asks platformdirs where the user's data folder is, for the thresholds the window may have
 # kept there for the dataset — core.dataset_thresholds — and platformdirs imports tempfile.)
-UNNEEDED = ("tomllib", "secrets", "hmac", "uuid")
+UNNEEDED = ("tomllib", "secrets", "hmac", "uuid", "regex", "traceback")
 
 PROBE = """
 import json, sys
@@ -70,6 +72,7 @@ def test_the_standard_modules_come_when_a_run_needs_them(tmp_path):
     # input is copied to a temporary file first
     assert "tomllib" in loaded_by(tmp_path, "--set", "jaccard.case_sensitive=false")
     assert "tempfile" in loaded_by(tmp_path, data="-")
+    assert "regex" in loaded_by(tmp_path, "--normalise", "ignore_regex:x+")
 
 
 OWN_PROBE = """

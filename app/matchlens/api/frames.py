@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from matchlens.core.output.scored_table import check_collisions, score_columns
+from matchlens.core.output.score_columns import check_collisions, score_columns
 from matchlens.core.scoring.batch import BatchResult
 
 

@@ -13,10 +13,8 @@ from __future__ import annotations
 
 import contextlib
 import os
-import platform
 import sys
 import time
-import traceback
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -71,6 +69,9 @@ def report_folder() -> Path:
 
 def write_report(exc: BaseException, argv: list[str] | None = None) -> Path | None:
     """The masked traceback and context in a new file; None when nothing could be written."""
+    import platform  # here: only a crash needs them, and every run imports this module
+    import traceback
+
     argv = sys.argv if argv is None else argv
     text = "".join(traceback.format_exception(exc))
     lines = [

@@ -28,7 +28,7 @@ from matchlens.core.datasets.columns import check_columns
 from matchlens.core.diff.json_fields import COLUMNS, FieldTally, field_rows
 from matchlens.core.errors import ConfigError
 from matchlens.core.output.baseline_file import answered_only, choose_baseline
-from matchlens.core.output.scored_table import formula_safe
+from matchlens.core.output.csv_text import formula_safe
 from matchlens.core.scoring.fields import count_fields
 from matchlens.core.scoring.fields_runs import count_joined_fields
 from matchlens.core.scoring.mapping import ColumnMapping

@@ -101,7 +101,7 @@ def _leave(signum: int) -> None:
     # module not imported yet has no worker or temporary file to clean up. A module caught
     # half imported lacks the function (a signal during start-up): skipped, and no cleanup's
     # failure may keep this thread from leaving, or the interrupt would be lost.
-    for module, cleanup in (("matchlens.core.scoring.parallel", "kill_workers"),
+    for module, cleanup in (("matchlens.core.scoring.forked", "kill_workers"),
                             ("matchlens.core.atomic", "discard_all_temporaries"),
                             ("matchlens.core.datasets.readers", "discard_copies")):
         # kill_workers: the forked scoring worker; discard_all_temporaries keeps its lock (no

@@ -115,7 +115,7 @@ def test_fast_csv_line_reads_back_as_the_formula_safe_cells():
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from matchlens.core.output.scored_table import csv_line, formula_safe
+    from matchlens.core.output.csv_text import csv_line, formula_safe
 
     @settings(max_examples=300, deadline=None)
     @given(st.lists(st.text(alphabet='ab,"\r\n =+-@\t1.', max_size=6), min_size=2, max_size=4))

@@ -23,7 +23,7 @@ from matchlens.core.metrics.registry import (
     shared,
     sharing_work,
 )
-from matchlens.core.output import scored_table
+from matchlens.core.output import csv_text, score_columns, scored_table
 from matchlens.core.scoring import pair_dedup
 from matchlens.core.scoring import parallel as parallel_batch
 from matchlens.core.scoring.batch import BatchResult, MetricJob
@@ -247,7 +247,7 @@ CELL = st.text(alphabet='ab,"\r\n =+-@\t1.é', max_size=6)
 @settings(max_examples=300, deadline=None)
 @given(st.lists(CELL, max_size=20))
 def test_csv_column_is_csv_cell_of_each(cells):
-    assert scored_table.csv_column(cells) == [scored_table.csv_cell(c) for c in cells]
+    assert csv_text.csv_column(cells) == [csv_text.csv_cell(c) for c in cells]
 
 
 class _Table:
@@ -261,8 +261,8 @@ class _Table:
 def reference_csv(table, result: BatchResult) -> str:
     """Row by row: csv_line (itself checked against csv.writer in test_batch) over the input
     cells and the plain score texts of every row."""
-    cols = scored_table.score_columns(result)
-    lines = [scored_table.csv_line([*table.columns, *(c.name for c in cols)])]
+    cols = score_columns.score_columns(result)
+    lines = [csv_text.csv_line([*table.columns, *(c.name for c in cols)])]
     for i, row in enumerate(table.rows):
         added = []
         for col in cols:
@@ -273,12 +273,12 @@ def reference_csv(table, result: BatchResult) -> str:
                 x = float(result.scores[(col.variant, col.metric_id)][i])
                 integer = result.job(col.metric_id).spec.integer
                 added.append("" if math.isnan(x) else str(int(x)) if integer else repr(x))
-        lines.append(scored_table.csv_line(row + added))
+        lines.append(csv_text.csv_line(row + added))
     text = "\n".join(lines) + "\n"
     if "\r" not in text:  # csv.writer leaves a bare \r unquoted; elsewhere it agrees
         buffer = io.StringIO()
         csv.writer(buffer, lineterminator="\n").writerows(
-            [[scored_table.formula_safe(c) for c in row] for row in csv.reader(
+            [[csv_text.formula_safe(c) for c in row] for row in csv.reader(
                 io.StringIO(text, newline=""))])
         assert buffer.getvalue() == text
     return text
@@ -292,8 +292,8 @@ SCORE = st.one_of(st.sampled_from([0.0, -0.0, 1.0, 0.5, float("nan"), 3.0]),
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.tuples(CELL, CELL), min_size=1, max_size=25), st.data())
 def test_csv_writer_matches_csv_module(monkeypatch, rows, data):
-    monkeypatch.setattr(scored_table, "_WRITE_ROWS", data.draw(st.sampled_from([1, 3, 1000])))
-    monkeypatch.setattr(scored_table, "_MAX_COMBINED", data.draw(st.sampled_from([1, 4, 4096])))
+    monkeypatch.setattr(csv_text, "_WRITE_ROWS", data.draw(st.sampled_from([1, 3, 1000])))
+    monkeypatch.setattr(csv_text, "_MAX_COMBINED", data.draw(st.sampled_from([1, 4, 4096])))
     table = _Table(["id", "text"], [list(r) for r in rows])
     jobs = [job("exact_match"), job("levenshtein_distance", case_sensitive=True),
             job("jaccard")]

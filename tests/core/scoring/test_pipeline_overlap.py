@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from matchlens.core.datasets import resolve_column, table_from_columns
 from matchlens.core.metrics import get_metric, local_metric_ids
+from matchlens.core.scoring import forked
 from matchlens.core.scoring import parallel as parallel_batch
 from matchlens.core.scoring.batch import MetricJob
 from matchlens.core.scoring.mapping import ColumnMapping
@@ -45,7 +46,7 @@ def every_piece_forks(monkeypatch) -> None:
 
 def scoring() -> bool:
     """A forked worker is scoring (not one that sent its scores and is exiting)."""
-    return bool(parallel_batch._workers - parallel_batch._exiting)
+    return bool(forked._workers - forked._exiting)
 
 
 def stream(tables, jobs):
@@ -68,7 +69,7 @@ def test_the_next_piece_is_scored_while_the_caller_writes_the_previous_one(monke
     # after its own scoring
     assert busy == [True, True, True, False]
     assert summing == [True, True, True, False]
-    assert not parallel_batch._workers
+    assert not forked._workers
 
 
 @needs_fork
@@ -110,10 +111,10 @@ def test_a_caller_that_stops_early_leaves_no_worker(monkeypatch):
     every_piece_forks(monkeypatch)
     out, _ = stream(pieces(), [job(m) for m in METRICS])
     next(out)  # piece 0 handed out: piece 1's worker is running
-    workers = set(parallel_batch._workers)
+    workers = set(forked._workers)
     assert workers
     out.close()  # what a `for` left by an exception (a full disk) does to the generator
-    assert not parallel_batch._workers and reaped(workers)
+    assert not forked._workers and reaped(workers)
 
 
 @needs_fork
@@ -126,13 +127,13 @@ def test_a_piece_that_cannot_be_read_stops_the_worker_of_the_one_before(monkeypa
     def reading():
         yield tables[0]
         yield tables[1]
-        workers.update(parallel_batch._workers)  # piece 1 is being scored as piece 2 is read
+        workers.update(forked._workers)  # piece 1 is being scored as piece 2 is read
         raise OSError("the disk went away")
 
     out, _ = stream(reading(), [job(m) for m in METRICS])
     with pytest.raises(OSError, match="went away"):
         list(out)
-    assert workers and not parallel_batch._workers and reaped(workers)
+    assert workers and not forked._workers and reaped(workers)
 
 
 def test_a_piece_forks_when_its_work_pays_not_from_a_row_count():

@@ -22,7 +22,7 @@ from matchlens.core.atomic import atomic_writer
 from matchlens.core.datasets import json_numbers
 from matchlens.core.datasets.table import ROW_LIST_KINDS, Table
 from matchlens.core.errors import DatasetError, OutputError
-from matchlens.core.output.scored_table import csv_column, csv_line, utf8_safe
+from matchlens.core.output.csv_text import csv_column, csv_line, utf8_safe
 from matchlens.core.scoring.run_scoring import RunsResult
 from matchlens.core.scoring.run_summary import LABELS
 

@@ -17,16 +17,10 @@ from typing import TextIO
 from matchlens.core.datasets import json_numbers
 from matchlens.core.datasets.source import gc_paused
 from matchlens.core.errors import OutputError
-from matchlens.core.output import scored_table
-from matchlens.core.output.scored_table import (
-    check_collisions,
-    csv_block,
-    csv_header,
-    jsonl_records,
-    metric_columns,
-    row_blocks,
-    utf8_safe,
-)
+from matchlens.core.output import csv_text, scored_table
+from matchlens.core.output.csv_text import csv_block, csv_header, row_blocks, utf8_safe
+from matchlens.core.output.score_columns import check_collisions, metric_columns
+from matchlens.core.output.scored_table import jsonl_records
 from matchlens.core.scoring.batch import BatchResult
 
 
@@ -38,7 +32,7 @@ class _Sink:
         self._text = write_text
         self._jsonl = jsonl
         self._started = False
-        self.replaced = 0  # lone surrogates a CSV had to write as U+FFFD (scored_table.utf8_safe)
+        self.replaced = 0  # lone surrogates a CSV had to write as U+FFFD (csv_text.utf8_safe)
 
     def write(self, table, result: BatchResult) -> None:
         if not self._started:
@@ -65,13 +59,13 @@ class _Sink:
             if exact:
                 self._bytes(text.encode("utf-8"))
                 return
-            data, replaced = scored_table.encode_utf8(text)
+            data, replaced = csv_text.encode_utf8(text)
             self.replaced += replaced
             self._bytes(data)
         elif exact:
             self._text(text)  # TextIOWrapper encodes all of `text` before writing any of it
         else:
-            self.replaced += scored_table.write_text(self._text, text)
+            self.replaced += csv_text.write_text(self._text, text)
 
 
 def _jsonl_text(table, result: BatchResult, escape_lone: bool = False) -> str:
@@ -105,7 +99,7 @@ def scored_writer(path: Path | None, input_path: Path | None = None,
         if suffix == ".csv":
             # looked up on scored_table at each call: one atomic writer for every scored table.
             # Written on this thread: a writer thread alive would keep the scoring of each
-            # piece from forking its second process (see core.scoring.parallel.can_fork), which is
+            # piece from forking its second process (see core.scoring.forked.can_fork), which is
             # worth more than overlapping the writes.
             with scored_table.atomic_writer(path, mode="wb") as handle:
                 yield _Sink(handle.write, None, jsonl=False)

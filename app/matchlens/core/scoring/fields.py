@@ -3,7 +3,7 @@ each piece's reference and output columns resolved by the one `ColumnMapping`, t
 counted into a `FieldTally` (core.diff.json_fields). Memory stays flat: a piece is let go
 before the next is read, and only the per-path counts are kept.
 
-Two cores: a piece's rows are counted in chunks shared with a forked child (parallel.py's
+Two cores: a piece's rows are counted in chunks shared with a forked child (forked.py's
 `share_chunks`); the chunks' counts are added in the rows' order, so the table and its header
 are those of one process. The next piece is read once the child is done (reading it meanwhile
 held two pieces, and the collector paused for the child's sake, at once: the peak grew with
@@ -19,8 +19,8 @@ from matchlens.core.datasets import ColumnValues, Table, literal_column, resolve
 from matchlens.core.diff.json_fields import FieldTally
 from matchlens.core.errors import ConfigError, DatasetError
 from matchlens.core.jsonpath import parse_simple
+from matchlens.core.scoring.forked import can_fork, reap_workers, share_chunks
 from matchlens.core.scoring.mapping import ColumnMapping
-from matchlens.core.scoring.parallel import can_fork, reap_workers, share_chunks
 
 CHUNK_ROWS = 10_000  # rows a process takes at a time
 # A fork costs a few milliseconds and its child's pages: below this many rows a piece is

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import regex
-
 from matchlens.core.errors import ConfigError
 
 BASE_SECONDS = 2.0  # per text, plus PER_CHARACTER for each of its characters
@@ -26,6 +24,8 @@ class UserPattern:
     __slots__ = ("_compiled", "groups", "pattern")
 
     def __init__(self, pattern: str, where: str = "normalise") -> None:
+        import regex  # here, not at the top: a run without user patterns never pays its import
+
         try:
             self._compiled = regex.compile(pattern, regex.VERSION0)
         except (regex.error, OverflowError, ValueError, RecursionError, MemoryError) as err:
