@@ -46,6 +46,7 @@ from __future__ import annotations
 import argparse
 import csv
 import faulthandler
+import json
 import os
 import random
 import resource
@@ -78,17 +79,29 @@ def _mutate(rng: random.Random, text: str) -> str:
     return " ".join(words)
 
 
-def make_dataset(path: Path, rows: int, seed: int = 7) -> None:
+def make_dataset(path: Path, rows: int, seed: int = 7, distinct: bool = False,
+                 jsonl: bool = False) -> None:
+    """The benchmark's file. `distinct`: no two text cells equal (each expected text ends in
+    its own number, each output in another), so nothing can be shared: the worst case for the
+    window's memory. `jsonl`: the same rows as JSON Lines."""
     rng = random.Random(seed)
     tmp = path.with_suffix(".part")
+    names = ["id", "expected", "output_a", "output_b", "label"]
     with tmp.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
-        writer.writerow(["id", "expected", "output_a", "output_b", "label"])
+        if not jsonl:
+            writer.writerow(names)
         for i in range(rows):
             expected = " ".join(rng.choices(WORDS, k=rng.randint(2, 30)))
             a, b = _mutate(rng, expected), _mutate(rng, expected)
             label = "pass" if a == expected or rng.random() < 0.3 else "fail"
-            writer.writerow([f"r{i}", expected, a, b, label])
+            if distinct:
+                expected, a, b = f"{expected} e{i}", f"{a} a{i}", f"{b} b{i}"
+            cells = [f"r{i}", expected, a, b, label]
+            if jsonl:
+                handle.write(json.dumps(dict(zip(names, cells, strict=True))) + "\n")
+            else:
+                writer.writerow(cells)
     tmp.replace(path)
 
 
@@ -181,11 +194,15 @@ def main() -> int:
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--trace-gaps", type=Path, metavar="FILE",
                         help="write every thread's stack to FILE when the window misses 40 ms")
+    parser.add_argument("--distinct", action="store_true",
+                        help="no two text cells equal (nothing to share: the worst case)")
+    parser.add_argument("--jsonl", action="store_true", help="the rows as JSON Lines")
     args = parser.parse_args()
-    path = Path(tempfile.gettempdir()) / f"matchlens_bench_batch_{args.rows}.csv"
+    stem = f"matchlens_bench_batch_{args.rows}{'_distinct' if args.distinct else ''}"
+    path = Path(tempfile.gettempdir()) / f"{stem}.{'jsonl' if args.jsonl else 'csv'}"
     if not path.exists():
         print(f"writing {args.rows:,} rows to {path} …")
-        make_dataset(path, args.rows)
+        make_dataset(path, args.rows, distinct=args.distinct, jsonl=args.jsonl)
     print(f"dataset: {path} ({path.stat().st_size / 1e6:.0f} MB)")
 
     app = QApplication(sys.argv[:1])

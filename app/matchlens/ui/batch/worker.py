@@ -30,7 +30,7 @@ from PySide6.QtCore import QObject, Signal
 from superqt.utils import create_worker
 
 from matchlens.core.datasets import Table
-from matchlens.core.datasets.shared_cells import read_shared
+from matchlens.core.datasets.stored_table import read_stored
 from matchlens.core.errors import MatchLensError
 from matchlens.core.scoring.batch import BatchResult, Chunk, MetricJob
 from matchlens.core.scoring.mapping import ColumnMapping, Prepared, prepare
@@ -207,14 +207,13 @@ def stop_tasks(owner: QObject, timeout: float = 5.0) -> bool:
 
 def read_dataset(path: Path, cancel: Callable[[], bool], encoding: str | None = None,
                  **options: str | None) -> Table:
-    """read_table (`options`: its records, sheet, format, delimiter) with equal cells shared,
-    and the collector kept off the new rows (see the module docstring)."""
+    """read_table (`options`: its records, sheet, format, delimiter) with the rows in a column
+    store (stored_table.py: texts as UTF-8 buffers, not a str object a cell), and the collector
+    kept off what is left (see the module docstring)."""
     was_enabled = gc.isenabled()
     gc.disable()  # the reader pauses gc itself; keeping it off here avoids the pass at its end
     try:
-        # equal cells (labels, outputs equal to the expected text) kept once: ~175 MB less
-        # for a million rows of the benchmark's file (shared_cells.py)
-        table = read_shared(path, encoding=encoding, cancel=cancel, **options)
+        table = read_stored(path, encoding=encoding, cancel=cancel, **options)
         gc.freeze()
         return table
     finally:
@@ -402,5 +401,7 @@ def release(lists: list[list], cancel: Callable[[], bool]) -> None:
     Only call this with lists nothing else will read again.
     """
     for items in lists:
+        if not isinstance(items, list):
+            continue  # a column store or an array: a few big buffers, freed at once
         while items:
             del items[-_RELEASE_SLICE:]
