@@ -53,11 +53,14 @@ class TextPiece:
         if set(map(type, cells)) != {str}:
             self.others = {i: c for i, c in enumerate(cells) if type(c) is not str}
             texts = [c if type(c) is str else "" for c in cells]
-        encoded = list(map(str.encode, texts, repeat("utf-8"), repeat("surrogatepass")))
-        ends = np.zeros(len(encoded) + 1, dtype=np.int64)
-        np.cumsum(np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded)),
-                  out=ends[1:])
-        self.buffer = b"".join(encoded)
+        joined = "".join(texts)
+        self.buffer = joined.encode("utf-8", "surrogatepass")
+        sizes: Iterator[int] = map(len, texts)  # ASCII: a character is a byte
+        if len(self.buffer) != len(joined):
+            sizes = map(len, map(str.encode, texts, repeat("utf-8"), repeat("surrogatepass")))
+        del joined
+        ends = np.zeros(len(texts) + 1, dtype=np.int64)
+        np.cumsum(np.fromiter(sizes, dtype=np.int64, count=len(texts)), out=ends[1:])
         # 4 bytes a cell while the piece's texts fit in 2 GB (always, but for giant cells)
         typecode = "i" if len(self.buffer) < 2**31 else "q"
         self.offsets = array(typecode, ends.astype(np.dtype(typecode)).tobytes())
@@ -136,8 +139,13 @@ class StoredRows(ListLike):
         self._rows = 0
 
     # -- building ------------------------------------------------------------------------------
-    def add(self, rows: list) -> None:
-        """Keep one piece of rows (rows of the same columns, in file order)."""
+    def add(self, rows: list, columns: Sequence[str] | None = None) -> None:
+        """Keep one piece of rows, in file order. `columns`: the columns so far, when a reader
+        adds some as it goes (JSON Lines read in one pass): the ones kept plus new ones."""
+        if columns is not None and list(columns) != self.columns:
+            if list(columns[:len(self.columns)]) != self.columns:
+                raise ValueError("a piece's columns must extend the columns before it")
+            self.columns = list(columns)
         if not rows:
             return
         piece = self._as_columns(rows)
@@ -200,6 +208,8 @@ class StoredRows(ListLike):
         if self.as_lists:
             return list(map(list, zip(*columns, strict=True))) if columns else \
                 [[] for _ in range(piece.size)]
+        if not columns:
+            return [{} for _ in range(piece.size)]
         return [self._dict(piece, j, cells) for j, cells in enumerate(zip(*columns, strict=True))]
 
     def _row(self, k: int, j: int) -> Any:
@@ -207,15 +217,15 @@ class StoredRows(ListLike):
         if type(piece) is list:
             row = piece[j]
             return list(row) if type(row) is list else row
-        cells = [_cell(part, j) for part in piece.parts]
+        cells = [_cell(part, j) for part in piece.parts]  # (a piece before a column came: short)
         return cells if self.as_lists else self._dict(piece, j, cells)
 
     def _dict(self, piece: ColumnPiece, j: int, cells: Sequence[Any]) -> dict:
         order = piece.orders.get(j)
+        # zip stops at a piece's last column: later ones came after it, none is in its rows
         if order is None:
-            return {name: v for name, v in zip(self.columns, cells, strict=True)
-                    if v is not MISSING}
-        at = {name: v for name, v in zip(self.columns, cells, strict=True)}
+            return {name: v for name, v in zip(self.columns, cells) if v is not MISSING}
+        at = dict(zip(self.columns, cells))
         return {name: at[name] for name in order}
 
     def column(self, name: str) -> StoredColumn:
@@ -228,7 +238,7 @@ class StoredRows(ListLike):
         if type(piece) is list:
             row = piece[j]
             return row[c] if self.as_lists else row.get(self.columns[c], MISSING)
-        return _cell(piece.parts[c], j)
+        return _cell(piece.parts[c], j) if c < len(piece.parts) else MISSING
 
     def cells(self, k: int, c: int, start: int, stop: int) -> list[Any]:
         """Column c of rows [start, stop) of piece k."""
@@ -238,12 +248,15 @@ class StoredRows(ListLike):
                 return [row[c] for row in piece[start:stop]]
             return list(map(operator.methodcaller("get", self.columns[c], MISSING),
                             piece[start:stop]))
+        if c >= len(piece.parts):
+            return [MISSING] * (stop - start)
         return _cells(piece.parts[c], start, stop)
 
     def part(self, k: int, c: int) -> TextPiece | list | None:
-        """Column c's part of piece k (None: that piece keeps whole rows)."""
+        """Column c's part of piece k (None: that piece keeps whole rows, or came before the
+        column did)."""
         piece = self._pieces[k]
-        return None if type(piece) is list else piece.parts[c]
+        return None if type(piece) is list or c >= len(piece.parts) else piece.parts[c]
 
     def bounds(self) -> list[tuple[int, int]]:
         """(first row, rows) of each piece."""

@@ -44,13 +44,13 @@ def read_stored(path: str | os.PathLike, cancel: Callable[[], bool] | None = Non
             if first is None:
                 first = piece
                 rows = StoredRows(piece.columns, piece.is_delimited)
-            rows.add(piece.rows)
+            rows.add(piece.rows, piece.columns)
             lines.extend(piece.lines)
     finally:
         if was_enabled:
             gc.enable()
     assert first is not None and rows is not None  # the readers raise on a file without rows
-    return replace(first, rows=rows, lines=lines)
+    return replace(first, columns=rows.columns, rows=rows, lines=lines)
 
 
 def _pieces(path: str | os.PathLike, cancel: Callable[[], bool] | None,
@@ -58,7 +58,7 @@ def _pieces(path: str | os.PathLike, cancel: Callable[[], bool] | None,
     kind = options.get("format") or Path(os.fspath(path)).suffix.lower().lstrip(".")
     if kind in _STREAMED and str(path) != "-" and not options.get("sheet") \
             and not options.get("records"):
-        yield from iter_tables(path, chunk_rows=PIECE_ROWS, **options)
+        yield from iter_tables(path, chunk_rows=PIECE_ROWS, growing=True, **options)
         return
     whole = read_table(path, cancel=cancel, **options)
     rows, lines = whole.rows, whole.lines
