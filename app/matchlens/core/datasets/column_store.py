@@ -224,8 +224,9 @@ class StoredRows(ListLike):
         order = piece.orders.get(j)
         # zip stops at a piece's last column: later ones came after it, none is in its rows
         if order is None:
-            return {name: v for name, v in zip(self.columns, cells) if v is not MISSING}
-        at = dict(zip(self.columns, cells))
+            return {name: v for name, v in zip(self.columns, cells, strict=False)
+                    if v is not MISSING}
+        at = dict(zip(self.columns, cells, strict=False))
         return {name: at[name] for name in order}
 
     def column(self, name: str) -> StoredColumn:
