@@ -34,18 +34,26 @@ OBJECT_SHARE = 0.125
 _TEXT = object()  # "no exception for this cell: decode it"
 
 
-def _decode(buffer: bytes, offsets: array, start: int, stop: int) -> list[str]:
-    """Cells [start, stop) of a text buffer, decoded in C loops (map), no Python per cell."""
-    slices = map(slice, offsets[start:stop], offsets[start + 1:stop + 1])
-    return list(map(bytes.decode, map(buffer.__getitem__, slices), repeat("utf-8"),
-                    repeat("surrogatepass")))
+def _offsets(sizes: Iterator[int], count: int, total: int) -> array:
+    """Cumulative `sizes` from 0: 4 bytes a cell while a piece's texts fit in 2 GB (always,
+    but for giant cells)."""
+    ends = np.zeros(count + 1, dtype=np.int64)
+    np.cumsum(np.fromiter(sizes, dtype=np.int64, count=count), out=ends[1:])
+    typecode = "i" if total < 2**31 else "q"
+    return array(typecode, ends.astype(np.dtype(typecode)).tobytes())
 
 
 class TextPiece:
-    """One piece of one column: its string cells as UTF-8 in `buffer`, cell i at
-    `offsets[i]:offsets[i + 1]`; any other cell kept as it is in `others` (row -> value)."""
+    """One piece of one column: its string cells as UTF-8 in `buffer`, cell i at bytes
+    `offsets[i]:offsets[i + 1]` and characters `chars[i]:chars[i + 1]` of the decoded buffer
+    (`chars` is `offsets` when every character is one byte); any other cell kept as it is in
+    `others` (row -> value).
 
-    __slots__ = ("buffer", "offsets", "others")
+    A range of cells is decoded in one call and cut by character offsets: ~0.4 µs a cell,
+    where decoding each cell on its own costs ~1.5 µs (a bytes object and a decoder call each).
+    """
+
+    __slots__ = ("buffer", "offsets", "chars", "others")
 
     def __init__(self, cells: Sequence[Any]) -> None:
         self.others: dict[int, Any] = {}
@@ -55,15 +63,11 @@ class TextPiece:
             texts = [c if type(c) is str else "" for c in cells]
         joined = "".join(texts)
         self.buffer = joined.encode("utf-8", "surrogatepass")
-        sizes: Iterator[int] = map(len, texts)  # ASCII: a character is a byte
+        self.chars = _offsets(map(len, texts), len(texts), len(joined))
+        self.offsets = self.chars  # ASCII: a character is a byte
         if len(self.buffer) != len(joined):
             sizes = map(len, map(str.encode, texts, repeat("utf-8"), repeat("surrogatepass")))
-        del joined
-        ends = np.zeros(len(texts) + 1, dtype=np.int64)
-        np.cumsum(np.fromiter(sizes, dtype=np.int64, count=len(texts)), out=ends[1:])
-        # 4 bytes a cell while the piece's texts fit in 2 GB (always, but for giant cells)
-        typecode = "i" if len(self.buffer) < 2**31 else "q"
-        self.offsets = array(typecode, ends.astype(np.dtype(typecode)).tobytes())
+            self.offsets = _offsets(sizes, len(texts), len(self.buffer))
 
     def __len__(self) -> int:
         return len(self.offsets) - 1
@@ -77,14 +81,24 @@ class TextPiece:
         return self.buffer[offsets[i]:offsets[i + 1]].decode("utf-8", "surrogatepass")
 
     def cells(self, start: int, stop: int) -> list[Any]:
-        out = _decode(self.buffer, self.offsets, start, stop)
+        offsets, chars = self.offsets, self.chars
+        text = self.buffer[offsets[start]:offsets[stop]].decode("utf-8", "surrogatepass")
+        base = chars[start]
+        if len(text) != chars[stop] - base:  # never (surrogates decode one by one): but if so
+            out = [self.buffer[offsets[i]:offsets[i + 1]].decode("utf-8", "surrogatepass")
+                   for i in range(start, stop)]
+        else:
+            ends = map(operator.sub, chars[start + 1:stop + 1], repeat(base))
+            out = list(map(text.__getitem__, map(slice, map(operator.sub, chars[start:stop],
+                                                             repeat(base)), ends)))
         for i, value in self.others.items():
             if start <= i < stop:
                 out[i - start] = value
         return out
 
     def nbytes(self) -> int:
-        return len(self.buffer) + self.offsets.itemsize * len(self.offsets)
+        arrays = (self.offsets,) if self.chars is self.offsets else (self.offsets, self.chars)
+        return len(self.buffer) + sum(a.itemsize * len(a) for a in arrays)
 
 
 def column_piece(cells: Sequence[Any]) -> TextPiece | list:
