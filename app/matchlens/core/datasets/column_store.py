@@ -55,10 +55,10 @@ class TextPiece:
 
     __slots__ = ("buffer", "offsets", "chars", "others")
 
-    def __init__(self, cells: Sequence[Any]) -> None:
+    def __init__(self, cells: Sequence[Any], all_text: bool = False) -> None:
         self.others: dict[int, Any] = {}
         texts = cells
-        if set(map(type, cells)) != {str}:
+        if not all_text and set(map(type, cells)) != {str}:
             self.others = {i: c for i, c in enumerate(cells) if type(c) is not str}
             texts = [c if type(c) is str else "" for c in cells]
         joined = "".join(texts)
@@ -104,8 +104,9 @@ class TextPiece:
 def column_piece(cells: Sequence[Any]) -> TextPiece | list:
     """A text buffer for a piece of one column, or the cells as a list when many are not
     strings (numbers, objects: their objects are kept either way)."""
-    texts = list(map(type, cells)).count(str)
-    if len(cells) - texts > OBJECT_SHARE * len(cells):
+    if set(map(type, cells)) == {str}:
+        return TextPiece(cells, all_text=True)
+    if sum(type(c) is not str for c in cells) > OBJECT_SHARE * len(cells):
         return list(cells)
     return TextPiece(cells)
 
