@@ -197,12 +197,24 @@ def main() -> int:
     parser.add_argument("--distinct", action="store_true",
                         help="no two text cells equal (nothing to share: the worst case)")
     parser.add_argument("--jsonl", action="store_true", help="the rows as JSON Lines")
+    parser.add_argument("--parquet", action="store_true", help="the rows as Parquet")
     args = parser.parse_args()
     stem = f"matchlens_bench_batch_{args.rows}{'_distinct' if args.distinct else ''}"
-    path = Path(tempfile.gettempdir()) / f"{stem}.{'jsonl' if args.jsonl else 'csv'}"
+    suffix = "jsonl" if args.jsonl else "parquet" if args.parquet else "csv"
+    path = Path(tempfile.gettempdir()) / f"{stem}.{suffix}"
     if not path.exists():
         print(f"writing {args.rows:,} rows to {path} …")
-        make_dataset(path, args.rows, distinct=args.distinct, jsonl=args.jsonl)
+        csv_path = path.with_suffix(".csv")
+        if args.parquet and not csv_path.exists():
+            make_dataset(csv_path, args.rows, distinct=args.distinct)
+        if args.parquet:
+            import pyarrow.csv
+            import pyarrow.parquet
+
+            pyarrow.parquet.write_table(pyarrow.csv.read_csv(csv_path), path,
+                                        row_group_size=100_000)
+        else:
+            make_dataset(path, args.rows, distinct=args.distinct, jsonl=args.jsonl)
     print(f"dataset: {path} ({path.stat().st_size / 1e6:.0f} MB)")
 
     app = QApplication(sys.argv[:1])
