@@ -39,6 +39,28 @@ columns resolved 861, scoring 919, finishing 936, sorts and search at most 968):
 What remains: Qt and the libraries ~140 MB, the table ~645 MB (a str object per distinct cell),
 the value lists 32 MB, the result arrays 90 MB (float64 scores, int8 status), orders and ranks.
 A file with no repeated cells keeps ~820 MB of table, so ~1.15 GB in all.
+
+Issue 27 (item 3), second round: `--distinct` (no two text cells equal, nothing to share) and
+`--jsonl`/`--parquet`. The window keeps the opened file in a column store
+(core/datasets/column_store.py: each column piece's texts as one UTF-8 buffer + offsets, rows
+made on demand; the mapped columns are views of it, not lists of str). Alternating runs on the
+2-core VM, load 10-15 (other sessions' benchmarks: times are noisy, memory is not):
+
+| 1M rows, all cells distinct | before (6628c54) | after |
+|---|---:|---:|
+| CSV: window, ru_maxrss | 1,123-1,127 MB | 834 MB |
+| JSON Lines: window, ru_maxrss | 1,577 MB | 839-859 MB |
+| scoring process, largest RSS (CSV / JSONL) | 714 / 702 MB | 723 / 728 MB |
+| CSV: CPU of the whole run, window + child (load ~11) | 48.4 s | 48.3 s |
+| reading alone, CPU (CSV / Parquet) | 2.8 / 2.4 s | 3.2-3.5 / 4.3 s |
+
+Where the window's memory goes now (CSV, per phase: reading 650 MB, columns resolved 727,
+scoring 792, finishing 802, sorts and search at most 834): the table ~370 MB (3 text columns
+of ~110 bytes a cell, 4-8 bytes of offsets a cell, the ids and labels), Qt and the libraries
+~140 MB, the result arrays ~90 MB, ranks and orders. Reading costs ~0.5-1 s more CPU (each
+cell encoded once) and each chunk sent to the scoring process decodes its cells (~0.3 µs a
+cell); JSON Lines is read in pieces in one pass (`iter_tables(growing=True)`: a piece may add
+columns), not read whole.
 """
 
 from __future__ import annotations
