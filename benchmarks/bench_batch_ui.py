@@ -53,6 +53,9 @@ made on demand; the mapped columns are views of it, not lists of str). Alternati
 | scoring process, largest RSS (CSV / JSONL) | 714 / 702 MB | 723 / 728 MB |
 | CSV: CPU of the whole run, window + child (load ~11) | 48.4 s | 48.3 s |
 | reading alone, CPU (CSV / Parquet) | 2.8 / 2.4 s | 3.2-3.5 / 4.3 s |
+| the usual file (equal cells shared before): window | 968 MB | 817 MB |
+| CSV: `matchlens batch … --screenshot`, 1280x720 (load 5-7) | 47.5 s, >60 s | 40.2 s, 48.7 s |
+| CSV: longest event-loop gap, load and score | 57 ms (load 2) | 132 ms (load 5, reading) |
 
 Where the window's memory goes now (CSV, per phase: reading 650 MB, columns resolved 727,
 scoring 792, finishing 802, sorts and search at most 834): the table ~370 MB (3 text columns
