@@ -39,6 +39,31 @@ columns resolved 861, scoring 919, finishing 936, sorts and search at most 968):
 What remains: Qt and the libraries ~140 MB, the table ~645 MB (a str object per distinct cell),
 the value lists 32 MB, the result arrays 90 MB (float64 scores, int8 status), orders and ranks.
 A file with no repeated cells keeps ~820 MB of table, so ~1.15 GB in all.
+
+Issue 27 (item 3), second round: `--distinct` (no two text cells equal, nothing to share) and
+`--jsonl`/`--parquet`. The window keeps the opened file in a column store
+(core/datasets/column_store.py: each column piece's texts as one UTF-8 buffer + offsets, rows
+made on demand; the mapped columns are views of it, not lists of str). Alternating runs on the
+2-core VM, load 10-15 (other sessions' benchmarks: times are noisy, memory is not):
+
+| 1M rows, all cells distinct | before (6628c54) | after |
+|---|---:|---:|
+| CSV: window, ru_maxrss | 1,123-1,127 MB | 834 MB |
+| JSON Lines: window, ru_maxrss | 1,577 MB | 839-859 MB |
+| scoring process, largest RSS (CSV / JSONL) | 714 / 702 MB | 723 / 728 MB |
+| CSV: CPU of the whole run, window + child (load ~11) | 48.4 s | 48.3 s |
+| reading alone, CPU (CSV / Parquet) | 2.8 / 2.4 s | 3.2-3.5 / 4.3 s |
+| the usual file (equal cells shared before): window | 968 MB | 817 MB |
+| CSV: `matchlens batch … --screenshot`, 1280x720 (load 5-7) | 47.5 s, >60 s | 40.2 s, 48.7 s |
+| CSV: longest event-loop gap, load and score | 57 ms (load 2) | 132 ms (load 5, reading) |
+
+Where the window's memory goes now (CSV, per phase: reading 650 MB, columns resolved 727,
+scoring 792, finishing 802, sorts and search at most 834): the table ~370 MB (3 text columns
+of ~110 bytes a cell, 4-8 bytes of offsets a cell, the ids and labels), Qt and the libraries
+~140 MB, the result arrays ~90 MB, ranks and orders. Reading costs ~0.5-1 s more CPU (each
+cell encoded once) and each chunk sent to the scoring process decodes its cells (~0.3 µs a
+cell); JSON Lines is read in pieces in one pass (`iter_tables(growing=True)`: a piece may add
+columns), not read whole.
 """
 
 from __future__ import annotations
@@ -46,6 +71,7 @@ from __future__ import annotations
 import argparse
 import csv
 import faulthandler
+import json
 import os
 import random
 import resource
@@ -78,17 +104,29 @@ def _mutate(rng: random.Random, text: str) -> str:
     return " ".join(words)
 
 
-def make_dataset(path: Path, rows: int, seed: int = 7) -> None:
+def make_dataset(path: Path, rows: int, seed: int = 7, distinct: bool = False,
+                 jsonl: bool = False) -> None:
+    """The benchmark's file. `distinct`: no two text cells equal (each expected text ends in
+    its own number, each output in another), so nothing can be shared: the worst case for the
+    window's memory. `jsonl`: the same rows as JSON Lines."""
     rng = random.Random(seed)
     tmp = path.with_suffix(".part")
+    names = ["id", "expected", "output_a", "output_b", "label"]
     with tmp.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
-        writer.writerow(["id", "expected", "output_a", "output_b", "label"])
+        if not jsonl:
+            writer.writerow(names)
         for i in range(rows):
             expected = " ".join(rng.choices(WORDS, k=rng.randint(2, 30)))
             a, b = _mutate(rng, expected), _mutate(rng, expected)
             label = "pass" if a == expected or rng.random() < 0.3 else "fail"
-            writer.writerow([f"r{i}", expected, a, b, label])
+            if distinct:
+                expected, a, b = f"{expected} e{i}", f"{a} a{i}", f"{b} b{i}"
+            cells = [f"r{i}", expected, a, b, label]
+            if jsonl:
+                handle.write(json.dumps(dict(zip(names, cells, strict=True))) + "\n")
+            else:
+                writer.writerow(cells)
     tmp.replace(path)
 
 
@@ -181,11 +219,27 @@ def main() -> int:
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--trace-gaps", type=Path, metavar="FILE",
                         help="write every thread's stack to FILE when the window misses 40 ms")
+    parser.add_argument("--distinct", action="store_true",
+                        help="no two text cells equal (nothing to share: the worst case)")
+    parser.add_argument("--jsonl", action="store_true", help="the rows as JSON Lines")
+    parser.add_argument("--parquet", action="store_true", help="the rows as Parquet")
     args = parser.parse_args()
-    path = Path(tempfile.gettempdir()) / f"matchlens_bench_batch_{args.rows}.csv"
+    stem = f"matchlens_bench_batch_{args.rows}{'_distinct' if args.distinct else ''}"
+    suffix = "jsonl" if args.jsonl else "parquet" if args.parquet else "csv"
+    path = Path(tempfile.gettempdir()) / f"{stem}.{suffix}"
     if not path.exists():
         print(f"writing {args.rows:,} rows to {path} …")
-        make_dataset(path, args.rows)
+        csv_path = path.with_suffix(".csv")
+        if args.parquet and not csv_path.exists():
+            make_dataset(csv_path, args.rows, distinct=args.distinct)
+        if args.parquet:
+            import pyarrow.csv
+            import pyarrow.parquet
+
+            pyarrow.parquet.write_table(pyarrow.csv.read_csv(csv_path), path,
+                                        row_group_size=100_000)
+        else:
+            make_dataset(path, args.rows, distinct=args.distinct, jsonl=args.jsonl)
     print(f"dataset: {path} ({path.stat().st_size / 1e6:.0f} MB)")
 
     app = QApplication(sys.argv[:1])

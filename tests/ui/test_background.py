@@ -73,7 +73,7 @@ def test_a_frozen_app_starts_its_children_through_itself(frozen, module):
 
 def test_a_frozen_app_scores_big_datasets_in_a_child(qtbot, frozen, config, monkeypatch):
     from matchlens.core.paths import sample_dataset
-    from matchlens.ui.batch import worker
+    from matchlens.ui.batch import dataset_scoring as worker
     from tests.ui.batch_support import load, make_tab
 
     monkeypatch.setattr(worker, "PROCESS_ROWS", 1)  # the sample counts as big

@@ -9,7 +9,7 @@ from matchlens.core.text.elide import NAME_CHARS, elide
 
 
 def cell(text: str | None) -> str:
-    """What a table cell shows (ui.batch.table_model: ELIDE = 80)."""
+    """What a table cell shows (ui.batch.table_cells: ELIDE = 80)."""
     return elide(text, 80, at="end", whitespace="symbols")
 
 

@@ -215,10 +215,10 @@ def test_big_tables_rank_their_text_columns_once_scored(qtbot, monkeypatch):
     model = make()
     model.scoring_finished()  # the order job; ranking waits to be asked
     qtbot.waitUntil(lambda: not model.ordering(), timeout=5000)
-    assert not model._ranks
+    assert not model.text_ranks.ranks
     model.rank_text_columns()  # what the tab does once the rest of the run is done
     qtbot.waitUntil(lambda: not model.is_busy(), timeout=5000)
-    assert set(model._ranks) == {"expected", "actual:a", "id"}
+    assert set(model.text_ranks.ranks) == {"expected", "actual:a", "id"}
     # Paris Rome Oslo Bern Kyiv None: "" (None) < Bern < Kyiv < Oslo < Paris < Rome
     assert model.view_data().ranks["expected"].tolist() == [4, 5, 3, 1, 2, 0]
     for order, want in ((Qt.SortOrder.AscendingOrder, [5, 3, 4, 2, 0, 1]),

@@ -46,7 +46,7 @@ def core_result(path: Path, actuals: list[str], metrics=DEFAULT_METRICS):
 
 @pytest.mark.parametrize("where", ["thread", "scoring process"])
 def test_sample_scores_match_core(qtbot, tab, monkeypatch, where):
-    from matchlens.ui.batch import worker
+    from matchlens.ui.batch import dataset_scoring as worker
 
     if where == "scoring process":  # what datasets of 20,000 rows and more use
         monkeypatch.setattr(worker, "PROCESS_ROWS", 1)
@@ -313,7 +313,9 @@ def test_table_verdicts_follow_the_line_while_it_is_dragged(qtbot, tab, config):
 
 @pytest.mark.parametrize("where", ["scoring process", "window's worker thread"])
 def test_text_columns_are_ranked_once_the_run_is_done(qtbot, tab, tmp_path, monkeypatch, where):
-    from matchlens.ui.batch import table_model, worker
+    from matchlens.ui.batch import dataset_scoring as worker
+    from matchlens.ui.batch import table_model
+    from matchlens.ui.batch import text_ranks as text_ranks_module
 
     monkeypatch.setattr(table_model, "SYNC_ROWS", 3)  # the small dataset counts as big
     monkeypatch.setattr(table_model, "RANK_ROWS", 4)
@@ -324,12 +326,12 @@ def test_text_columns_are_ranked_once_the_run_is_done(qtbot, tab, tmp_path, monk
             raise AssertionError("ranked in the window's process")
             yield
 
-        monkeypatch.setattr(table_model, "_ranks_job", not_here)
+        monkeypatch.setattr(text_ranks_module, "ranks_job", not_here)
     load(qtbot, tab, small_dataset(tmp_path / "small.csv"))  # waits until the tab is idle
-    assert set(tab.model._ranks) == {"expected", "actual:output_a", "actual:output_b", "id"}
+    assert set(tab.model.text_ranks.ranks) == {"expected", "actual:output_a", "actual:output_b", "id"}
     for key, column in (("expected", tab.prepared.expected), ("id", tab.prepared.ids),
                         ("actual:output_a", tab.prepared.actuals["output_a"])):
-        np.testing.assert_array_equal(tab.model._ranks[key], text_ranks(column))
+        np.testing.assert_array_equal(tab.model.text_ranks.ranks[key], text_ranks(column))
     if where == "scoring process":
         assert tab.run.child.proc.wait(timeout=5) == 0  # it ranked, then exited when asked
     col = [tab.model.column_key(c) for c in range(tab.model.columnCount())]
@@ -344,7 +346,8 @@ def test_texts_no_utf8_can_hold_still_rank_and_sort(qtbot, tab, tmp_path, monkey
     """JSON may escape a lone surrogate ("\\ud800"): numpy strings cannot hold it, Python's can."""
     import json
 
-    from matchlens.ui.batch import table_model, worker
+    from matchlens.ui.batch import dataset_scoring as worker
+    from matchlens.ui.batch import table_model
 
     monkeypatch.setattr(table_model, "SYNC_ROWS", 3)
     monkeypatch.setattr(table_model, "RANK_ROWS", 4)
@@ -355,7 +358,7 @@ def test_texts_no_utf8_can_hold_still_rank_and_sort(qtbot, tab, tmp_path, monkey
                             for e in expected), encoding="utf-8")  # json escapes the surrogate
     load(qtbot, tab, path)
     assert tab.prepared.expected == expected
-    assert "expected" in tab.model._ranks
+    assert "expected" in tab.model.text_ranks.ranks
     col = [tab.model.column_key(c) for c in range(tab.model.columnCount())]
     with qtbot.waitSignal(tab.model.sig_order_changed, timeout=5000):
         tab.model.sort(col.index("expected"), Qt.SortOrder.AscendingOrder)

@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from matchlens.core.datasets import json_numbers
+from matchlens.core.datasets.column_store import StoredColumn, StoredRows, TextColumn
 from matchlens.core.datasets.headers import ambiguous_column
 from matchlens.core.datasets.jsonfiles import describe
 from matchlens.core.datasets.table import MISSING, Table
@@ -103,6 +104,8 @@ def _by_name(table: Table, name: str) -> ColumnValues:
     if name not in table.column_index:
         raise unknown_column(table, name)
     check_unambiguous(table, name)
+    if isinstance(table.rows, StoredRows):
+        return _stored_by_name(table, table.rows.column(name), name)
     # rows that keep some columns whole (a run joined by id: core.scoring.run_table) give them
     # as a list, not a dict a row
     whole = getattr(table.rows, "whole_column", None)
@@ -132,6 +135,23 @@ def _by_name(table: Table, name: str) -> ColumnValues:
         else:
             values.append(_text(value))
     return ColumnValues(values, reasons)
+
+
+def _stored_by_name(table: Table, column: StoredColumn, name: str) -> ColumnValues:
+    """A column of a stored table as a sequence over the store (no str object a row): its cells
+    where they are text; None (with a reason) or compact JSON text where they are not."""
+    if table.is_delimited:
+        return ColumnValues(column)  # every cell of a CSV or a sheet is a str
+    overrides: dict[int, str | None] = {}
+    reasons: dict[int, str] = {}
+    for i, value in column.not_text():
+        if value is MISSING or value is None:
+            why = "the value is null" if value is None else f"the row has no {name!r}"
+            reasons[i] = _reason(table, i, name, why)
+            overrides[i] = None
+        else:
+            overrides[i] = _text(value)
+    return ColumnValues(TextColumn(column, overrides) if overrides else column, reasons)
 
 
 def _text(value: Any) -> str:

@@ -32,6 +32,9 @@ class Request:
     records: str | None = None
     sheet: str | None = None
     cancel: Callable[[], bool] | None = None
+    # Pieces may add columns (at the end) as keys first appear: JSON Lines is then read in one
+    # pass instead of two (a first pass collects every key for a header written first).
+    growing: bool = False
 
     @property
     def table_name(self) -> str | None:

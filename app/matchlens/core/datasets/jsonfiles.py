@@ -116,6 +116,31 @@ def iter_jsonl(source: Source, chunk_rows: int) -> Iterator[Parsed]:
             yield columns, rows, lines
 
 
+def iter_jsonl_once(source: Source, chunk_rows: int) -> Iterator[Parsed]:
+    """JSON Lines in pieces of `chunk_rows` rows in one pass: a piece's columns are the keys
+    seen so far (later pieces may add some at the end). Errors as read_jsonl's, the file's
+    last ones (empty file, only empty objects) once every line is read."""
+    source.check_cancel()
+    keys: dict[str, Any] = {}
+    rows: list[dict[str, Any]] = []
+    lines: list[int] = []
+    first = 0
+    with source.open_text() as handle:
+        for row, line in _objects(source, handle):
+            rows.append(row)
+            lines.append(line)
+            keys.update(row)
+            first = first or line
+            if len(rows) >= chunk_rows and keys:
+                yield list(keys), rows, lines
+                rows, lines = [], []
+    if not first:
+        source.fail("is empty (only blank lines)")
+    columns = _columns(source, keys, first)
+    if rows:
+        yield columns, rows, lines
+
+
 def json_lines_in_disguise(source: Source, text: str, pos: int) -> Parsed | None:
     """A .json that holds one object a line is JSON Lines."""
     try:

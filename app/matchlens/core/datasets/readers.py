@@ -153,14 +153,18 @@ def read_table(path: str | os.PathLike, *, encoding: str | None = None,
 def iter_tables(path: str | os.PathLike, *, chunk_rows: int = 50_000,
                 encoding: str | None = None, delimiter: str | None = None,
                 records: str | None = None, sheet: str | None = None,
-                format: str | None = None) -> Iterator[Table]:  # noqa: A002
+                format: str | None = None,  # noqa: A002
+                growing: bool = False) -> Iterator[Table]:
     """The same file as `read_table`, as tables of about `chunk_rows` rows each (same columns,
     absolute line numbers): CSV, TSV, JSON Lines and Parquet are never held whole; a .json
-    document and a spreadsheet are read whole and then handed out in pieces."""
+    document and a spreadsheet are read whole and then handed out in pieces. `growing`: a
+    piece's columns may be fewer than the file's (JSON Lines: the keys seen so far, read in
+    one pass); the last piece has them all."""
     with local_file(path) as (real, name):
         fmt = choose_format(real, name, format)
         _check_options(fmt, name, records, sheet)
-        request = Request(real, Path(os.fspath(path)), name, encoding, delimiter, records, sheet)
+        request = Request(real, Path(os.fspath(path)), name, encoding, delimiter, records, sheet,
+                          growing=growing)
         if fmt is None:
             yield from text_pieces(request, chunk_rows, None)
         elif fmt.pieces is not None:

@@ -20,13 +20,14 @@ _NULL_IS_EMPTY = frozenset({"parquet", "records"})
 @dataclass(eq=False)
 class Table:
     """A loaded data file (or a piece of one). CSV/TSV/spreadsheet rows are lists of cell
-    strings aligned to `columns`; JSON, JSONL, Parquet and promptfoo rows are dicts.
+    strings aligned to `columns`; JSON, JSONL, Parquet and promptfoo rows are dicts. `rows` is
+    a list, or any sequence of such rows (the window's column store, `column_store.StoredRows`).
     `lines[i]` is where row i is: the physical line where it starts (for a JSON array, the line
     where object i opens), or the row number of a spreadsheet or Parquet file (`unit` "row")."""
 
     path: Path
     columns: list[str]
-    rows: list = field(repr=False)
+    rows: Sequence = field(repr=False)
     lines: list[int] = field(repr=False)
     kind: str  # "csv" | "tsv" | "jsonl" | "json" | "parquet" | "xlsx" | "xls" | "ods" | "promptfoo"
     delimiter: str | None

@@ -16,6 +16,7 @@ from matchlens.core.datasets.delimited import (
 from matchlens.core.datasets.formats import Request, data_format
 from matchlens.core.datasets.jsonfiles import (
     iter_jsonl,
+    iter_jsonl_once,
     json_lines_in_disguise,
     read_jsonl,
     walk_array,
@@ -55,7 +56,8 @@ def text_pieces(request: Request, chunk_rows: int, kind: str | None) -> Iterator
             yield _delimited_table(request, source, kind, used, header, rows, lines)
         return
     if kind == "jsonl" and not source.head.lstrip().startswith("["):
-        for columns, rows, lines in iter_jsonl(source, chunk_rows):
+        pieces = iter_jsonl_once if request.growing else iter_jsonl
+        for columns, rows, lines in pieces(source, chunk_rows):
             yield Table(request.display, columns, rows, lines, "jsonl", None, source.encoding,
                         name=request.table_name)
         return

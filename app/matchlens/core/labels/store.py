@@ -63,7 +63,7 @@ class Labels:
         self._told_where = False  # said once where labels kept away from the data are
         # The caller's id column itself, never a copy: at a million rows a copy and an id -> row
         # dict cost ~100 MB and a second in the window; `_id_rows` looks up only the ids read.
-        self._ids = ids if ids is None or isinstance(ids, (list, tuple)) else list(ids)
+        self._ids = ids if ids is None or isinstance(ids, Sequence) else list(ids)
         self._entries: dict[tuple[int, str], Entry] = {}
         self._foreign: list[Entry] = []  # read, but no row or variant of this mapping
         # (row, variant) -> the entry this window gave it since the last save (None: removed)

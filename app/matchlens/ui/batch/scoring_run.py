@@ -20,7 +20,8 @@ from matchlens.core.scoring.batch import BatchResult, Chunk, MetricJob, Progress
 from matchlens.core.scoring.mapping import ColumnMapping, Prepared
 from matchlens.core.scoring.stats import Final
 from matchlens.ui.batch import table_model
-from matchlens.ui.batch.worker import ChildRun, Started, Task, score_dataset
+from matchlens.ui.batch.dataset_scoring import ChildRun, Started, score_dataset
+from matchlens.ui.batch.worker import Task
 
 CHUNK_ROWS = 25_000  # one chunk per metric call: cancel answers within a chunk's metric call
 # A network metric's chunk is a few API requests: small, so Cancel stops the spending quickly.

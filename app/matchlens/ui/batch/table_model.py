@@ -8,58 +8,37 @@ worker, while the view keeps showing the previous order.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt, Signal
 
-from matchlens.core.metrics.registry import STATUS_NAMES, STATUS_SCORED, MetricSpec
-from matchlens.core.results import passes, threshold_text
+from matchlens.core.metrics.registry import STATUS_SCORED, MetricSpec
 from matchlens.core.scoring.batch import BatchResult
 from matchlens.core.scoring.mapping import Prepared
 from matchlens.core.scoring.view_order import (
-    ROW_FAIL,
     ROW_NONE,
-    ROW_PASS,
-    ROW_PROBLEM,
-    Superseded,
     ViewData,
     ViewSpec,
     compute_order,
-    text_ranks,
 )
-from matchlens.core.text.elide import elide
 from matchlens.ui.batch.colours import verdict_colours
+from matchlens.ui.batch.table_cells import (  # noqa: F401 - Column: where labelling finds it
+    Column,
+    delta_cell,
+    score_cell,
+    table_columns,
+    text_cell,
+    verdict_cell,
+    verdict_code,
+)
+from matchlens.ui.batch.text_ranks import RankSource, TextRanks
 from matchlens.ui.batch.worker import Task
 
-# A worker body yielding (column key, ranks): the scoring child's ranks of this session.
-RankSource = Callable[[Callable[[], bool]], Iterator[tuple[str, np.ndarray]]]
-
-ELIDE = 80
-TOOLTIP_CHARS = 2000
 SYNC_ROWS = 50_000  # below this, order is computed in the GUI thread (a few ms)
 RANK_ROWS = SYNC_ROWS + 1  # from this many rows on, text columns are ranked for text sorts
-
-
-@dataclass(frozen=True)
-class Column:
-    key: str  # "#", "id", "expected", "actual", "score:<metric_id>", "verdict"
-    title: str
-    tip: str
-
-
-def _ranks_job(columns: dict[str, Sequence[str | None]], cancel: Callable[[], bool]
-               ) -> Iterator[tuple[str, np.ndarray]]:
-    for key, column in columns.items():
-        if cancel():
-            return
-        try:
-            yield key, text_ranks(column, cancel)
-        except Superseded:
-            return
 
 
 def _order_job(data: ViewData, spec: ViewSpec, cancel: Callable[[], bool]) -> np.ndarray | None:
@@ -86,9 +65,9 @@ class BatchTableModel(QAbstractTableModel):
         self._row_masks: dict[str, Any] = {}  # set_row_mask: the Fields view's row filter
         self._baseline: str | None = None  # set_baseline: the variant the deltas are taken from
         self._order_spec: ViewSpec | None = None  # the spec the current order was made for
-        self._ranks: dict[str, np.ndarray] = {}  # "expected", "id", "actual:<variant>"
-        self._rank_task: Task | None = None
-        self._waiting = False  # a text sort waits for its column's ranks
+        self.text_ranks = TextRanks(self)  # "expected", "id", "actual:<variant>"
+        self.text_ranks.sig_waiting.connect(self.sig_busy)
+        self.text_ranks.sig_awaited.connect(self._recompute)  # a text sort waits for its column's ranks
         self._task: Task | None = None
         self.colours = verdict_colours()
         # Columns other modules add (labelling.py: the human's label): cell(row, role) each.
@@ -107,8 +86,7 @@ class BatchTableModel(QAbstractTableModel):
             self._baseline = None
         self._done = 0
         self._order = self._order_spec = None
-        self._cancel_ranks()
-        self._ranks = {}
+        self.text_ranks.clear()
         self._columns = self._make_columns()
         # A new session shows every row (the Show box and the search start again, and say so);
         # the sort stays when its column is still there.
@@ -125,28 +103,13 @@ class BatchTableModel(QAbstractTableModel):
         self._prepared = self._result = None
         self._columns, self._order, self._done = [], None, 0
         self._order_spec = None
-        self._cancel_ranks()
-        self._ranks = {}
+        self.text_ranks.clear()
         self.endResetModel()
 
     def _make_columns(self) -> list[Column]:
-        cols = [Column("#", "#", "Row number in the file (1 = first data row)")]
-        if self._prepared is not None and self._prepared.ids is not None:
-            cols.append(Column("id", "id", "The id column"))
-        cols += [Column("expected", "expected", "Expected text (full text on hover)"),
-                 Column("actual", "actual", "Actual text of the selected variant")]
-        cols += [column for column, _ in self._extra.values()]  # the human's verdict, in view
-        for metric_id, spec in self._specs.items():
-            cols.append(Column(f"score:{metric_id}", spec.label,
-                               f"{spec.label}: {spec.definition}"))
-            if self._baseline is not None:
-                cols.append(Column(f"delta:{metric_id}", f"Δ {spec.label}",
-                                   f"{spec.label}: this run's score minus the baseline's "
-                                   "(empty where either has none); sort it to find the "
-                                   "rows that moved most"))
-        cols.append(Column("verdict", "verdict", "pass: every thresholded metric passes; "
-                           "fail: one fails; error: one has no score"))
-        return cols
+        has_ids = self._prepared is not None and self._prepared.ids is not None
+        return table_columns(has_ids, [column for column, _ in self._extra.values()],
+                             self._specs, self._baseline)
 
     def add_column(self, column: Column, cell: Callable[[int, int], object]) -> None:
         """A column after the texts whose cells `cell(source_row, role)` gives (not sortable:
@@ -230,37 +193,8 @@ class BatchTableModel(QAbstractTableModel):
         tab starts when nothing else of the run wants the GIL.
         """
         p = self._prepared
-        if p is None or p.rows < RANK_ROWS or self._rank_task is not None:
-            return
-        if ranked is not None:
-            self._rank_task = Task(ranked, owner=self)
-        else:
-            columns = {"expected": p.expected, **{f"actual:{v}": values
-                                                    for v, values in p.actuals.items()}}
-            if p.ids is not None:
-                columns["id"] = p.ids
-            todo = {k: c for k, c in columns.items() if k not in self._ranks}
-            if not todo:
-                return
-            self._rank_task = Task(_ranks_job, todo, owner=self)
-        self._rank_task.sig_yielded.connect(self._store_ranks)
-        self._rank_task.sig_done.connect(self._ranks_done)
-        self._rank_task.start()
-
-    def _store_ranks(self, item: tuple[str, np.ndarray]) -> None:
-        key, ranks = item
-        if self._prepared is not None and len(ranks) == self._prepared.rows:
-            self._ranks[key] = ranks
-            if self._waiting and self._rank_key(self._spec.sort) == key:
-                self._stop_waiting()
-                self._recompute()
-
-    def _ranks_done(self) -> None:
-        if self._rank_task is not None and not self._rank_task.running:
-            self._rank_task = None
-            if self._waiting:  # the column's ranks never came: sort the texts themselves
-                self._stop_waiting()
-                self._recompute()
+        if p is not None and p.rows >= RANK_ROWS:
+            self.text_ranks.start(p, ranked)
 
     def _rank_key(self, column: str | None) -> str | None:
         """The ranks a text sort by `column` uses ("actual" is the selected variant's)."""
@@ -271,18 +205,9 @@ class BatchTableModel(QAbstractTableModel):
     def _waits_for_ranks(self, data: ViewData) -> bool:
         """A text sort asked for while that column's ranks are on their way waits for them."""
         column = self._spec.sort
-        if self._rank_task is None or self._rank_key(column) is None \
-                or column in data.ranks or data.rows <= SYNC_ROWS:
+        if column in data.ranks or data.rows <= SYNC_ROWS:
             return False
-        if not self._waiting:
-            self._waiting = True
-            self.sig_busy.emit(True)
-        return True
-
-    def _stop_waiting(self) -> None:
-        if self._waiting:
-            self._waiting = False
-            self.sig_busy.emit(False)
+        return self.text_ranks.wait_for(self._rank_key(column))
 
     def _refresh_cells(self) -> None:
         if self.rowCount() and self._columns:
@@ -315,8 +240,8 @@ class BatchTableModel(QAbstractTableModel):
             scores={m: self._result.scores[k] for m, k in keys.items()},
             status={m: self._result.status[k] for m, k in keys.items()},
             specs=self._specs, thresholds=self._thresholds,
-            ranks={column: self._ranks[kept] for column in ("expected", "id", "actual")
-                   if (kept := self._rank_key(column)) in self._ranks},
+            ranks={column: self.text_ranks.ranks[kept] for column in ("expected", "id", "actual")
+                   if (kept := self._rank_key(column)) in self.text_ranks.ranks},
             row_masks=dict(self._row_masks), values=self.deltas())
 
     def set_row_mask(self, key: str, mask: Any) -> None:
@@ -333,8 +258,8 @@ class BatchTableModel(QAbstractTableModel):
             return
         self._cancel_task()
         if self._waits_for_ranks(data):
-            return  # _store_ranks sorts (without ranks a million texts hold the GIL ~0.5 s)
-        self._stop_waiting()
+            return  # sig_awaited sorts (without ranks a million texts hold the GIL ~0.5 s)
+        self.text_ranks.stop_waiting()
         if data.rows <= SYNC_ROWS:
             self._apply_order(compute_order(data, self._spec))
             return
@@ -365,21 +290,15 @@ class BatchTableModel(QAbstractTableModel):
         self.sig_order_changed.emit()
 
     def is_busy(self) -> bool:
-        return self._task is not None or self._rank_task is not None
+        return self._task is not None or self.text_ranks.running
 
     def shutdown(self) -> None:
-        task, ranks = self._task, self._rank_task
+        task = self._task
         self._cancel_task()
-        self._cancel_ranks()
+        ranks = self.text_ranks.cancel()
         for running in (task, ranks):
             if running is not None:
                 running.wait()
-
-    def _cancel_ranks(self) -> None:
-        self._stop_waiting()
-        if self._rank_task is not None:
-            self._rank_task.cancel()
-            self._rank_task = None
 
     def order(self) -> np.ndarray:
         """Source rows in view order."""
@@ -431,21 +350,8 @@ class BatchTableModel(QAbstractTableModel):
             return self._verdict_data(row, role)
         if key in self._extra:
             return self._extra[key][1](row, role)
-        if role == Qt.ItemDataRole.TextAlignmentRole and key == "#":
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-            if role == Qt.ItemDataRole.ForegroundRole and self._text(row, key) is None:
-                return self.colours.dim
-            return None
-        if key == "#":
-            return str(row + 1)
-        text = self._text(row, key)
-        if text is None:
-            return "(none)" if role == Qt.ItemDataRole.DisplayRole else "No value in this row"
-        if role == Qt.ItemDataRole.DisplayRole:
-            # one display line: line breaks and tabs as symbols, cut at ELIDE characters
-            return elide(text, ELIDE, at="end", whitespace="symbols")
-        return text if len(text) <= TOOLTIP_CHARS else text[:TOOLTIP_CHARS] + " …"
+        return text_cell(row, key, self._text(row, key) if key != "#" else None, role,
+                         self.colours.dim)
 
     def _text(self, row: int, key: str) -> str | None:
         p = self._prepared
@@ -460,78 +366,27 @@ class BatchTableModel(QAbstractTableModel):
     def _score_data(self, row: int, metric_id: str, role: int) -> object:
         if row >= self._done:
             return None
-        spec = self._specs[metric_id]
-        score = float(self._result.scores[(self._variant, metric_id)][row])
-        status = int(self._result.status[(self._variant, metric_id)][row])
-        threshold = self._thresholds.get(metric_id)
-        if role == Qt.ItemDataRole.DisplayRole:
-            if status != STATUS_SCORED:
-                return STATUS_NAMES[status]
-            return f"{score:.0f}" if spec.integer else f"{score:.3f}"
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.BackgroundRole:
-            if status != STATUS_SCORED:
-                return self.colours.problem
-            if threshold is None:
-                return None
-            return self.colours.passed if passes(spec.direction, score, threshold) \
-                else self.colours.failed
-        if role == Qt.ItemDataRole.ToolTipRole:
-            if status != STATUS_SCORED:
-                message = self._result.messages[(self._variant, metric_id)].get(row)
-                return message or f"{STATUS_NAMES[status]}: no score for this row"
-            if threshold is None:
-                return f"{spec.label} {score:g} (no threshold)"
-            verdict = "passes" if passes(spec.direction, score, threshold) else "fails"
-            return f"{spec.label} {score:g} {verdict} {threshold_text(spec.direction, threshold)}"
-        return None
+        key = (self._variant, metric_id)
+        status = int(self._result.status[key][row])
+        message = self._result.messages[key].get(row) \
+            if role == Qt.ItemDataRole.ToolTipRole and status != STATUS_SCORED else None
+        return score_cell(self._specs[metric_id], float(self._result.scores[key][row]), status,
+                          self._thresholds.get(metric_id), message, role, self.colours)
 
     def _delta_data(self, row: int, metric_id: str, role: int) -> object:
         if row >= self._done or self._baseline is None:
             return None
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
-            return None
-        spec = self._specs[metric_id]
-        before = float(self._result.scores[(self._baseline, metric_id)][row])
-        after = float(self._result.scores[(self._variant, metric_id)][row])
-        if math.isnan(before) or math.isnan(after):
-            if role == Qt.ItemDataRole.ToolTipRole:
-                return "No delta: the baseline or this run has no score for this row"
-            return ""
-        delta = after - before
-        text = f"{delta:+.0f}" if spec.integer else f"{delta:+.3f}"
-        text = text.replace("-", "−")
-        if role == Qt.ItemDataRole.DisplayRole:
-            return text
-        return f"{spec.label}: {after:g} now, {before:g} in the baseline ({text})"
+        scores = self._result.scores
+        return delta_cell(self._specs[metric_id], float(scores[(self._baseline, metric_id)][row]),
+                          float(scores[(self._variant, metric_id)][row]), role)
 
     def row_code(self, row: int) -> int:
         """ROW_PASS / ROW_FAIL / ROW_PROBLEM / ROW_NONE for one source row (no arrays)."""
         if row >= self._done:
             return ROW_NONE
-        gated = problem = False
-        for metric_id, spec in self._specs.items():
-            threshold = self._thresholds.get(metric_id)
-            if threshold is None:
-                continue
-            gated = True
-            score = float(self._result.scores[(self._variant, metric_id)][row])
-            if math.isnan(score):
-                problem = True
-            elif not passes(spec.direction, score, threshold):
-                return ROW_FAIL
-        return ROW_NONE if not gated else (ROW_PROBLEM if problem else ROW_PASS)
+        scores = self._result.scores
+        return verdict_code(row, self._specs, self._thresholds,
+                            lambda metric_id: scores[(self._variant, metric_id)])
 
     def _verdict_data(self, row: int, role: int) -> object:
-        code = self.row_code(row)
-        if role == Qt.ItemDataRole.DisplayRole:
-            return {ROW_PASS: "pass", ROW_FAIL: "fail", ROW_PROBLEM: "no score", ROW_NONE: ""}[code]
-        if role == Qt.ItemDataRole.BackgroundRole:
-            return {ROW_PASS: self.colours.passed, ROW_FAIL: self.colours.failed,
-                    ROW_PROBLEM: self.colours.problem}.get(code)
-        if role == Qt.ItemDataRole.ToolTipRole and code == ROW_PROBLEM:
-            return "A thresholded metric has no score for this row, so the row does not pass"
-        return None
+        return verdict_cell(self.row_code(row), role, self.colours)
