@@ -21,6 +21,7 @@ from matchlens.core.diff.span_table import ALIGN_TASK, SpanTable, table_for
 from matchlens.ui.compare.pane import EditorPane
 
 _DEBOUNCE_MS = 120
+BASELINE = "baseline"  # the pane's name in the tab's scroll lock
 
 
 def baseline_table(expected: str, actual: str, options: dict[str, Any],
@@ -45,10 +46,12 @@ class BaselinePane(QObject):
         self.pane.decorator.texts = self.pair
         self.pane.hide()
         tab.editor_splitter.insertWidget(1, self.pane)
+        tab.scroll_lock.add_editor(BASELINE, self.pane.editor)
         self.table: SpanTable | None = None
         self._slot: Any = None  # a TaskSlot, made with the first baseline shown (see recompute)
         self._equal_pending = False
         self._on_tab_panes = False  # the direct highlight is drawn on the tab's own panes
+        self._linked_direct = False  # how the pane is linked in the scroll lock
         tab.editor_splitter.installEventFilter(self)
         self._timer = QTimer(self, singleShot=True, interval=_DEBOUNCE_MS)
         self._timer.timeout.connect(self.recompute)
@@ -67,6 +70,7 @@ class BaselinePane(QObject):
                 self._slot.cancel()
             self.table = None
             self.pane.hide()
+            self.tab.scroll_lock.unlink(BASELINE)
             if self._on_tab_panes:  # only undo what the direct mode drew there
                 self._restore_tab_panes()
             return
@@ -120,6 +124,9 @@ class BaselinePane(QObject):
             self._slot = TaskSlot()
         first, second = self.pair()
         direct = self.direct.isChecked()
+        if self.table is None or self._linked_direct != direct \
+                or tuple(self.table.lengths) != (len(first), len(second)):
+            self._link(None, direct)  # 1:1 with the right pane until the highlight comes
         task = Task(baseline_table, first, second, self.tab.align_options(), owner=self)
         task.sig_returned.connect(lambda table, d=direct: self._show(table, d))
         self._slot.start(task)
@@ -132,10 +139,23 @@ class BaselinePane(QObject):
         self.pane.decorator.side = self.pane.ruler.side = side
         self.pane.decorator.set_table(table)
         self.pane.ruler.set_table(table)
+        self._link(table, direct)
         if direct:
             self._direct_on_tab_panes()
         elif self._on_tab_panes:
             self._restore_tab_panes()
+
+    def _link(self, table: SpanTable | None, direct: bool) -> None:
+        """Scroll with the pane the highlight aligns this one with (the reference; this output
+        when direct), by that alignment's line anchors, and go where that pane is now."""
+        lock = self.tab.scroll_lock
+        anchors = table.anchors if table is not None else None
+        if direct:  # the table aligns the baseline (its expected side) with this output
+            lock.set_link(BASELINE, "actual", anchors)
+        else:  # the reference (expected side) with the baseline
+            lock.set_link("expected", BASELINE, anchors)
+        self._linked_direct = direct
+        lock.align("actual" if direct else "expected", fixed=("expected", "actual"))
 
     def _direct_on_tab_panes(self) -> None:
         """This output shows its difference from the baseline; the reference shows none."""

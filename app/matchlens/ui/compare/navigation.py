@@ -56,6 +56,7 @@ class DifferenceNavigation:
         with self.scroll_lock.suspended():
             self.panes["expected"].show_range(int(hunk[0]), int(hunk[1]), colour)
             self.panes["actual"].show_range(int(hunk[2]), int(hunk[3]), colour)
+        self.scroll_lock.align("expected", fixed=self.panes)  # a run's baseline pane too
         if self.inline_pane.isVisible():
             self.inline_pane.go_to_difference(index)
         self._hunk = index
@@ -110,6 +111,7 @@ class DifferenceNavigation:
                 pane.select_range(found.start, found.end, colour)
                 if not found.found:
                     missing.append(side)
+        self.scroll_lock.align("expected", fixed=self.panes)
         kind = getattr(detail, "kind", "differs")
         paired = getattr(detail, "actual_path", None) if kind == "differs" else None
         if kind != "differs" and (getattr(detail, "actual_path", None)
