@@ -192,6 +192,7 @@ class CompareTab(DifferenceNavigation, QWidget):
             self.collapse.refresh()
         if self.action_inline.isChecked() != inline:
             self.action_inline.setChecked(inline)
+        self.baseline_pane.place()  # a run's baseline: its pane, or its inline view
 
     # -- the editors ----------------------------------------------------------------------------
     def editor(self, side: str):  # noqa: ANN201 - DiffEditor

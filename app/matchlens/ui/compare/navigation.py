@@ -36,6 +36,9 @@ class DifferenceNavigation:
         self._step(-1)
 
     def _step(self, direction: int) -> None:
+        if self.baseline_pane.direct_inline():  # the outputs' own differences, inline
+            self._step_direct_inline(direction > 0)
+            return
         side = self._last_side
         found = None if self._table is None else step(
             self._table.hunks[:, 0 if side == "expected" else 2],
@@ -59,8 +62,22 @@ class DifferenceNavigation:
         self.scroll_lock.align("expected", fixed=self.panes)  # a run's baseline pane too
         if self.inline_pane.isVisible():
             self.inline_pane.go_to_difference(index)
+        self.baseline_pane.follow_difference(int(hunk[0]))
         self._hunk = index
         self._update_difference_label()
+
+    def _step_direct_inline(self, forward: bool) -> None:
+        found = self.baseline_pane.step(forward)
+        if found is None:
+            self.sig_status.emit("The two outputs have no differences to jump to.")
+            return
+        index, count, wrapped = found
+        if wrapped:
+            self.sig_status.emit("Wrapped around to the first difference." if forward
+                                 else "Wrapped around to the last difference.")
+        text = f"difference {index + 1} of {count} between the outputs"
+        self.difference_label.setText(f" {text} ")
+        self.sig_difference_changed.emit(text)
 
     def _update_difference_label(self) -> None:
         count = self.difference_count()
@@ -92,8 +109,9 @@ class DifferenceNavigation:
                    + (" of whole words here (Word view); the distance panels count characters"
                       if self.granularity == "word" else "") + ".")
         self.difference_label.setToolTip(tip)
-        self.action_next.setEnabled(count > 0)
-        self.action_previous.setEnabled(count > 0)
+        steps = count > 0 or self.baseline_pane.direct_inline()
+        self.action_next.setEnabled(steps)
+        self.action_previous.setEnabled(steps)
         self.sig_difference_changed.emit(text)
 
     # -- JSON paths -----------------------------------------------------------------------------
