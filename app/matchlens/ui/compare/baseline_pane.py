@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QEvent, QObject, QTimer
-from PySide6.QtWidgets import QCheckBox
+from PySide6.QtWidgets import QCheckBox, QSizePolicy
 
 from matchlens.core.diff.navigation import step
 from matchlens.core.diff.span_table import ALIGN_TASK, SpanTable, table_for
@@ -46,6 +46,8 @@ class BaselinePane(QObject):
         self.direct.setToolTip("Diff the baseline output against this output (what changed "
                                "between the runs) instead of each against the reference")
         self.pane.header_row.addWidget(self.direct)
+        self.pane.header.setMinimumWidth(0)  # a long file name shrinks; the panes stay equal
+        self.pane.header.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.pane.decorator.texts = self.pair
         self.pane.hide()
         tab.editor_splitter.insertWidget(1, self.pane)
