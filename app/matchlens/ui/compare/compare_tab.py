@@ -2,8 +2,8 @@
 
 Here are the layout, the texts, the scoring and the state. Its widgets are the toolbar
 (toolbar.py), the dataset row's bar (row_bar.py), the two editor panes and the metric column
-(metric_column.py); the stepping through differences and JSON paths (navigation.py) is still a
-mixin of CompareTab, reading its span table (`_table`, `_hunk`, `_last_side`).
+(metric_column.py); the stepping through differences and JSON paths is the object it owns,
+`navigation` (navigation.py), which reads the highlight on screen (`current_table()`).
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def debounce_ms(total_chars: int) -> int:
     return 0 if total_chars <= 300_000 else 120
 
 
-class CompareTab(DifferenceNavigation, QWidget):
+class CompareTab(QWidget):
     sig_status = Signal(str)
     sig_finished = Signal()  # every panel and the highlight reflect the current texts
     sig_difference_changed = Signal(str)  # "difference 3 of 12"
@@ -74,8 +74,6 @@ class CompareTab(DifferenceNavigation, QWidget):
         self.granularity = "char"
         self.view = "readable"  # or "exact": the minimal edit script the distance counts
         self._table: SpanTable | None = None
-        self._hunk: int | None = None
-        self._last_side = "expected"
         self._auto_network: set[str] = set()
         self._requested: dict[str, dict[str, Any]] = {}  # task -> options it was computed with
 
@@ -85,7 +83,9 @@ class CompareTab(DifferenceNavigation, QWidget):
                                       self)
         for pane in self.panes.values():
             pane.decorator.texts = self.texts
-        self.move_link = MoveLink(self.panes, lambda: self._table, lambda: self._last_side,
+        self.navigation = DifferenceNavigation(self)
+        self.move_link = MoveLink(self.panes, lambda: self._table,
+                                  lambda: self.navigation.last_side,
                                   self.sig_status.emit, self)
         self.addAction(self.move_link.action_jump)
         self._build_ui()
@@ -100,7 +100,6 @@ class CompareTab(DifferenceNavigation, QWidget):
         for side, pane in self.panes.items():
             pane.editor.textChanged.connect(self._on_text_changed)
             pane.editor.sig_file_dropped.connect(lambda path, s=side: self.load_file(s, path))
-            pane.editor.cursorPositionChanged.connect(lambda s=side: self._remember_side(s))
             pane.editor.sig_wrap_forced.connect(lambda n, s=side: self._wrap_forced(s, n))
         self.scheduler.sig_result.connect(self._on_result)
         self.scheduler.sig_busy.connect(self._show_busy)
@@ -158,7 +157,7 @@ class CompareTab(DifferenceNavigation, QWidget):
             self.inline_pane.view, lambda: self._table, self.texts,
             lambda: self.inline_pane.layout_, self)
         self.metrics = MetricColumn(self.config, self)
-        self.metrics.sig_detail_activated.connect(self.select_json_path)
+        self.metrics.sig_detail_activated.connect(self.navigation.select_json_path)
         self.metrics.sig_compute_requested.connect(self.compute_network)
         self.metrics.sig_auto_changed.connect(self._set_auto_network)
         self.metrics.sig_settings_requested.connect(self.open_settings)
@@ -173,7 +172,7 @@ class CompareTab(DifferenceNavigation, QWidget):
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setChildrenCollapsible(False)
 
-        self.find_bar = FindBar(self.editor, lambda: self._last_side, self)
+        self.find_bar = FindBar(self.editor, lambda: self.navigation.last_side, self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 2, 6, 6)
         layout.addWidget(self.toolbar)
@@ -193,6 +192,22 @@ class CompareTab(DifferenceNavigation, QWidget):
         if self.action_inline.isChecked() != inline:
             self.action_inline.setChecked(inline)
         self.baseline_pane.place()  # a run's baseline: its pane, or its inline view
+
+    # -- navigation (navigation.py) -------------------------------------------------------------
+    def next_difference(self) -> None:
+        self.navigation.next_difference()
+
+    def previous_difference(self) -> None:
+        self.navigation.previous_difference()
+
+    def go_to_difference(self, index: int) -> None:
+        self.navigation.go_to_difference(index)
+
+    def difference_count(self) -> int:
+        return self.navigation.difference_count()
+
+    def current_difference(self) -> int | None:
+        return self.navigation.current_difference()
 
     # -- the editors ----------------------------------------------------------------------------
     def editor(self, side: str):  # noqa: ANN201 - DiffEditor
@@ -364,7 +379,6 @@ class CompareTab(DifferenceNavigation, QWidget):
 
     def _set_table(self, table: SpanTable | None) -> None:
         self._table = table
-        self._hunk = None
         self.move_link.light("expected", -1)
         for pane in self.panes.values():
             pane.decorator.set_table(table)
@@ -373,7 +387,7 @@ class CompareTab(DifferenceNavigation, QWidget):
             self.inline_pane.show_table(table, *self.texts())
         self.collapse.refresh()
         self.scroll_lock.anchors = table.anchors if table is not None else None
-        self._update_difference_label()
+        self.navigation.reset()
 
     def _show_busy(self, busy: bool) -> None:
         # Only worth showing when the answer is not immediate.
