@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QAction, QColor, QPainter, QPaintEvent, QPalette
+from PySide6.QtGui import QAction, QColor, QPainter, QPaintEvent
 from PySide6.QtGui import Qt as QtGui
 from PySide6.QtWidgets import QLabel, QSizePolicy, QToolBar, QWidget
 
@@ -107,13 +107,9 @@ class RowBar(QToolBar):
         self.change_label.setText(f" {change.metric} on {metric_label} ")
         colour = {"regressed": QColor.fromHslF(0.0, 0.75, 0.45),
                   "improved": QColor.fromHslF(130 / 360, 0.7, 0.35)}.get(change.metric)
-        palette = self.change_label.palette()
-        palette.setColor(QPalette.ColorRole.WindowText,
-                         colour or self.palette().color(QPalette.ColorRole.WindowText))
-        self.change_label.setPalette(palette)
-        font = self.change_label.font()
-        font.setBold(colour is not None)
-        self.change_label.setFont(font)
+        # (a palette set on a label inside a toolbar is overridden by the style: a style sheet)
+        self.change_label.setStyleSheet(
+            f"color: {colour.name()}; font-weight: bold;" if colour is not None else "")
 
         def score(value: float) -> str:
             return "no score" if value != value else f"{value:g}"  # NaN: no score
