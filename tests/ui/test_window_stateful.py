@@ -1,10 +1,11 @@
 """A Hypothesis state machine drives the real main window offscreen: open a good file, a bad
 file, a second file; change the mapping; toggle metrics; drag a threshold; Best threshold;
 undo/redo; save and restart from disk; compare with a baseline run and filter by a change
-count. After every step, every verdict drawn (table colours and tooltips, histogram lines and
-counts, compare panel badges, the Runs view's change counts and the rows a count shows) must
-equal what core computes under the config model's thresholds, and a restart must bring back
-the same thresholds.
+count; step through its rows in the compare view. After every step, every verdict drawn
+(table colours and tooltips, histogram lines and counts, compare panel badges, the Runs view's
+change counts and the rows a count shows, the row bar's change label and the three panes'
+texts) must equal what core computes under the config model's thresholds, and a restart must
+bring back the same thresholds.
 
 Kept small (a few examples of a few steps on 8-row files) so it runs in well under a minute.
 """
@@ -80,6 +81,7 @@ class WindowMachine(RuleBasedStateMachine):
         self.dataset: Path | None = None
         self.reading: dict = {}  # the joins the dataset was opened with
         self.seen: dict[int, dict] = {}  # undo stack index -> settings there
+        self.opened_with = None  # the batch result the compare view's open row came from
         self.window = self._open_window()
 
     # -- the window ----------------------------------------------------------------------------
@@ -120,10 +122,14 @@ class WindowMachine(RuleBasedStateMachine):
         self.window.close()
 
     # -- rules ---------------------------------------------------------------------------------
-    @initialize(which=st.sampled_from(["small", "second"]))
+    @initialize(which=st.sampled_from(["small", "second", "baseline"]))
     def first_file(self, which: str) -> None:
-        """Most of what can go wrong needs a dataset: every example starts with one open."""
-        self.open_good_file(which)
+        """Most of what can go wrong needs a dataset: every example starts with one open (or
+        a run compared with a baseline)."""
+        if which == "baseline":
+            self.compare_with_a_baseline("output_b")
+        else:
+            self.open_good_file(which)
 
     @rule(which=st.sampled_from(["small", "second"]))
     def open_good_file(self, which: str) -> None:
@@ -149,6 +155,22 @@ class WindowMachine(RuleBasedStateMachine):
         runs = self.tab.variants.runs
         if runs.counts.rowCount():
             runs.counts.cellClicked.emit(line % runs.counts.rowCount(), LABELS.index(label))
+
+    @rule(step=st.sampled_from([1, -1, 4]), variant=st.sampled_from(["output_a", "output_b"]))
+    def step_rows_in_compare(self, step: int, variant: str) -> None:
+        """Open a row of the run compared with its baseline in the compare view (or step on
+        from the one open there), as double-click and Alt+Down / Alt+Up do."""
+        if self.tab.model.baseline() is None or self.tab.final is None:
+            self.compare_with_a_baseline("output_b")  # (upper case: every row changes)
+        if variant in self.tab.prepared.actuals and variant != self.tab.model.variant():
+            self.tab.table_bar.variant.setCurrentText(variant)
+            self.window.rows.leave()
+        if self.window.rows.row is None or self.opened_with is not self.tab.result:
+            self.window.open_batch_row(0)
+        self.opened_with = self.tab.result
+        for _ in range(abs(step)):
+            self.window.rows.step(1 if step > 0 else -1)
+            self.compare_row_is_cores()
 
     @rule()
     def open_bad_file(self) -> None:
@@ -306,6 +328,29 @@ class WindowMachine(RuleBasedStateMachine):
                     shown = set(tab.model.order().tolist())
                     if not tab.table_bar.search.text():
                         assert shown == set(np.flatnonzero(codes == LABELS.index(label)).tolist())
+
+    @invariant()
+    def compare_row_is_cores(self) -> None:
+        """The row open in the compare view (while the batch run it came from is on screen):
+        its three texts are the row's reference, baseline output and output, and the row bar
+        says core's change label on the Runs view's metric under the thresholds now."""
+        self._settle()
+        tab, row = self.tab, self.window.rows.row
+        if row is None or self.opened_with is not tab.result or tab.model.baseline() is None:
+            return
+        compare, prepared = self.window.compare_tab, tab.prepared
+        variant, base = tab.model.variant(), tab.model.baseline()
+        assert compare.texts() == (prepared.expected[row] or "",
+                                   prepared.actuals[variant][row] or "")
+        assert compare.baseline_pane.is_shown()
+        assert compare.baseline_pane.pane.editor.text() == (prepared.actuals[base][row] or "")
+        metric_id = tab.variants.metric.currentData()
+        if metric_id not in {job.id for job in tab.result.jobs}:
+            metric_id = tab.result.jobs[0].id
+        by_variant = {c.variant: c for c in changes(tab.joined, tab.result, tab.thresholds())}
+        want = by_variant[variant].metrics[metric_id].labels()[row]
+        label = tab.result.job(metric_id).spec.label
+        assert compare.row_bar.change_label.text().strip() == f"{want} on {label}"
 
     @invariant()
     def every_verdict_is_cores(self) -> None:

@@ -44,6 +44,9 @@ class BatchRows(QObject):
         self.buttons = self._add_row_buttons()
         # A file in the compare view (opened, dropped, recent) is no longer the row.
         window.compare_tab.sig_file_loaded.connect(lambda _side: self.leave())
+        # a moved threshold or another metric in the Runs view: the row's change again
+        window.config.sig_changed.connect(lambda _metric: self.show_change())
+        self._change_source: object = None
         self.update_actions()
 
     def open(self, row: int) -> None:
@@ -69,9 +72,24 @@ class BatchRows(QObject):
         runs = getattr(window.batch_tab, "runs_actions", None)  # (a stand-in tab has none)
         window.compare_tab.baseline_pane.show_baseline(
             runs.baseline_for_row(row) if runs is not None else None)
+        self.show_change()
         window.tabs.setCurrentWidget(window.compare_tab)
         self.update_actions()
         window.show_status(f"Opened {description}.")
+
+    def show_change(self) -> None:
+        """The row bar's change label for the row open here (hidden without a baseline)."""
+        tab = self.window.batch_tab if self.row is not None else None  # (a row: it is made)
+        runs = getattr(tab, "runs_actions", None)
+        change = runs.change_for_row(self.row) if runs is not None else None
+        if runs is not None and self._change_source is not tab:
+            self._change_source = tab
+            tab.variants.metric.currentIndexChanged.connect(lambda _i: self.show_change())
+        label = ""
+        if change is not None:
+            spec = next(job.spec for job in tab.result.jobs if job.id == change.metric_id)
+            label = spec.label
+        self.window.compare_tab.row_bar.show_change(change, label)
 
     def leave(self) -> None:
         """The compare view no longer shows a dataset row: no row to step from or to label."""
@@ -81,6 +99,7 @@ class BatchRows(QObject):
         self.window.compare_tab.context_label.setText("")
         self.window.compare_tab.set_references([])
         self.window.compare_tab.baseline_pane.show_baseline(None)
+        self.window.compare_tab.row_bar.show_change(None)
         self.update_actions()
 
     def step(self, step: int, failing_only: bool = False) -> None:

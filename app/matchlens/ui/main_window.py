@@ -1,12 +1,12 @@
-"""The main window: Compare and Batch tabs, menus, status bar, and what survives a restart.
+"""The main window: Compare and Batch tabs, menus, status bar.
 
 The dataset row open in the compare view, and stepping from it, is `batch_rows.BatchRows`
-(`window.rows`); the Label menu is installed with the Batch tab (`label_menu`).
+(`window.rows`); the Label menu is installed with the Batch tab (`label_menu`); what survives a
+restart is `window_settings` and `recent_files`.
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -17,41 +17,33 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QMenu,
-    QMessageBox,
     QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
-from matchlens import __version__
 from matchlens.core.datasets.readers import OPEN_FILTER
 from matchlens.embeddings.redact import scrub
 from matchlens.ui.batch_rows import BatchRows
 from matchlens.ui.compare.compare_tab import CompareTab
 from matchlens.ui.config_model import ConfigModel, ask_thresholds_path
+from matchlens.ui.dialogs.about import show_about
 from matchlens.ui.dialogs.shortcuts import ShortcutsDialog
 from matchlens.ui.label_menu import install_label_menu
 from matchlens.ui.notice_bar import NoticeBar
+from matchlens.ui.recent_files import RecentFiles
+from matchlens.ui.undo_actions import add_undo_actions
 from matchlens.ui.wheel_guard import install_wheel_guard
-from matchlens.ui.window_fit import fit_to_screen, keep_on_screen, restore_or_fit
+from matchlens.ui.window_fit import fit_to_screen, keep_on_screen
+from matchlens.ui.window_settings import (
+    make_settings,
+    restore_geometry,
+    restore_view_options,
+    save_window,
+)
 
 BATCH_PLACEHOLDER = ("Batch scoring arrives here: load a CSV/JSONL dataset, score every row, "
                      "tune thresholds.")
-_MAX_RECENT = 8
-_VIEW_DEFAULTS = {"wrap": True, "monospace": True, "whitespace": False, "lock": True, "mapping": True,
-                  "granularity": "char"}
-
-
-def make_settings() -> QSettings:
-    """Window state and recent files: an INI file in MATCHLENS_SETTINGS_DIR (tests) or the
-    per-user default location."""
-    folder = os.environ.get("MATCHLENS_SETTINGS_DIR")
-    if folder:
-        return QSettings(str(Path(folder) / "MatchLens.ini"), QSettings.Format.IniFormat)
-    return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "MatchLens",
-                     "MatchLens")
-
-
 def _make_batch_tab(config: ConfigModel, parent: QWidget) -> QWidget | None:
     try:
         from matchlens.ui.batch.tab import BatchTab
@@ -104,9 +96,9 @@ class MainWindow(QMainWindow):
         self._shown_once = False
         self.fit_screen = True  # --screenshot sets its own size, whatever the screen
         fit_to_screen(self)
-        self._restore_view_options()
+        restore_view_options(self)
         if restore:
-            self._restore_geometry()
+            restore_geometry(self)
 
     def _show_mapping(self, on: bool) -> None:
         if self._batch_made and self._batch_tab is not None:
@@ -198,7 +190,9 @@ class MainWindow(QMainWindow):
                      "Ctrl+Shift+O", "Load a text file as the actual text")
         self._action(file_menu, "Open &dataset…", self.open_dataset_dialog, None,
                      "Load a CSV / TSV / JSONL / JSON dataset into the Batch tab")
-        self.recent_menu = file_menu.addMenu("Open &recent")
+        self.recent = RecentFiles(self.settings, file_menu.addMenu("Open &recent"),
+                                  self._open_recent, self)
+        self.recent_menu = self.recent.menu
         file_menu.addSeparator()
         self._action(file_menu, "&Save thresholds…", self.save_thresholds_dialog, None,
                      "Write thresholds and options as TOML for `matchlens score --config`")
@@ -255,24 +249,12 @@ class MainWindow(QMainWindow):
         help_menu = bar.addMenu("&Help")
         self._action(help_menu, "&Keyboard shortcuts", self.show_shortcuts,
                      QKeySequence.StandardKey.HelpContents, "Every shortcut of the window")
-        self._action(help_menu, "&About MatchLens", self.show_about)
-        self._rebuild_recent_menu()
+        self._action(help_menu, "&About MatchLens", lambda: show_about(self))
+        self.recent.rebuild()
 
     def _build_edit_menu(self, edit: QMenu) -> None:
         """Undo/redo of every threshold and option change (the config model's QUndoStack)."""
-        stack = self.config.undo_stack
-        self.action_undo = stack.createUndoAction(self, "&Undo")
-        self.action_undo.setShortcuts(QKeySequence.StandardKey.Undo)
-        self.action_redo = stack.createRedoAction(self, "&Redo")
-        # Ctrl+Shift+Z everywhere (the brief's key), plus the platform's own (Ctrl+Y on Windows).
-        redo_keys = [QKeySequence("Ctrl+Shift+Z")]
-        redo_keys += [k for k in QKeySequence.keyBindings(QKeySequence.StandardKey.Redo)
-                      if k not in redo_keys]
-        self.action_redo.setShortcuts(redo_keys)
-        for action, tip in ((self.action_undo, "Undo the last change: a threshold, an option or a label"),
-                            (self.action_redo, "Redo the change last undone")):
-            action.setStatusTip(tip)
-            edit.addAction(action)
+        self.action_undo, self.action_redo = add_undo_actions(self.config.undo_stack, edit, self)
         edit.addSeparator()
         self.action_find = self._action(edit, "&Find…", self.find, QKeySequence.StandardKey.Find,
                                         "Find text in the compared texts, or search the table")
@@ -308,12 +290,6 @@ class MainWindow(QMainWindow):
     def show_notice(self, text: str) -> None:
         """A sentence that stays above the tabs until the user dismisses it."""
         self.notice.show_notice(scrub(text))
-
-    def show_about(self) -> None:
-        QMessageBox.about(self, "About MatchLens",
-                          f"<b>MatchLens {__version__}</b><p>See why an LLM output missed its "
-                          "reference: an edit highlight that is the Levenshtein edit script, "
-                          "live metric panels, batch scoring and threshold calibration.</p>")
 
     # -- files ----------------------------------------------------------------------------------
     def open_side(self, side: str) -> None:
@@ -371,34 +347,12 @@ class MainWindow(QMainWindow):
         self.show_status(sentence)
         return saved
 
-    # -- recent files ---------------------------------------------------------------------------
+    # -- recent files (recent_files.py) --------------------------------------------------------
     def recent_files(self) -> list[tuple[str, str]]:
-        raw = self.settings.value("recent") or []
-        if isinstance(raw, str):  # INI returns a one-item list as a plain string
-            raw = [raw]
-        out = []
-        for item in raw:
-            kind, _, path = str(item).partition("|")
-            if kind and path:
-                out.append((kind, path))
-        return out
+        return self.recent.entries()
 
     def add_recent(self, kind: str, path: Path) -> None:
-        entry = (kind, str(Path(path).resolve()))
-        items = [entry, *[e for e in self.recent_files() if e != entry]][:_MAX_RECENT]
-        self.settings.setValue("recent", [f"{k}|{p}" for k, p in items])
-        self._rebuild_recent_menu()
-
-    def _rebuild_recent_menu(self) -> None:
-        self.recent_menu.clear()
-        items = self.recent_files()
-        for number, (kind, path) in enumerate(items, start=1):
-            # &1 … &8: each entry has its accelerator ("&" in a file name is shown as is).
-            name = Path(path).name.replace("&", "&&")
-            action = self.recent_menu.addAction(f"&{number} {kind.capitalize()}: {name}")
-            action.setToolTip(path)
-            action.triggered.connect(lambda _c=False, k=kind, p=path: self._open_recent(k, p))
-        self.recent_menu.setEnabled(bool(items))
+        self.recent.add(kind, path)
 
     def _open_recent(self, kind: str, path: str) -> None:
         if kind == "dataset":
@@ -415,56 +369,13 @@ class MainWindow(QMainWindow):
     def _on_batch_finished(self) -> None:
         self.batch_finished = True
 
-    # -- persistence ----------------------------------------------------------------------------
-    def _view_value(self, key: str) -> Any:
-        # Not QSettings.value(type=bool): in PySide6 6.12 that over-releases Py_True/Py_False
-        # and Python 3.11 aborts at exit ("bool_dealloc"). INI files give strings anyway.
-        default = _VIEW_DEFAULTS[key]
-        value = self.settings.value(f"view/{key}")
-        if value is None:
-            return default
-        if isinstance(default, bool):
-            return value if isinstance(value, bool) else str(value).lower() == "true"
-        return str(value)
-
-    def _restore_view_options(self) -> None:
-        for action, key in ((self.action_wrap, "wrap"), (self.action_mono, "monospace"),
-                            (self.action_whitespace, "whitespace"),
-                            (self.action_mapping, "mapping")):
-            value = bool(self._view_value(key))
-            action.setChecked(value)
-            action.toggled.emit(value)  # apply even when it equals the unchecked default
-        self.compare_tab.set_scroll_locked(bool(self._view_value("lock")))
-        granularity = str(self._view_value("granularity"))
-        if granularity not in self.granularity_actions:
-            granularity = "char"
-        self.granularity_actions[granularity].setChecked(True)
-        self.compare_tab.set_granularity(granularity)
-
-    def _restore_geometry(self) -> None:
-        restore_or_fit(self, self.settings.value("window/geometry"))
-        state = self.settings.value("window/state")
-        if state is not None:
-            self.restoreState(state)
-        self.compare_tab.restore_state({
-            "splitter": self.settings.value("compare/splitter"),
-            "editor_splitter": self.settings.value("compare/editor_splitter")})
-
+    # -- persistence (window_settings.py) -------------------------------------------------------
     def save_settings(self) -> None:
-        self.settings.setValue("window/geometry", self.saveGeometry())
-        self.settings.setValue("window/state", self.saveState())
-        for key, value in self.compare_tab.save_state().items():
-            self.settings.setValue(f"compare/{key}", value)
-        if self._batch_tab is not None:
-            for key, value in self._batch_tab.layout_state().items():
-                self.settings.setValue(f"batch/{key}", value)
-        self.settings.setValue("view/mapping", self.action_mapping.isChecked())
-        self.settings.setValue("view/wrap", self.action_wrap.isChecked())
-        self.settings.setValue("view/monospace", self.action_mono.isChecked())
-        self.settings.setValue("view/whitespace", self.action_whitespace.isChecked())
-        self.settings.setValue("view/lock", self.compare_tab.action_lock.isChecked())
-        self.settings.setValue("view/granularity", self.compare_tab.granularity)
-        self.settings.sync()
+        save_window(self)
+
+    def made_batch_tab(self) -> QWidget | None:
+        """The Batch tab if it was made (never made just to be asked)."""
+        return self._batch_tab
 
     def shutdown(self) -> None:
         """Stop every worker the window started (idempotent)."""

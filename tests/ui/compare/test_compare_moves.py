@@ -68,7 +68,7 @@ def test_hover_lights_the_other_place_and_ctrl_click_jumps(qtbot, compare_tab) -
     cursor = exp.textCursor()
     cursor.setPosition(3)
     exp.setTextCursor(cursor)
-    compare_tab._last_side = "expected"
+    compare_tab.navigation.last_side = "expected"
     compare_tab.move_link.action_jump.trigger()
     assert act.textCursor().position() == 48
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from matchlens.core.diff.preview import PREVIEW_TASK, preview_table
-from matchlens.ui.compare import compare_tab as compare_tab_module
+from matchlens.ui.compare import text_scoring as text_scoring_module
 from tests.ui.conftest import set_pair
 
 WORDS = "the of and a to in is it answer model light water sugar energy cell plant".split()
@@ -21,10 +21,10 @@ def _pair(n_words: int = 3000) -> tuple[str, str]:
 
 
 def test_the_preview_is_asked_for_and_the_exact_table_stays(qtbot, compare_tab, monkeypatch):
-    monkeypatch.setattr(compare_tab_module, "PREVIEW_MIN_CHARS", 1000)
+    monkeypatch.setattr(text_scoring_module, "PREVIEW_MIN_CHARS", 1000)
     e, a = _pair()
     set_pair(qtbot, compare_tab, e, a)
-    assert PREVIEW_TASK in compare_tab._requested  # it was asked for (and dropped if late)
+    assert PREVIEW_TASK in compare_tab.scoring.requested  # it was asked for (and dropped if late)
     table = compare_tab.current_table()
     assert table.exact  # whichever came first, the exact table is what stays
     assert "preview" not in compare_tab.difference_label.text()
@@ -33,15 +33,15 @@ def test_the_preview_is_asked_for_and_the_exact_table_stays(qtbot, compare_tab, 
 
 def test_short_texts_ask_for_no_preview(qtbot, compare_tab):
     set_pair(qtbot, compare_tab, *_pair(300))
-    assert PREVIEW_TASK not in compare_tab._requested
+    assert PREVIEW_TASK not in compare_tab.scoring.requested
 
 
 def test_a_preview_on_screen_says_it_is_one(qtbot, compare_tab):
     e, a = _pair()
     set_pair(qtbot, compare_tab, e, a)
-    options = compare_tab._align_options()
+    options = compare_tab.align_options()
     preview = preview_table(e, a, options)
-    compare_tab._set_table(preview)
+    compare_tab.set_table(preview)
     label = compare_tab.difference_label
     assert label.text().strip().endswith("(preview)")
     assert f"at most {preview.distance} edit" in label.toolTip()

@@ -24,6 +24,7 @@ from matchlens.core.datasets import Table, guess_columns
 from matchlens.core.datasets.readers import OPEN_FILTER
 from matchlens.core.scoring.batch import BatchResult
 from matchlens.core.scoring.mapping import Prepared
+from matchlens.core.scoring.row_change import RowChange, row_change
 from matchlens.core.scoring.view_order import FILTER_ALL
 from matchlens.ui.batch.join_dialog import TITLES, JoinDialog
 from matchlens.ui.batch.loading import ReadRequest
@@ -81,6 +82,22 @@ class RunsActions(QObject):
                 or not 0 <= row < tab.prepared.rows:
             return None
         return tab.prepared.actuals[base][row] or ""
+
+    def change_for_row(self, row: int) -> RowChange | None:
+        """What changed in `row` since the baseline, for the Runs view's metric (the first
+        scored metric until one is chosen there) under the thresholds now; None where
+        `baseline_for_row` is None or the row is not scored yet."""
+        tab = self.tab
+        result, joined, base = tab.result, tab.joined, tab.model.baseline()
+        if self.baseline_for_row(row) is None or result is None or joined is None \
+                or not result.jobs or row >= result.done:
+            return None
+        metric_id = tab.variants.metric.currentData()
+        if metric_id not in {job.id for job in result.jobs}:
+            metric_id = result.jobs[0].id
+        variant = tab.model.variant()
+        return row_change(result, base, variant, row, metric_id, tab.thresholds(),
+                          bool(joined.presence(base)[row]), bool(joined.presence(variant)[row]))
 
     def show_rows(self, key: str, name: str, mask: np.ndarray) -> None:
         """A clicked count: the table shows those rows of the Runs view's variant."""

@@ -14,13 +14,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 from PySide6.QtCore import QEvent, QObject, QTimer
-from PySide6.QtWidgets import QCheckBox
+from PySide6.QtWidgets import QCheckBox, QSizePolicy
 
+from matchlens.core.diff.navigation import step
 from matchlens.core.diff.span_table import ALIGN_TASK, SpanTable, table_for
+from matchlens.ui.compare.inline_pane import DEFAULT_TITLE, InlinePane
 from matchlens.ui.compare.pane import EditorPane
 
 _DEBOUNCE_MS = 120
+BASELINE = "baseline"  # the pane's name in the tab's scroll lock
 
 
 def baseline_table(expected: str, actual: str, options: dict[str, Any],
@@ -42,17 +46,29 @@ class BaselinePane(QObject):
         self.direct.setToolTip("Diff the baseline output against this output (what changed "
                                "between the runs) instead of each against the reference")
         self.pane.header_row.addWidget(self.direct)
+        self.pane.header.setMinimumWidth(0)  # a long file name shrinks; the panes stay equal
+        self.pane.header.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.pane.decorator.texts = self.pair
         self.pane.hide()
         tab.editor_splitter.insertWidget(1, self.pane)
+        tab.scroll_lock.add_editor(BASELINE, self.pane.editor)
+        # Inline with a baseline: the baseline output's inline view beside this output's, each
+        # against the reference (the direct toggle: one view, baseline output → this output).
+        self.inline = InlinePane(tab, "Reference → baseline output")
+        self.inline.hide()
+        tab.editor_splitter.insertWidget(tab.editor_splitter.indexOf(tab.inline_pane),
+                                         self.inline)
+        self._shown = False  # a row with a baseline is open
         self.table: SpanTable | None = None
         self._slot: Any = None  # a TaskSlot, made with the first baseline shown (see recompute)
         self._equal_pending = False
         self._on_tab_panes = False  # the direct highlight is drawn on the tab's own panes
+        self._linked_direct = False  # how the pane is linked in the scroll lock
+        self._inline_hunk: int | None = None  # the direct inline view's current difference
         tab.editor_splitter.installEventFilter(self)
         self._timer = QTimer(self, singleShot=True, interval=_DEBOUNCE_MS)
         self._timer.timeout.connect(self.recompute)
-        self.direct.toggled.connect(lambda _on: self.recompute())
+        self.direct.toggled.connect(lambda _on: (self.place(), self.recompute()))
         for pane in tab.panes.values():
             pane.editor.textChanged.connect(self._changed)
         # after the tab's own handler: in direct mode the outputs keep the direct highlight
@@ -66,25 +82,48 @@ class BaselinePane(QObject):
             if self._slot is not None:
                 self._slot.cancel()
             self.table = None
-            self.pane.hide()
+            self._shown = False
+            self.place()
+            self.tab.scroll_lock.unlink(BASELINE)
             if self._on_tab_panes:  # only undo what the direct mode drew there
                 self._restore_tab_panes()
             return
         self.pane.set_text(text, source)
-        if self.pane.isHidden():
-            self.pane.show()
-            self._equal_pending = True  # once the splitter has its real width (tab shown)
-            self._equalise()
+        if not self._shown:
+            self._shown = True
+            self.place()
         self.recompute()
 
+    def place(self) -> None:
+        """Show the pane, or its inline view in the tab's inline mode (alone in direct mode:
+        the outputs' own difference is the one to read), and title the tab's inline view."""
+        tab = self.tab
+        inline = tab.action_inline.isChecked()
+        direct = self._shown and self.direct.isChecked()
+        self.pane.setVisible(self._shown and not inline)
+        self.inline.setVisible(self._shown and inline)
+        tab.inline_pane.setVisible(inline and not direct)
+        self.inline.set_title("Baseline output → this output" if direct
+                              else "Reference → baseline output")
+        tab.inline_pane.set_title("Reference → this output" if self._shown else DEFAULT_TITLE)
+        if self._shown and inline:
+            self._show_inline()
+        self._equal_pending = True  # once the splitter has its real width (tab shown)
+        self._equalise()
+
+    def _show_inline(self) -> None:
+        if self.inline.isVisible():
+            self.inline.show_table(self.table, *self.pair())
+
     def _equalise(self) -> None:
-        """Three panes of one width (the inline pane, hidden, keeps 0)."""
+        """The panes shown, of one width (the hidden ones keep 0)."""
         splitter = self.tab.editor_splitter
         if not self._equal_pending or not splitter.isVisible():
             return
         self._equal_pending = False
-        share = max(splitter.width() // 3, 100)
-        splitter.setSizes([share] * 3 + [0] * (splitter.count() - 3))
+        shown = [not splitter.widget(i).isHidden() for i in range(splitter.count())]
+        share = max(splitter.width() // max(1, sum(shown)), 100)
+        splitter.setSizes([share if on else 0 for on in shown])
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
         if event.type() in (QEvent.Type.Show, QEvent.Type.Resize) and self._equal_pending:
@@ -92,7 +131,8 @@ class BaselinePane(QObject):
         return False
 
     def is_shown(self) -> bool:
-        return not self.pane.isHidden()
+        """A row with a baseline is open (its pane, or its inline view, is on screen)."""
+        return self._shown
 
     def is_busy(self) -> bool:
         return (self._slot is not None and self._slot.busy) or self._timer.isActive()
@@ -120,6 +160,9 @@ class BaselinePane(QObject):
             self._slot = TaskSlot()
         first, second = self.pair()
         direct = self.direct.isChecked()
+        if self.table is None or self._linked_direct != direct \
+                or tuple(self.table.lengths) != (len(first), len(second)):
+            self._link(None, direct)  # 1:1 with the right pane until the highlight comes
         task = Task(baseline_table, first, second, self.tab.align_options(), owner=self)
         task.sig_returned.connect(lambda table, d=direct: self._show(table, d))
         self._slot.start(task)
@@ -132,10 +175,24 @@ class BaselinePane(QObject):
         self.pane.decorator.side = self.pane.ruler.side = side
         self.pane.decorator.set_table(table)
         self.pane.ruler.set_table(table)
+        self._link(table, direct)
+        self._show_inline()
         if direct:
             self._direct_on_tab_panes()
         elif self._on_tab_panes:
             self._restore_tab_panes()
+
+    def _link(self, table: SpanTable | None, direct: bool) -> None:
+        """Scroll with the pane the highlight aligns this one with (the reference; this output
+        when direct), by that alignment's line anchors, and go where that pane is now."""
+        lock = self.tab.scroll_lock
+        anchors = table.anchors if table is not None else None
+        if direct:  # the table aligns the baseline (its expected side) with this output
+            lock.set_link(BASELINE, "actual", anchors)
+        else:  # the reference (expected side) with the baseline
+            lock.set_link("expected", BASELINE, anchors)
+        self._linked_direct = direct
+        lock.align("actual" if direct else "expected", fixed=("expected", "actual"))
 
     def _direct_on_tab_panes(self) -> None:
         """This output shows its difference from the baseline; the reference shows none."""
@@ -165,6 +222,34 @@ class BaselinePane(QObject):
         if name == ALIGN_TASK and self.is_shown() and self.direct.isChecked() \
                 and self.table is not None:
             self._direct_on_tab_panes()
+
+    # -- navigation in the inline views ---------------------------------------------------------
+    def direct_inline(self) -> bool:
+        """Only the outputs' direct inline view is shown: F7 steps through its differences."""
+        return self._shown and self.direct.isChecked() and self.inline.isVisible()
+
+    def step(self, forward: bool) -> tuple[int, int, bool] | None:
+        """F7 / Shift+F7 in the direct inline view: (difference, count, wrapped), or None."""
+        starts = self.inline.difference_positions()
+        found = step(starts, self.inline.view.textCursor().position(), forward,
+                     first=self._inline_hunk is None)
+        if found is None:
+            return None
+        self._inline_hunk = found[0]
+        self.inline.go_to_difference(found[0])
+        return found[0], len(starts), found[1]
+
+    def follow_difference(self, reference_start: int) -> None:
+        """The tab went to a difference starting at `reference_start` in the reference: the
+        baseline's inline view goes to its first difference from there on."""
+        layout = self.inline.layout_
+        if not self.inline.isVisible() or self.direct.isChecked() or layout is None \
+                or self.table is None or len(self.table.hunks) == 0:
+            return
+        starts = self.table.hunks[:, 1]  # where each difference ends in the reference
+        index = min(int(np.searchsorted(starts, reference_start, side="right")),
+                    len(starts) - 1)
+        self.inline.go_to_difference(index)
 
     def shutdown(self) -> None:
         self._timer.stop()

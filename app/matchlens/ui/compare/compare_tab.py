@@ -2,8 +2,8 @@
 
 Here are the layout, the texts, the scoring and the state. Its widgets are the toolbar
 (toolbar.py), the dataset row's bar (row_bar.py), the two editor panes and the metric column
-(metric_column.py); the stepping through differences and JSON paths (navigation.py) is still a
-mixin of CompareTab, reading its span table (`_table`, `_hunk`, `_last_side`).
+(metric_column.py); the stepping through differences and JSON paths is the object it owns,
+`navigation` (navigation.py), which reads the highlight on screen (`current_table()`).
 """
 
 from __future__ import annotations
@@ -11,11 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QEvent, Qt, Signal
 from PySide6.QtWidgets import QFileDialog, QSizePolicy, QSplitter, QVBoxLayout, QWidget
 
-from matchlens.core.diff.pair import DISTANCE_METRIC as HIGHLIGHT_METRIC
-from matchlens.core.diff.preview import PREVIEW_MIN_CHARS, PREVIEW_TASK
 from matchlens.core.diff.span_table import ALIGN_TASK, SpanTable
 from matchlens.core.text.textfile import FileReadError, read_text_file
 from matchlens.ui.compare.baseline_pane import BaselinePane
@@ -29,38 +27,22 @@ from matchlens.ui.compare.move_link import MoveLink
 from matchlens.ui.compare.navigation import DifferenceNavigation
 from matchlens.ui.compare.pane import EditorPane
 from matchlens.ui.compare.row_bar import RowBar
-from matchlens.ui.compare.scheduler import SYNC_LIMIT, ScoreScheduler
-from matchlens.ui.compare.semantic import NetworkPanel
+from matchlens.ui.compare.scheduler import ScoreScheduler
 from matchlens.ui.compare.sync import ScrollLock
+from matchlens.ui.compare.text_scoring import TextScoring
 from matchlens.ui.compare.toolbar import CompareToolbar
 from matchlens.ui.config_model import ConfigModel
 from matchlens.ui.normalise_box import normalise_every_text_metric, text_metric_normalisations
 from matchlens.ui.palette import diff_colours
 
 SIDES = ("expected", "actual")
-_AUTO_NETWORK_MS = 1000
 # From this many characters a side, setting both texts at once would stall the window in one
 # piece (~40 ms a side for a million characters in lines, ~0.1 s in one line, which Qt lays out
 # at once): the actual side then follows on the next event-loop turn.
 _STAGGER_CHARS = 250_000
-# Until the window has painted once, texts wait this long (or for that first paint) before they
-# are scored: the first scores import sacrebleu & co (~0.1-0.4 s), and a window that shows
-# its texts first and its scores a moment later opens that much sooner.
-_FIRST_PAINT_GRACE_MS = 250
 
 
-def debounce_ms(total_chars: int) -> int:
-    """How long to wait for a typing pause before computing.
-
-    Up to a few hundred thousand characters, no wait: a keystroke's work is ~0.1 s or less
-    (the edit script once per pair, chrF/BLEU counted incrementally), the lanes drop queued
-    work a newer keystroke made stale, and every millisecond waited here is a millisecond later
-    on screen. Beyond that each computation costs seconds, so wait for a real pause.
-    """
-    return 0 if total_chars <= 300_000 else 120
-
-
-class CompareTab(DifferenceNavigation, QWidget):
+class CompareTab(QWidget):
     sig_status = Signal(str)
     sig_finished = Signal()  # every panel and the highlight reflect the current texts
     sig_difference_changed = Signal(str)  # "difference 3 of 12"
@@ -74,10 +56,6 @@ class CompareTab(DifferenceNavigation, QWidget):
         self.granularity = "char"
         self.view = "readable"  # or "exact": the minimal edit script the distance counts
         self._table: SpanTable | None = None
-        self._hunk: int | None = None
-        self._last_side = "expected"
-        self._auto_network: set[str] = set()
-        self._requested: dict[str, dict[str, Any]] = {}  # task -> options it was computed with
 
         self.panes = {"expected": EditorPane("expected", "Expected", self),
                       "actual": EditorPane("actual", "Actual", self)}
@@ -85,27 +63,22 @@ class CompareTab(DifferenceNavigation, QWidget):
                                       self)
         for pane in self.panes.values():
             pane.decorator.texts = self.texts
-        self.move_link = MoveLink(self.panes, lambda: self._table, lambda: self._last_side,
+        self.navigation = DifferenceNavigation(self)
+        self.move_link = MoveLink(self.panes, lambda: self._table,
+                                  lambda: self.navigation.last_side,
                                   self.sig_status.emit, self)
         self.addAction(self.move_link.action_jump)
         self._build_ui()
         self.diff_actions = install_diff_actions(self)  # right-click: Copy diff, Save as HTML
 
-        self._compute_timer = QTimer(self, singleShot=True)
-        self._compute_timer.timeout.connect(lambda: self._compute(new_text=True))
-        self._network_timer = QTimer(self, singleShot=True, interval=_AUTO_NETWORK_MS)
-        self._network_timer.timeout.connect(self._compute_auto_network)
-        self._painted = False
-        self.panes["expected"].editor.viewport().installEventFilter(self)
         for side, pane in self.panes.items():
-            pane.editor.textChanged.connect(self._on_text_changed)
             pane.editor.sig_file_dropped.connect(lambda path, s=side: self.load_file(s, path))
-            pane.editor.cursorPositionChanged.connect(lambda s=side: self._remember_side(s))
             pane.editor.sig_wrap_forced.connect(lambda n, s=side: self._wrap_forced(s, n))
-        self.scheduler.sig_result.connect(self._on_result)
-        self.scheduler.sig_busy.connect(self._show_busy)
-        self.scheduler.sig_idle.connect(self._on_idle)
-        self.config.sig_changed.connect(self._on_config_changed)
+        self.scoring = TextScoring(self)  # what is computed for the texts, and when
+        self.metrics.sig_compute_requested.connect(self.scoring.compute_network)
+        self.metrics.sig_auto_changed.connect(self.scoring.set_auto_network)
+        self.config.sig_changed.connect(
+            lambda _m: self.normalise_box.show_values(text_metric_normalisations(self.config)))
         self.normalise_box.show_values(text_metric_normalisations(self.config))
         self.baseline_pane = BaselinePane(self)  # a run's baseline output, for a row that has one
 
@@ -158,9 +131,7 @@ class CompareTab(DifferenceNavigation, QWidget):
             self.inline_pane.view, lambda: self._table, self.texts,
             lambda: self.inline_pane.layout_, self)
         self.metrics = MetricColumn(self.config, self)
-        self.metrics.sig_detail_activated.connect(self.select_json_path)
-        self.metrics.sig_compute_requested.connect(self.compute_network)
-        self.metrics.sig_auto_changed.connect(self._set_auto_network)
+        self.metrics.sig_detail_activated.connect(self.navigation.select_json_path)
         self.metrics.sig_settings_requested.connect(self.open_settings)
         self.metrics.sig_status.connect(self.sig_status)
         self.panels = self.metrics.panels
@@ -173,7 +144,7 @@ class CompareTab(DifferenceNavigation, QWidget):
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setChildrenCollapsible(False)
 
-        self.find_bar = FindBar(self.editor, lambda: self._last_side, self)
+        self.find_bar = FindBar(self.editor, lambda: self.navigation.last_side, self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 2, 6, 6)
         layout.addWidget(self.toolbar)
@@ -192,6 +163,23 @@ class CompareTab(DifferenceNavigation, QWidget):
             self.collapse.refresh()
         if self.action_inline.isChecked() != inline:
             self.action_inline.setChecked(inline)
+        self.baseline_pane.place()  # a run's baseline: its pane, or its inline view
+
+    # -- navigation (navigation.py) -------------------------------------------------------------
+    def next_difference(self) -> None:
+        self.navigation.next_difference()
+
+    def previous_difference(self) -> None:
+        self.navigation.previous_difference()
+
+    def go_to_difference(self, index: int) -> None:
+        self.navigation.go_to_difference(index)
+
+    def difference_count(self) -> int:
+        return self.navigation.difference_count()
+
+    def current_difference(self) -> int | None:
+        return self.navigation.current_difference()
 
     # -- the editors ----------------------------------------------------------------------------
     def editor(self, side: str):  # noqa: ANN201 - DiffEditor
@@ -273,7 +261,7 @@ class CompareTab(DifferenceNavigation, QWidget):
         index = self.granularity_box.findData(granularity)
         if index != self.granularity_box.currentIndex():
             self.granularity_box.setCurrentIndex(index)
-        self._compute(new_text=False, only={ALIGN_TASK})
+        self.scoring.compute(new_text=False, only={ALIGN_TASK})
 
     def set_view(self, view: str) -> None:
         """"readable" (few word-aligned pieces, the default) or "exact" (the minimal script)."""
@@ -284,86 +272,27 @@ class CompareTab(DifferenceNavigation, QWidget):
         self.view = view
         if self.action_exact.isChecked() != (view == "exact"):
             self.action_exact.setChecked(view == "exact")
-        self._compute(new_text=False, only={ALIGN_TASK})
+        self.scoring.compute(new_text=False, only={ALIGN_TASK})
 
-    # -- computing ------------------------------------------------------------------------------
-    def _on_text_changed(self) -> None:
-        total = sum(p.editor.char_count() for p in self.panes.values())
-        delay = debounce_ms(total)
-        self._compute_timer.start(delay if self._painted else max(delay, _FIRST_PAINT_GRACE_MS))
-        self._network_texts_changed()
-        if self._auto_network:
-            self._network_timer.start()
-
+    # -- computing (text_scoring.py) -----------------------------------------------------------
     def show_panel(self, metric_id: str) -> None:
         self.metrics.show_panel(metric_id)
 
-    def _network_texts_changed(self) -> None:
-        """A paid-for score belongs to the texts it was asked for: drop or grey the others."""
-        panels = self.metrics.network_panels()
-        if not panels:
-            return
-        self.scheduler.forget_network(set(panels))
-        for panel in panels.values():
-            panel.mark_stale()
-
     def align_options(self) -> dict[str, Any]:
         """The options the highlight is computed with (the baseline pane's too)."""
-        return self._align_options()
-
-    def _align_options(self) -> dict[str, Any]:
-        options = self.config.settings(HIGHLIGHT_METRIC).options
-        case = options.get("case_sensitive", True)
-        # the highlight aligns what the metric compares: the normalised texts, drawn on the
-        # originals with what the normalisation removed marked as ignored
-        return {"case_sensitive": bool(case), "granularity": self.granularity, "view": self.view,
-                "normalise": options.get("normalise") or []}
-
-    def _task_options(self) -> dict[str, dict[str, Any]]:
-        align = self._align_options()
-        tasks = {ALIGN_TASK: align}
-        if (align["view"] == "readable" and not align["normalise"]
-                and sum(p.editor.char_count() for p in self.panes.values()) >= PREVIEW_MIN_CHARS):
-            tasks[PREVIEW_TASK] = align  # long texts: a quick highlight while the exact one works
-        for metric_id, panel in self.panels.items():
-            if not panel.spec.network:
-                tasks[metric_id] = dict(self.config.settings(metric_id).options)
-        return tasks
-
-    def _compute(self, new_text: bool, only: set[str] | None = None) -> None:
-        pending_edit = self._compute_timer.isActive()
-        self._compute_timer.stop()
-        expected, actual = self.texts()
-        tasks = self._task_options()
-        if pending_edit or not self.scheduler.has_texts(expected, actual):
-            only, new_text = None, True  # the text moved on too: everything is stale
-        if only is not None:
-            tasks = {name: opts for name, opts in tasks.items() if name in only}
-        self._requested.update(tasks)
-        if len(expected) + len(actual) > self.scheduler.sync_limit:
-            for name in tasks:
-                if name in self.panels:
-                    self.panels[name].set_pending(True)
-        self.scheduler.request(expected, actual, tasks, new_text=new_text)
+        return self.scoring.align_options()
 
     def recompute(self) -> None:
         """Score the current texts now (no debounce)."""
-        self._compute(new_text=True)
+        self.scoring.compute(new_text=True)
 
-    def _on_result(self, name: str, payload: Any) -> None:
-        if name == ALIGN_TASK:
-            self.scheduler.drop(PREVIEW_TASK)  # the exact table came first: no use waiting
-            self._set_table(payload)
-        elif name == PREVIEW_TASK:
-            # Only while the exact table of these texts is still coming (it may come first).
-            if payload is not None and ALIGN_TASK in self.scheduler.pending():
-                self._set_table(payload)
-        elif name in self.panels:
-            self.panels[name].set_outcome(payload)
+    def compute_network(self, metric_id: str) -> bool:
+        """Ask the endpoint for the current texts (off the GUI thread); False if it cannot."""
+        return self.scoring.compute_network(metric_id)
 
-    def _set_table(self, table: SpanTable | None) -> None:
+    def set_table(self, table: SpanTable | None) -> None:
+        """Show `table`, the texts' highlight (None while the first one is computed)."""
         self._table = table
-        self._hunk = None
         self.move_link.light("expected", -1)
         for pane in self.panes.values():
             pane.decorator.set_table(table)
@@ -372,22 +301,10 @@ class CompareTab(DifferenceNavigation, QWidget):
             self.inline_pane.show_table(table, *self.texts())
         self.collapse.refresh()
         self.scroll_lock.anchors = table.anchors if table is not None else None
-        self._update_difference_label()
-
-    def _show_busy(self, busy: bool) -> None:
-        # Only worth showing when the answer is not immediate.
-        self.busy_indicator.setVisible(busy and self.scheduler.pending() != set()
-                                       and sum(len(t) for t in self.texts()) > SYNC_LIMIT)
-        if not busy:
-            self.busy_indicator.setVisible(False)
-
-    def _on_idle(self) -> None:
-        if not self._compute_timer.isActive():
-            self.sig_finished.emit()
+        self.navigation.reset()
 
     def is_busy(self) -> bool:
-        return self._compute_timer.isActive() or self.scheduler.is_busy() \
-            or self.baseline_pane.is_busy()
+        return self.scoring.is_busy() or self.baseline_pane.is_busy()
 
     def highlighted_edits(self) -> int:
         """The exact edit count shown with the highlight (levenshtein_distance's; in the Exact
@@ -401,63 +318,11 @@ class CompareTab(DifferenceNavigation, QWidget):
             self.sig_status.emit(error)
         self.normalise_box.show_values(text_metric_normalisations(self.config))
 
-    def _on_config_changed(self, metric_id: str) -> None:
-        self.normalise_box.show_values(text_metric_normalisations(self.config))
-        ids = [metric_id] if metric_id else list(self.panels)
-        stale: set[str] = set()
-        for mid in ids:
-            panel = self.panels.get(mid)
-            if panel is None:
-                continue
-            panel.refresh_from_model()
-            options = dict(self.config.settings(mid).options)
-            if self._requested.get(mid, options) == options:
-                continue
-            if not panel.spec.network:
-                stale.add(mid)
-            elif isinstance(panel, NetworkPanel):  # another endpoint or model: not this score
-                self._requested.pop(mid, None)
-                self.scheduler.forget_network({mid})
-                panel.mark_stale()
-                if mid in self._auto_network:
-                    self._network_timer.start()
-        if self._requested.get(ALIGN_TASK, self._align_options()) != self._align_options():
-            stale.add(ALIGN_TASK)
-        if stale:
-            self._compute(new_text=False, only=stale)
-
-    # -- network metrics ------------------------------------------------------------------------
-    def compute_network(self, metric_id: str) -> bool:
-        """Ask the endpoint for the current texts (off the GUI thread); False if it cannot."""
-        panel = self.panels[metric_id]
-        if isinstance(panel, NetworkPanel) and not panel.can_compute():
-            return False  # the panel already says why (no key, bad URL)
-        expected, actual = self.texts()
-        options = dict(self.config.settings(metric_id).options)
-        self._requested[metric_id] = options
-        if isinstance(panel, NetworkPanel):
-            panel.set_computing()
-        else:
-            panel.set_pending(True)
-        self.scheduler.request_network(metric_id, expected, actual, options)
-        return True
-
     def open_settings(self):  # noqa: ANN201 - SettingsDialog
         """The Settings dialog of this window (API key, endpoint), opened or raised."""
         from matchlens.ui.dialogs.settings import show_settings
 
         return show_settings(self.config, self)
-
-    def _set_auto_network(self, metric_id: str, on: bool) -> None:
-        if on:
-            self._auto_network.add(metric_id)
-            self._network_timer.start()
-        else:
-            self._auto_network.discard(metric_id)
-
-    def _compute_auto_network(self) -> None:
-        for metric_id in sorted(self._auto_network):
-            self.compute_network(metric_id)
 
     # -- state ----------------------------------------------------------------------------------
     def save_state(self) -> dict[str, QByteArray]:
@@ -471,15 +336,6 @@ class CompareTab(DifferenceNavigation, QWidget):
             if isinstance(value, QByteArray | bytes):
                 splitter.restoreState(QByteArray(value))
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
-        if (not self._painted and event.type() == QEvent.Type.Paint
-                and watched is self.panes["expected"].editor.viewport()):
-            self._painted = True
-            if self._compute_timer.isActive():  # texts set before the window showed: score now
-                total = sum(p.editor.char_count() for p in self.panes.values())
-                self._compute_timer.start(debounce_ms(total))
-        return super().eventFilter(watched, event)
-
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:
@@ -490,8 +346,7 @@ class CompareTab(DifferenceNavigation, QWidget):
 
     def shutdown(self) -> None:
         """Stop every timer and worker; call before the tab goes away."""
-        self._compute_timer.stop()
-        self._network_timer.stop()
+        self.scoring.shutdown()
         self.scheduler.shutdown()
         self.baseline_pane.shutdown()
         for panel in self.metrics.network_panels().values():

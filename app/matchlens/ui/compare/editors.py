@@ -1,4 +1,5 @@
-"""The text editor of one side: line-number gutter, wrap/monospace/whitespace toggles, file drop.
+"""The text editor of one side: wrap/monospace/whitespace toggles, file drop, its line-number
+gutter (gutter.py).
 
 Extra selections come in named layers (the diff highlight, the navigation flash), so the
 decorators can each replace their own without knowing about the others.
@@ -26,7 +27,7 @@ import math
 import re
 from pathlib import Path
 
-from PySide6.QtCore import QPoint, QRect, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QPoint, QRect, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
     QDragEnterEvent,
@@ -36,16 +37,15 @@ from PySide6.QtGui import (
     QFontMetricsF,
     QPainter,
     QPaintEvent,
-    QPalette,
     QResizeEvent,
     QTextCharFormat,
     QTextOption,
 )
 from PySide6.QtWidgets import QApplication, QPlainTextEdit, QTextEdit, QWidget
 
+from matchlens.ui.compare.gutter import LineGutter
 from matchlens.ui.compare.ignored_layer import split_ignored
 from matchlens.ui.compare.long_spans import paint_block
-from matchlens.ui.palette import blend
 
 LONG_LINE = 10_000  # characters in one line (QTextBlock) from which the editor takes over
 LONG_LINE_NO_WRAP = 100_000  # longer lines are wrapped even when wrapping is off
@@ -60,18 +60,6 @@ _RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc"
                   "\U00010800-\U00010fff\U0001e800-\U0001efff]")
 
 
-class _Gutter(QWidget):
-    def __init__(self, editor: DiffEditor) -> None:
-        super().__init__(editor)
-        self.editor = editor
-
-    def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
-        return QSize(self.editor.gutter_width(), 0)
-
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
-        self.editor.paint_gutter(event)
-
-
 class DiffEditor(QPlainTextEdit):
     """A QPlainTextEdit that knows its side; `text()` is exactly what is scored."""
 
@@ -83,7 +71,6 @@ class DiffEditor(QPlainTextEdit):
         super().__init__(parent)
         self.side = side
         self._layers: dict[str, list[QTextEdit.ExtraSelection]] = {}
-        self._marks: dict[int, QColor] = {}  # block number -> gutter mark colour
         # The diff layer's selections inside long lines, painted by `_paint_long_spans`, and
         # their (start, end, format) in ascending order; their cursors follow edits, so the
         # ranges are read again after each change.
@@ -97,19 +84,17 @@ class DiffEditor(QPlainTextEdit):
         self._pending: str | None = None  # text to show on the next event-loop turn
         self._insertion_mark: tuple[int, QColor] | None = None  # (position, colour) of the bar
         self.collapser = None  # collapse.Collapser: folded lines' placeholders, painted last
-        self._gutter = _Gutter(self)
+        self.gutter = LineGutter(self)  # line numbers, difference marks, folds
         self.setAcceptDrops(True)
         self.setTabChangesFocus(False)
         self.setCenterOnScroll(False)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
-        self.blockCountChanged.connect(self._update_gutter_width)
-        self.updateRequest.connect(self._on_update_request)
         self._text: str | None = None  # the document's text until its next change
         self.document().contentsChange.connect(self._on_contents_change)
         self.verticalScrollBar().valueChanged.connect(self.sig_viewport_changed)
         self.horizontalScrollBar().valueChanged.connect(self.sig_viewport_changed)
         self.set_monospace(True)
-        self._update_gutter_width()
+        self.gutter.update_width()
 
     # -- content --------------------------------------------------------------------------------
     def set_text(self, text: str, later: bool = False) -> None:
@@ -218,7 +203,7 @@ class DiffEditor(QPlainTextEdit):
             font.setStyleStrategy(QFont.StyleStrategy.PreferNoShaping)
         self.setFont(font)
         self.setTabStopDistance(4 * self.fontMetrics().horizontalAdvance(" "))
-        self._update_gutter_width()
+        self.gutter.update_width()
         self.sig_viewport_changed.emit()
 
     def set_whitespace_markers(self, show: bool) -> None:
@@ -339,8 +324,7 @@ class DiffEditor(QPlainTextEdit):
         return self._rtl
 
     def set_gutter_marks(self, marks: dict[int, QColor]) -> None:
-        self._marks = marks
-        self._gutter.update()
+        self.gutter.set_marks(marks)
 
     # -- geometry -------------------------------------------------------------------------------
     def visible_positions(self) -> tuple[int, int]:
@@ -376,55 +360,11 @@ class DiffEditor(QPlainTextEdit):
         within = round((line - int(line)) * max(1, block.lineCount()))
         self.verticalScrollBar().setValue(block.firstLineNumber() + within)
 
-    # -- gutter ---------------------------------------------------------------------------------
-    def gutter_width(self) -> int:
-        digits = len(str(max(1, self.blockCount())))
-        return 14 + self.fontMetrics().horizontalAdvance("9") * max(2, digits)
-
-    def _update_gutter_width(self, _count: int = 0) -> None:
-        self.setViewportMargins(self.gutter_width(), 0, 0, 0)
-
-    def _on_update_request(self, rect: QRect, dy: int) -> None:
-        if dy:
-            self._gutter.scroll(0, dy)
-        else:
-            self._gutter.update(0, rect.y(), self._gutter.width(), rect.height())
-        if rect.contains(self.viewport().rect()):
-            self._update_gutter_width()
-
+    # -- gutter (gutter.py) ----------------------------------------------------------------------
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
-        rect = self.contentsRect()
-        self._gutter.setGeometry(QRect(rect.left(), rect.top(), self.gutter_width(), rect.height()))
+        self.gutter.place()
         self.sig_viewport_changed.emit()
-
-    def paint_gutter(self, event: QPaintEvent) -> None:
-        painter = QPainter(self._gutter)
-        palette = self.palette()
-        base = palette.color(QPalette.ColorRole.Base)
-        painter.fillRect(event.rect(), blend(base, palette.color(QPalette.ColorRole.Window), 0.7))
-        painter.setFont(self.font())
-        number_colour = palette.color(QPalette.ColorRole.PlaceholderText)
-        current = self.textCursor().blockNumber()
-        block = self.firstVisibleBlock()
-        top = round(self.blockBoundingGeometry(block).translated(self.contentOffset()).top())
-        height = self.fontMetrics().height()
-        width = self._gutter.width()
-        while block.isValid() and top <= event.rect().bottom():
-            bottom = top + round(self.blockBoundingRect(block).height())
-            if block.isVisible() and bottom >= event.rect().top():
-                number = block.blockNumber()
-                mark = self._marks.get(number)
-                if mark is not None:
-                    painter.fillRect(0, top, 3, bottom - top, mark)
-                painter.setPen(palette.color(QPalette.ColorRole.Text) if number == current
-                               else number_colour)
-                folded = self.collapser is not None and self.collapser.is_host(number)
-                painter.drawText(0, top, width - 6, height, Qt.AlignmentFlag.AlignRight,
-                                 "⋯" if folded else str(number + 1))
-            block = block.next()
-            top = bottom
-        painter.end()
 
     # -- drop a file ----------------------------------------------------------------------------
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 - Qt override

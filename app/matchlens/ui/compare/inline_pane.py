@@ -27,11 +27,14 @@ from matchlens.ui.palette import diff_colours
 _MAX_SELECTIONS = 20_000
 
 
+DEFAULT_TITLE = "Inline"
+
+
 class InlinePane(QWidget):
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, title: str = DEFAULT_TITLE) -> None:
         super().__init__(parent)
-        self.header = QLabel("<b>Inline</b> · deleted text struck through, inserted text "
-                             "after it", self)
+        self.header = QLabel(self)
+        self.set_title(title)
         self.header.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.view = FoldingTextEdit(self)
         self.view.setAccessibleName("Inline difference")
@@ -42,6 +45,12 @@ class InlinePane(QWidget):
         layout.setSpacing(3)
         layout.addWidget(self.header)
         layout.addWidget(self.view, 1)
+
+    def set_title(self, title: str) -> None:
+        """What the pane lays out ("Reference → this output" beside a run's baseline)."""
+        self.title = title
+        self.header.setText(f"<b>{title}</b> · deleted text struck through, inserted text "
+                            "after it")
 
     def show_table(self, table: SpanTable | None, expected: str, actual: str) -> None:
         """Lay the two texts out as one (nothing until the table fits the texts)."""
@@ -93,6 +102,12 @@ class InlinePane(QWidget):
         return [(s.cursor.selectionStart(), s.cursor.selectionEnd(),
                  back[s.format.background().color().name() + str(s.format.fontStrikeOut())])
                 for s in self.view.extraSelections()]
+
+    def difference_positions(self) -> list[int]:
+        """Where each difference starts in the view (document positions, UTF-16)."""
+        if self.layout_ is None:
+            return []
+        return to_utf16(self.layout_.hunk_starts, self._astral).tolist()
 
     def go_to_difference(self, index: int) -> None:
         if self.layout_ is None or not 0 <= index < len(self.layout_.hunk_starts):

@@ -1,7 +1,8 @@
 """The compare tab's second bar, shown while a dataset row is open there: the row's buttons
 (stepping through rows, labelling it — the window adds them), its several references, and what
 the row is ("row 2 of 200 (id qa-002) · output_a · fail · human: fail"), elided to the room
-left and whole on hover.
+left and whole on hover; for a run compared with a baseline, what changed in the row since then
+("regressed on chrF", core's change label, red when regressed, green when improved).
 
 A bar of its own because one toolbar holding the texts' controls and the row's needed ~2100 px:
 at 1280 px Qt put the row and label buttons in its » overflow menu, out of sight.
@@ -12,10 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QAction, QPainter, QPaintEvent
+from PySide6.QtGui import QAction, QColor, QPainter, QPaintEvent
 from PySide6.QtGui import Qt as QtGui
 from PySide6.QtWidgets import QLabel, QSizePolicy, QToolBar, QWidget
 
+from matchlens.core.scoring.row_change import RowChange
 from matchlens.ui.compare.references_bar import ReferenceStepper
 
 _MIN_TEXT_PX = 120  # the description gives way down to this much, then the bar overflows
@@ -73,6 +75,10 @@ class RowBar(QToolBar):
         self.references = ReferenceStepper(self)
         self.references_action = self.addWidget(self.references)
         self.references_action.setVisible(False)
+        self.change_label = QLabel(self)
+        self.change_label.setObjectName("row_change")
+        self.change_action = self.addWidget(self.change_label)
+        self.change_action.setVisible(False)
         self.context_label = ElidedLabel(self)
         self.context_label.setObjectName("row_description")
         self.addWidget(self.context_label)
@@ -91,3 +97,25 @@ class RowBar(QToolBar):
             self.insertAction(self._end_of_buttons, action)
             actions.append(action)
         return actions
+
+    def show_change(self, change: RowChange | None, metric_label: str = "") -> None:
+        """The row's change since the baseline on `metric_label` (None: no baseline, hidden)."""
+        self.change_action.setVisible(change is not None)
+        if change is None:
+            self.change_label.setText("")
+            return
+        self.change_label.setText(f" {change.metric} on {metric_label} ")
+        colour = {"regressed": QColor.fromHslF(0.0, 0.75, 0.45),
+                  "improved": QColor.fromHslF(130 / 360, 0.7, 0.35)}.get(change.metric)
+        # (a palette set on a label inside a toolbar is overridden by the style: a style sheet)
+        self.change_label.setStyleSheet(
+            f"color: {colour.name()}; font-weight: bold;" if colour is not None else "")
+
+        def score(value: float) -> str:
+            return "no score" if value != value else f"{value:g}"  # NaN: no score
+
+        self.change_label.setToolTip(
+            f"Against the baseline run, under the thresholds now: {metric_label} "
+            f"{score(change.before)} then, {score(change.after)} now ({change.metric}); the row "
+            f"over every thresholded metric: {change.row}. The Runs view's metric chooses "
+            "which metric this is.")
