@@ -5,9 +5,8 @@ a bad join is one sentence naming the file, the dataset on screen kept."""
 from __future__ import annotations
 
 import gc
-import weakref
-
 import json
+import weakref
 
 import pytest
 
@@ -169,9 +168,9 @@ def test_an_unreadable_file_is_a_sentence_in_the_dialog(qtbot, tmp_path):
 
 
 def test_opening_another_file_lets_the_joined_rows_go_slice_by_slice(qtbot, tmp_path):
-    """The joined table's rows are the opened file's rows and pyarrow arrays: opening another
-    file lets them go (a list is emptied on a worker, as a one-file table's; a column store,
-    a few big buffers, is freed once nothing holds it), and the lines too."""
+    """The joined table's rows are the opened file's column store and pyarrow arrays: opening
+    another file lets them go (a few big buffers, freed once nothing holds them), and the
+    lines too."""
     today, refs, base = run_files(tmp_path)
     tab = make_tab(qtbot, ConfigModel())
     load(qtbot, tab, today, actuals=["$.result"], id_spec="id",
@@ -180,9 +179,6 @@ def test_opening_another_file_lets_the_joined_rows_go_slice_by_slice(qtbot, tmp_
     assert len(own_rows) == 3 and len(lines) == 4  # q4: only the references have it
     load(qtbot, tab, small_dataset(tmp_path / "small.csv"))
     assert tab.joined is None and tab.message.property("error") is not True, tab.message.text()
-    if isinstance(own_rows, list):
-        qtbot.waitUntil(lambda: not own_rows and not lines, timeout=10_000)
-        return
     gone = [weakref.ref(own_rows), weakref.ref(lines)]  # a store and an array of line numbers
     del own_rows, lines
     qtbot.waitUntil(lambda: gc.collect() is not None and all(ref() is None for ref in gone),

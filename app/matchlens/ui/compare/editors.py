@@ -1,5 +1,4 @@
-"""The text editor of one side: wrap/monospace/whitespace toggles, file drop, its line-number
-gutter (gutter.py).
+"""The text editor of one side: wrap/monospace/whitespace toggles, file drop, a gutter.
 
 Extra selections come in named layers (the diff highlight, the navigation flash), so the
 decorators can each replace their own without knowing about the others.
@@ -14,11 +13,9 @@ characters) need care, because Qt does some work per block that is cheap for ord
   over every row of the block, so a few dozen highlight spans in one long line cost tens of
   milliseconds a repaint. The diff layer inside long lines is painted by the editor instead
   (`long_spans`), row by row, for the rows on screen only.
-- A scroll bar that appears or disappears changes the wrap width and so re-wraps the line: the
-  vertical scroll bar is always shown (the two sides then also wrap at the same width).
-- Without wrapping, Qt draws the whole line at every repaint (~50 ms at 1M characters, even for
-  the caret's blink), so lines over `LONG_LINE_NO_WRAP` are wrapped anyway, and the status bar
-  says so (`sig_wrap_forced`).
+- A scroll bar coming or going re-wraps the line: the vertical one is always shown.
+- Unwrapped, Qt draws the whole line at every repaint (~50 ms at 1M characters), so lines over
+  `LONG_LINE_NO_WRAP` are wrapped anyway, and the status bar says so (`sig_wrap_forced`).
 """
 
 from __future__ import annotations
