@@ -22,7 +22,8 @@ from PySide6.QtWidgets import QAbstractButton, QLabel, QLineEdit, QWidget
 from matchlens.embeddings.credentials import SERVICE, USERNAME
 from matchlens.embeddings.metric import SPEC
 from matchlens.ui.config_model import ConfigModel
-from matchlens.ui.dialogs.settings import SettingsDialog, key_events, probe_connection
+from matchlens.ui.dialogs.key_endpoint import key_events, probe_connection
+from matchlens.ui.dialogs.settings import SettingsDialog
 from matchlens.ui.main_window import MainWindow
 from tests.conftest import MemoryKeyring
 from tests.embeddings.openai_server import FakeOpenAI, closed_port_url

@@ -26,7 +26,7 @@ from matchlens.embeddings.credentials import NO_KEY
 from matchlens.embeddings.endpoint import Endpoint, resolve_endpoint
 from matchlens.ui.compare.panels import MetricPanel
 from matchlens.ui.config_model import ConfigModel
-from matchlens.ui.dialogs.settings import key_events
+from matchlens.ui.dialogs.key_endpoint import key_events
 from matchlens.ui.palette import is_dark
 
 KEY_UNKNOWN = "unknown"  # not checked yet: Compute stays available, the answer will tell

@@ -48,12 +48,9 @@ from matchlens.embeddings.redact import scrub
 from matchlens.ui.config_model import ConfigModel
 from matchlens.ui.dialogs.key_endpoint import (
     NETWORK_OPTIONS,
-    KeyEvents,
-    ProbeResult,
     base_url_placeholder,
     env_key_set,
     key_events,
-    needs_key,
     probe_connection,
     source_sentence,
     with_endpoint,
@@ -395,5 +392,4 @@ def show_settings(config: ConfigModel, parent: QWidget | None = None) -> Setting
     return dialog
 
 
-__all__ = ["KeyEvents", "ProbeResult", "SettingsDialog", "key_events", "needs_key",
-           "probe_connection", "show_settings", "source_sentence", "with_endpoint"]
+__all__ = ["SettingsDialog", "show_settings"]
