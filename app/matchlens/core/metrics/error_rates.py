@@ -16,6 +16,7 @@ import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
+from matchlens.core.metrics import incremental_words
 from matchlens.core.metrics.fast.word_table import as_sequences, metric_tokens, word_table
 from matchlens.core.metrics.normalising import NORMALISE, by_word, normalises_by_word
 from matchlens.core.metrics.registry import register
@@ -80,6 +81,13 @@ def _outcome(reference: Sequence, hypothesis: Sequence, unit: str) -> Outcome:
 
 
 def _wer(expected: str, actual: str, options: Mapping[str, Any]) -> Outcome:
+    if incremental_words.wanted(expected, actual):
+        # typed into: the words as strings (one code point a word), whose edit script
+        # edit_script splices from the kept one around the edit
+        reference = incremental_words.word_string(wer_units, expected)
+        hypothesis = incremental_words.word_string(wer_units, actual)
+        if reference is not None and hypothesis is not None:
+            return _outcome(reference, hypothesis, "word")
     return _outcome(wer_units(expected), wer_units(actual), "word")
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from matchlens.core.metrics import incremental_words
 from matchlens.core.metrics.fast.loading import JACCARD_COMPILED_FROM_ROWS, kernels_loaded
 from matchlens.core.metrics.fast.word_table import jaccard_scores, word_table
 from matchlens.core.metrics.registry import register
@@ -27,13 +28,24 @@ def jaccard_score(e_words: set[str], a_words: set[str]) -> float:
     return len(e_words & a_words) / union
 
 
+def folded_words(text: str) -> list[str]:
+    return fold_case(text).split()
+
+
 def _outcome(expected: str, actual: str, options: Mapping[str, Any]) -> Outcome:
-    e = word_set(expected, options["case_sensitive"])
-    a = word_set(actual, options["case_sensitive"])
-    score = jaccard_score(e, a)
-    if not e and not a:
+    if incremental_words.wanted(expected, actual):  # typed into: the kept word counts, updated
+        tokenize = str.split if options["case_sensitive"] else folded_words
+        counts = incremental_words.overlap(tokenize, expected, actual)
+        shared = counts.shared
+        union = counts.ref_distinct + counts.hyp_distinct - shared
+        score = shared / union if union else 1.0  # as jaccard_score
+    else:
+        e = word_set(expected, options["case_sensitive"])
+        a = word_set(actual, options["case_sensitive"])
+        score, shared, union = jaccard_score(e, a), len(e & a), len(e | a)
+    if not union:
         return Outcome(score, "Neither text has any words")
-    return Outcome(score, f"{len(e & a)} shared of {len(e | a)} distinct words")
+    return Outcome(score, f"{shared} shared of {union} distinct words")
 
 
 def _many(expected: Sequence[str], actual: Sequence[str], options: Mapping[str, Any]

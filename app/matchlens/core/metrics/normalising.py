@@ -7,9 +7,9 @@ word metrics' batch paths, which apply the squad preset to each distinct word th
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 from matchlens.core.metrics.shared_work import shared
 from matchlens.core.metrics.spec import (
@@ -32,12 +32,13 @@ WORD_PRESETS = frozenset({"squad"})
 # from any size once numba is loaded: importing it (~0.4 s) costs a small run more than the
 # per-text path (~10 us a row, against ~4 through the words).
 MIN_ROWS = 25_000
-_BY_WORD: set[ManyFn] = set()
+_BY_WORD: set[Callable[..., Any]] = set()
+_Fn = TypeVar("_Fn", bound=Callable[..., Any])
 
 
-def normalises_by_word(many: ManyFn) -> ManyFn:
-    """Mark a `compute_many` that applies the WORD_PRESETS itself (it reads the `normalise`
-    option): it is given the texts as they are for those presets."""
+def normalises_by_word(many: _Fn) -> _Fn:
+    """Mark a `compute_many` (or a `compute`) that applies the WORD_PRESETS itself (it reads
+    the `normalise` option): it is given the texts as they are for those presets."""
     _BY_WORD.add(many)
     return many
 
@@ -88,8 +89,11 @@ def normalising_metric(spec: MetricSpec) -> MetricSpec:
         value = options.get(NORMALISE)
         if not value:
             return raw_compute(expected, actual, options)
-        steps = pipeline(value)
-        out = raw_compute(steps.apply(expected), steps.apply(actual), options)
+        if raw_compute in _BY_WORD and by_word(value):
+            out = raw_compute(expected, actual, options)  # it applies the preset itself
+        else:
+            steps = pipeline(value)
+            out = raw_compute(steps.apply(expected), steps.apply(actual), options)
         return replace(out, explanation=f"{out.explanation} (normalised: {describe(value)})")
 
     def compute_many(expected: Sequence[str], actual: Sequence[str],

@@ -10,6 +10,7 @@ import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import LCSseq
 
+from matchlens.core.metrics import incremental_words
 from matchlens.core.metrics.fast.word_table import as_sequences, metric_tokens
 from matchlens.core.metrics.normalising import NORMALISE, by_word, normalises_by_word
 from matchlens.core.metrics.registry import register
@@ -40,17 +41,19 @@ def _rouge_tokens_fast(text: str) -> list[str]:
 
 def rouge_l(expected: str, actual: str) -> tuple[float, int, int, int]:
     """(F-measure, LCS length, expected words, actual words)."""
-    ref, hyp = rouge_tokens(expected), rouge_tokens(actual)
-    if not ref and not hyp:
+    if incremental_words.wanted(expected, actual):  # typed into: the LCS in a known band
+        lcs, n_ref, n_hyp = incremental_words.lcs(_rouge_tokens_fast, expected, actual)
+    else:
+        ref, hyp = rouge_tokens(expected), rouge_tokens(actual)
+        n_ref, n_hyp = len(ref), len(hyp)
+        # rapidfuzz's bit-parallel LCS works on any sequence of hashables, words included.
+        lcs = int(LCSseq.similarity(ref, hyp)) if ref and hyp else 0
+    if not n_ref and not n_hyp:
         return 1.0, 0, 0, 0
-    if not ref or not hyp:
-        return 0.0, 0, len(ref), len(hyp)
-    # rapidfuzz's bit-parallel LCS works on any sequence of hashables, words included.
-    lcs = int(LCSseq.similarity(ref, hyp))
     if lcs == 0:
-        return 0.0, 0, len(ref), len(hyp)
-    precision, recall = lcs / len(hyp), lcs / len(ref)
-    return 2 * precision * recall / (precision + recall), lcs, len(ref), len(hyp)
+        return 0.0, 0, n_ref, n_hyp
+    precision, recall = lcs / n_hyp, lcs / n_ref
+    return 2 * precision * recall / (precision + recall), lcs, n_ref, n_hyp
 
 
 def _outcome(expected: str, actual: str, options: Mapping[str, Any]) -> Outcome:

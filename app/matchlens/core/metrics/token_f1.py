@@ -8,11 +8,13 @@ from typing import Any
 
 import numpy as np
 
+from matchlens.core.metrics import incremental_words
 from matchlens.core.metrics.fast.word_table import metric_tokens
 from matchlens.core.metrics.normalising import NORMALISE, by_word, normalises_by_word
 from matchlens.core.metrics.registry import register
 from matchlens.core.metrics.spec import ManyOutcome, MetricSpec
 from matchlens.core.results import Direction, Outcome
+from matchlens.core.text.normalise_steps import squad_fast
 
 
 def token_f1(expected_tokens: Sequence[str], actual_tokens: Sequence[str]) -> tuple[float, int]:
@@ -32,16 +34,30 @@ def _f1(common: int, n_expected: int, n_actual: int) -> float:
     return 2 * precision * recall / (precision + recall)
 
 
+def squad_tokens(text: str) -> list[str]:
+    """The whitespace tokens of SQuAD's normalisation of `text` (word by word: see
+    normalising.WORD_PRESETS, so a text's tokens are its blocks' tokens)."""
+    return squad_fast(text).split()
+
+
+@normalises_by_word
 def _outcome(expected: str, actual: str, options: Mapping[str, Any]) -> Outcome:
-    e, a = expected.split(), actual.split()
-    score, common = token_f1(e, a)
-    if not e and not a:
+    preset = by_word(options.get(NORMALISE))
+    tokenize = squad_tokens if preset else str.split
+    if incremental_words.wanted(expected, actual):  # typed into: the kept counts, updated
+        counts = incremental_words.overlap(tokenize, expected, actual)
+        n_e, n_a, common = counts.ref_tokens, counts.hyp_tokens, counts.common
+        score = float(n_e == n_a) if not n_e or not n_a else _f1(common, n_e, n_a)
+    else:
+        e, a = tokenize(expected), tokenize(actual)
+        (score, common), n_e, n_a = token_f1(e, a), len(e), len(a)
+    if not n_e and not n_a:
         return Outcome(score, "Neither text has any tokens")
-    if not e or not a:
-        side = "expected" if not e else "actual"
+    if not n_e or not n_a:
+        side = "expected" if not n_e else "actual"
         return Outcome(score, f"The {side} text has no tokens")
-    return Outcome(score, f"{common} shared tokens: precision {common}/{len(a)}, "
-                          f"recall {common}/{len(e)}")
+    return Outcome(score, f"{common} shared tokens: precision {common}/{n_a}, "
+                          f"recall {common}/{n_e}")
 
 
 @normalises_by_word
