@@ -143,16 +143,15 @@ class KeptTokens:
                 self._kept.move_to_end(text)
                 return found
             candidates = list(reversed(self._kept.values()))
-        made = None
-        for kept in candidates:
-            if abs(len(kept.text) - len(text)) > MAX_EDIT:
+        nearest, nearest_edit, size = None, (0, 0, 0), MAX_EDIT + 1
+        for kept in candidates:  # the one the fewest characters away (the text before the edit)
+            if abs(len(kept.text) - len(text)) >= size:
                 continue
             edit = changed_span(kept.text, text)
-            if max(edit[1], edit[2]) - edit[0] <= MAX_EDIT:
-                made = tokens_after_edit(self.tokenize, kept, text, edit)
-                break
-        if made is None:
-            made = tokens_whole(self.tokenize, text)
+            if max(edit[1], edit[2]) - edit[0] < size:
+                nearest, nearest_edit, size = kept, edit, max(edit[1], edit[2]) - edit[0]
+        made = tokens_whole(self.tokenize, text) if nearest is None else \
+            tokens_after_edit(self.tokenize, nearest, text, nearest_edit)
         with self._lock:
             self._kept[text] = made
             while len(self._kept) > _KEEP:
