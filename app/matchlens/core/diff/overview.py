@@ -9,6 +9,8 @@ nothing on a side, an insertion seen from the expected side, marks the line wher
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from typing import NamedTuple
 
 import numpy as np
@@ -39,16 +41,49 @@ class Marks(NamedTuple):
     line_count: int
 
 
+# A keystroke's table is read by both rulers and both sides' folds, each wanting its side's
+# line starts and marks: the last few are kept (by text, and by table and side), so each is
+# computed once per table, and the side not typed into not at all.
+_KEEP = 4
+_starts: OrderedDict[str, np.ndarray] = OrderedDict()
+_marks: list[tuple[SpanTable, str, str, Marks]] = []
+_lock = threading.Lock()
+
+
 def line_starts(text: str) -> np.ndarray:
-    """Offsets where each line after the first begins (one past each line break)."""
+    """Offsets where each line after the first begins (one past each line break); read-only."""
     if "\n" not in text:
         return np.zeros(0, dtype=np.int64)
+    with _lock:
+        found = _starts.get(text)
+        if found is not None:
+            _starts.move_to_end(text)
+            return found
     raw = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
-    return np.flatnonzero(raw == 10).astype(np.int64) + 1
+    found = np.flatnonzero(raw == 10).astype(np.int64) + 1
+    found.setflags(write=False)
+    with _lock:
+        _starts[text] = found
+        while len(_starts) > _KEEP:
+            _starts.popitem(last=False)
+    return found
 
 
 def ruler_marks(table: SpanTable, side: str, text: str) -> Marks:
-    """The marks of `side` ("expected" or "actual") whose text is `text`."""
+    """The marks of `side` ("expected" or "actual") whose text is `text` (kept for the last
+    few tables: the ruler and the folds of a side ask for the same)."""
+    with _lock:
+        for kept_table, kept_side, kept_text, marks in _marks:
+            if kept_table is table and kept_side == side and kept_text == text:
+                return marks
+    marks = _ruler_marks(table, side, text)
+    with _lock:
+        _marks.append((table, side, text, marks))
+        del _marks[:-_KEEP]
+    return marks
+
+
+def _ruler_marks(table: SpanTable, side: str, text: str) -> Marks:
     starts_of_lines = line_starts(text)
     cols = table.exp if side == "expected" else table.act
     rows = np.arange(len(table), dtype=np.int64)
@@ -60,8 +95,11 @@ def ruler_marks(table: SpanTable, side: str, text: str) -> Marks:
     subdued = ((flags & (FLAG_CASE | FLAG_SPACE)) != 0) | ((flags & FLAG_COUNTED) == 0)
     style[subdued] = STYLE_SUBDUED
     style[(flags & FLAG_MOVED) != 0] = STYLE_MOVED
-    return Marks(first.astype(np.int64), last.astype(np.int64), style, rows,
-                 len(starts_of_lines) + 1)
+    marks = Marks(first.astype(np.int64), last.astype(np.int64), style, rows,
+                  len(starts_of_lines) + 1)
+    for array in marks[:4]:
+        array.setflags(write=False)  # shared by every caller of the same table (kept)
+    return marks
 
 
 def pixel_marks(marks: Marks, height: int, min_height: int = 2

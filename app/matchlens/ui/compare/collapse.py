@@ -200,12 +200,14 @@ class Collapser(QObject):
                      palette.color(QPalette.ColorRole.Window), 0.5)
         width = self.editor.viewport().width()
         texts = self.placeholders()
-        painter.setPen(palette.color(QPalette.ColorRole.PlaceholderText))
+        ink = palette.color(QPalette.ColorRole.PlaceholderText)
+        painter.setPen(ink)
         for number, rect in hosts:
             box = QRectF(0, rect.top(), width, rect.height())
             painter.fillRect(box, fill)
-            painter.drawLine(QPointF(0, box.top()), QPointF(width, box.top()))
-            painter.drawLine(QPointF(0, box.bottom() - 1), QPointF(width, box.bottom() - 1))
+            # the two rules as 1-pixel fills: drawLine across the width cost ~0.5 ms a line
+            painter.fillRect(QRectF(0, box.top(), width, 1), ink)
+            painter.fillRect(QRectF(0, box.bottom() - 1, width, 1), ink)
             row = editor_row_height(self.editor)
             painter.drawText(QRectF(8, box.top(), width - 8, row),
                              Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
