@@ -30,12 +30,13 @@ import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Sequence
-from functools import lru_cache
 from typing import Any, NamedTuple
 
 import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import Indel, Levenshtein
+
+from matchlens.core.diff.move_pieces import keyed_pieces
 
 MIN_WORDS = 3
 MIN_CHARS = 20
@@ -43,11 +44,6 @@ MAX_NORMALISED_EDITS = 0.15
 # Beyond this many leftover piece pairs, only equal keys are paired (bounded work).
 FUZZY_PAIR_LIMIT = 2_000_000
 
-# Where a sentence ends: its final punctuation (and closing quotes) before a space, or a line end.
-_BOUNDARY = re.compile(r"[.!?\n](?:(?<=\n)|[.!?]*[\"')\]]*(?=\s))")
-# A piece that is only a list marker ("1.", "b)") belongs to the sentence after it.
-_MARKER_ONLY = re.compile(r"(?:\d{1,3}|[a-zA-Z])[.)]")
-_LIST_MARKER = re.compile(r"^(?:[-*+•]|\d{1,3}[.)]|[a-zA-Z][.)])\s+")
 _SPACES = re.compile(r"\s+")
 _WORD = re.compile(r"\w+")
 
@@ -65,48 +61,6 @@ class Move(NamedTuple):
     def as_dict(self) -> dict[str, object]:
         return {"expected": [self.exp_start, self.exp_end],
                 "actual": [self.act_start, self.act_end], "edits": self.edits}
-
-
-def pieces(text: str) -> list[tuple[int, int, str]]:
-    """(start, end, text) of each sentence or line of `text` (stripped of surrounding
-    spaces), in order."""
-    out: list[tuple[int, int, str]] = []
-    pos = 0
-    glued = -1  # the start of a list marker waiting for its sentence
-    ends = [m.end() for m in _BOUNDARY.finditer(text)]
-    ends.append(len(text))
-    for end in ends:
-        piece = text[pos:end]
-        stripped = piece.strip()
-        s = pos + len(piece) - len(piece.lstrip())
-        pos = end
-        if not stripped:
-            continue
-        if (glued < 0 and len(stripped) <= 4 and _MARKER_ONLY.fullmatch(stripped)
-                and not text[text.rfind("\n", 0, s) + 1:s].strip()):
-            glued = s  # "1." at the start of a line: the item's sentence follows
-            continue
-        if glued >= 0:
-            s, glued = glued, -1
-        t = end - (len(piece) - len(piece.rstrip()))
-        out.append((s, t, text[s:t]))
-    return out
-
-
-@lru_cache(maxsize=16_384)  # a keystroke leaves almost every piece as it was
-def key_of(piece: str) -> str:
-    """A piece as moves compare it: spaces collapsed, a list marker dropped."""
-    key = " ".join(piece.split())
-    marker = _LIST_MARKER.match(key)
-    return key[marker.end():] if marker else key
-
-
-@lru_cache(maxsize=4)
-def keyed_pieces(text: str) -> tuple[tuple[int, int, str], ...]:
-    """(start, end, key) of each piece: kept for a few texts, since typing in one side of the
-    compare view leaves the other side's pieces as they were (half the work of a keystroke's
-    moves at 100k characters)."""
-    return tuple((s, t, key_of(p)) for s, t, p in pieces(text))
 
 
 def long_enough(key: str) -> bool:
@@ -133,12 +87,13 @@ def find_moves(e: str, a: str, ops: Sequence[tuple] = ()) -> list[Move]:
             e_gap[op.src_start:op.src_end] = [gap] * (op.src_end - op.src_start)
             a_gap[op.dest_start:op.dest_end] = [gap] * (op.dest_end - op.dest_start)
     pairs = _pair(e_pieces, a_pieces, e_gap, a_gap)
-    script = _Script(ops)
+    script = None  # built for the first move (most keystrokes have none)
     out = []
     for group in _groups(pairs):
         (s, _, u, _), (_, t, _, v) = (_span(e_pieces, a_pieces, group[0]),
                                       _span(e_pieces, a_pieces, group[-1]))
         if len(group) > 1 or long_enough(e_pieces[group[0][0]][2]):
+            script = script or _Script(ops)
             out.append(Move(s, t, u, v, script.edits_in(s, t, u, v)))
     return out
 
