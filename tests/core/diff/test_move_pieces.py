@@ -45,3 +45,35 @@ def test_a_keystroke_steps_through_a_few_pieces(monkeypatch):
     # the whole text
     assert 0 < len(steps) < 10
     assert got == _whole(edited)
+
+
+_SENTENCES = st.sampled_from([
+    "The cat sat on the mat.", "Ada Lovelace wrote the first algorithm.", "1. Buy milk and eggs",
+    "- a moved list item here", "Photosynthesis converts light into energy!", "\n", "\n\n",
+    "Paris is the capital of France.", " ", "Short one."])
+_PROSE = st.lists(_SENTENCES, min_size=1, max_size=25).map(" ".join)
+
+
+@given(expected=_PROSE, actual=_PROSE, edits=st.lists(EDIT, min_size=1, max_size=8),
+       sides=st.lists(st.booleans(), min_size=8, max_size=8))
+@settings(max_examples=200, deadline=None)
+def test_moves_with_kept_pieces_equal_moves_from_scratch(expected, actual, edits, sides):
+    """find_moves after a sequence of keystrokes (pieces re-cut around each edit) finds what
+    it finds on the same texts with nothing kept."""
+    from matchlens.core.diff.moves import find_moves
+    from matchlens.core.text.edit_script import opcodes
+
+    move_pieces._kept.clear()
+    find_moves(expected, actual, opcodes(expected, actual))
+    for (where, removed, inserted), on_expected in zip(edits, sides, strict=False):
+        text = expected if on_expected else actual
+        at = int(where * len(text))
+        text = text[:at] + inserted[:12] + text[at + removed:]
+        expected, actual = (text, actual) if on_expected else (expected, text)
+        ops = opcodes(expected, actual)
+        kept = find_moves(expected, actual, ops)
+        chain = move_pieces._kept.copy()  # the next edit re-cuts from the re-cut pieces
+        move_pieces._kept.clear()
+        assert kept == find_moves(expected, actual, ops)
+        move_pieces._kept.clear()
+        move_pieces._kept.update(chain)

@@ -79,6 +79,8 @@ def find_moves(e: str, a: str, ops: Sequence[tuple] = ()) -> list[Move]:
     # Pieces in the longest common subsequence are in place; the gap each other piece is in
     # tells an edit in place (same gap on both sides) from a move.
     e_gap, a_gap = [-1] * len(e_ids), [-1] * len(a_ids)
+    e_out: list[int] = []  # the pieces out of place, in order (a keystroke: a few)
+    a_out: list[int] = []
     gap = 0
     for op in Indel.opcodes(e_ids, a_ids):
         if op.tag == "equal":
@@ -86,7 +88,9 @@ def find_moves(e: str, a: str, ops: Sequence[tuple] = ()) -> list[Move]:
         else:  # a deletion and an insertion between the same two equal runs: one gap
             e_gap[op.src_start:op.src_end] = [gap] * (op.src_end - op.src_start)
             a_gap[op.dest_start:op.dest_end] = [gap] * (op.dest_end - op.dest_start)
-    pairs = _pair(e_pieces, a_pieces, e_gap, a_gap)
+            e_out.extend(range(op.src_start, op.src_end))
+            a_out.extend(range(op.dest_start, op.dest_end))
+    pairs = _pair(e_pieces, a_pieces, e_gap, a_gap, e_out, a_out)
     script = None  # built for the first move (most keystrokes have none)
     out = []
     for group in _groups(pairs):
@@ -115,22 +119,22 @@ def _groups(pairs: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
 
 
 def _pair(e_pieces: list[tuple[int, int, str]], a_pieces: list[tuple[int, int, str]],
-          e_gap: list[int], a_gap: list[int]) -> list[tuple[int, int]]:
-    """(i, j) of pieces out of place on both sides, in different gaps: equal keys by hashing,
-    then long enough keys within `MAX_NORMALISED_EDITS` by rapidfuzz."""
+          e_gap: list[int], a_gap: list[int], e_out: list[int], a_out: list[int]
+          ) -> list[tuple[int, int]]:
+    """(i, j) of pieces out of place on both sides (`e_out`, `a_out`: those with a gap, in
+    order), in different gaps: equal keys by hashing, then long enough keys within
+    `MAX_NORMALISED_EDITS` by rapidfuzz."""
     by_key: dict[str, list[int]] = {}
-    for j, (_, _, key) in enumerate(a_pieces):
-        if a_gap[j] >= 0:
-            by_key.setdefault(key, []).append(j)
+    for j in a_out:
+        by_key.setdefault(a_pieces[j][2], []).append(j)
     # Near-equal keys are looked for only in gaps holding more deletions than insertions (or
     # the reverse): an edited sentence in place is one of each in its gap, a moved one is not.
     e_count, a_count = Counter(e_gap), Counter(a_gap)  # counted in C; -1 (in place) dropped
     e_count.pop(-1, None)
     a_count.pop(-1, None)
     pairs, e_left, a_taken = [], [], set()
-    for i, (_, _, key) in enumerate(e_pieces):
-        if e_gap[i] < 0:
-            continue
+    for i in e_out:
+        key = e_pieces[i][2]
         for j in by_key.get(key, ()):
             if j not in a_taken and a_gap[j] != e_gap[i]:
                 pairs.append((i, j))
@@ -139,8 +143,8 @@ def _pair(e_pieces: list[tuple[int, int, str]], a_pieces: list[tuple[int, int, s
         else:
             if long_enough(key) and e_count[e_gap[i]] != a_count[e_gap[i]]:
                 e_left.append(i)
-    a_left = [j for j in range(len(a_pieces))
-              if a_gap[j] >= 0 and j not in a_taken and long_enough(a_pieces[j][2])
+    a_left = [j for j in a_out
+              if j not in a_taken and long_enough(a_pieces[j][2])
               and e_count[a_gap[j]] != a_count[a_gap[j]]]
     if not e_left or not a_left or len(e_left) * len(a_left) > FUZZY_PAIR_LIMIT:
         return pairs
