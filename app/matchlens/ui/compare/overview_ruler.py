@@ -8,7 +8,15 @@ line under a click (the scroll lock brings the other side along).
 from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPen, QTextCursor
+from PySide6.QtGui import (
+    QColor,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPen,
+    QPixmap,
+    QTextCursor,
+)
 from PySide6.QtWidgets import QWidget
 
 from matchlens.core.diff.overview import (
@@ -38,6 +46,7 @@ class OverviewRuler(QWidget):
         self.side = side
         self.marks: Marks | None = None
         self._pixels: tuple[int, list[tuple[int, int, int]]] | None = None
+        self._pixmap: tuple[tuple, QPixmap] | None = None
         self.setFixedWidth(RULER_WIDTH)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.setToolTip("Overview: every difference in the whole text (click to go there)")
@@ -50,12 +59,14 @@ class OverviewRuler(QWidget):
 
     def set_table(self, table: SpanTable | None) -> None:
         text = self.editor.text()
+        marks_before = self.marks
         length = None if table is None else table.lengths[0 if self.side == "expected" else 1]
         if table is None or len(text) != length:
             self.marks = None  # the text moved on: the next table brings marks that fit
         else:
             self.marks = ruler_marks(table, self.side, text)
-        self._pixels = None
+        if self.marks is not marks_before:
+            self._pixels = self._pixmap = None
         self.update()
 
     def pixel_marks(self) -> list[tuple[int, int, int]]:
@@ -72,10 +83,19 @@ class OverviewRuler(QWidget):
         doc = self.editor.document()
         return (doc.findBlock(first).blockNumber(), doc.findBlock(last).blockNumber() + 1)
 
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
-        painter = QPainter(self)
+    def _marks_pixmap(self) -> QPixmap:
+        """The background and the marks, painted once per table, size and palette (the
+        editor repaints the ruler on every scroll and keystroke; only the outline moves)."""
+        key = (self.width(), self.height(), self.palette().cacheKey(),
+               self.devicePixelRatioF())
+        if self._pixmap is not None and self._pixmap[0] == key:
+            return self._pixmap[1]
+        ratio = self.devicePixelRatioF()
+        pixmap = QPixmap(max(1, round(self.width() * ratio)), max(1, round(self.height() * ratio)))
+        pixmap.setDevicePixelRatio(ratio)
         palette = self.palette()
-        painter.fillRect(self.rect(), palette.base().color().darker(104))
+        pixmap.fill(palette.base().color().darker(104))
+        painter = QPainter(pixmap)
         c = diff_colours(palette)
         colours = {STYLE_DELETE: c.delete_line, STYLE_INSERT: c.insert_line,
                    STYLE_SUBSTITUTE: c.substitute_line, STYLE_MOVED: c.moved_line,
@@ -83,6 +103,15 @@ class OverviewRuler(QWidget):
         width = self.width()
         for y, h, style in self.pixel_marks():
             painter.fillRect(2, y, width - 4, h, colours[style])
+        painter.end()
+        self._pixmap = (key, pixmap)
+        return pixmap
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
+        painter = QPainter(self)
+        palette = self.palette()
+        painter.drawPixmap(0, 0, self._marks_pixmap())
+        width = self.width()
         lines = max(1, self.editor.blockCount())
         top, bottom = self.visible_lines()
         scale = self.height() / lines
