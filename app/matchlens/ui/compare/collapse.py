@@ -13,6 +13,7 @@ goes to stays hidden. A fold the user opened stays open while they type.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Iterator
 
 import numpy as np
@@ -49,6 +50,8 @@ class Collapser(QObject):
         self.editor = editor
         self.folds = no_folds()
         self._hosts: dict[int, int] = {}  # host block number -> fold index
+        self._host_order: list[int] = []  # the hosts' block numbers, ascending
+        self._placeholders: dict[int, str] = {}  # host block number -> its placeholder
         self._hidden: set[int] = set()  # block numbers hidden now (hosts not included)
         self._opened: set[int] = set()  # block numbers the user unfolded
         self._blocks = -1  # the document's block count when `_hidden` was set
@@ -82,6 +85,9 @@ class Collapser(QObject):
             hosts[host] = index
         self._set_visibility(hidden)
         self.folds, self._hosts = folds, hosts
+        self._host_order = sorted(hosts)
+        self._placeholders = {host: placeholder_text(int(folds.ranges[i, 1] - folds.ranges[i, 0]))
+                              for host, i in hosts.items()}
         self.editor.viewport().update()
 
     def clear(self, forget_opened: bool = False) -> None:
@@ -119,6 +125,7 @@ class Collapser(QObject):
         doc = self.editor.document()
         if position == 0 and added >= doc.characterCount() - 1:  # a new text: all of it shows
             self.folds, self._hosts, self._hidden, self._opened = no_folds(), {}, set(), set()
+            self._host_order, self._placeholders = [], {}
             self._blocks = -1
 
     def open_fold(self, index: int) -> None:
@@ -141,8 +148,7 @@ class Collapser(QObject):
 
     def placeholders(self) -> dict[int, str]:
         """Host block number -> the placeholder drawn over it."""
-        return {host: placeholder_text(int(self.folds.ranges[i, 1] - self.folds.ranges[i, 0]))
-                for host, i in self._hosts.items()}
+        return self._placeholders
 
     # -- the user ---------------------------------------------------------------------------------
     def _caret_moved(self) -> None:
@@ -176,18 +182,27 @@ class Collapser(QObject):
         return None
 
     def visible_hosts(self) -> list[tuple[int, QRectF]]:
+        """(block number, viewport rectangle) of each placeholder's host on screen. Walked
+        host by host from the first visible block, not block by block: a fold's hidden blocks
+        have no height, and there can be thousands of them between two hosts."""
         out: list[tuple[int, QRectF]] = []
+        if not self._hosts:
+            return out
         editor = self.editor
         offset = editor.contentOffset()
         height = editor.viewport().height()
-        block: QTextBlock = editor.firstVisibleBlock()
-        while block.isValid():
+        doc = editor.document()
+        first = editor.firstVisibleBlock().blockNumber()
+        hosts = self._host_order
+        for number in hosts[bisect_left(hosts, first):]:
+            block = doc.findBlockByNumber(number)
+            if not block.isValid():
+                break
             rect = editor.blockBoundingGeometry(block).translated(offset)
             if rect.top() > height:
                 break
-            if block.isVisible() and block.blockNumber() in self._hosts:
-                out.append((block.blockNumber(), rect))
-            block = block.next()
+            if block.isVisible():
+                out.append((number, rect))
         return out
 
     def paint(self, painter: QPainter) -> None:
