@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -29,6 +29,15 @@ _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 # script turns out to be the very script the preview was drawn from (`text.edit_script` proves
 # the anchored script minimal), the exact table is that table, not a second one.
 _last_readable: tuple[tuple[object, ...], object, SpanTable] | None = None
+
+
+class _HunkBounds(NamedTuple):
+    """Where a readable table's difference lies on both sides (what line_anchors reads)."""
+
+    exp_start: int
+    exp_end: int
+    act_start: int
+    act_end: int
 
 
 @dataclass(frozen=True)
@@ -121,7 +130,6 @@ def readable_table(expected: str, actual: str, case_sensitive: bool, granularity
 
     from rapidfuzz.distance import Levenshtein
 
-    from matchlens.core.diff.alignment import Hunk
     from matchlens.core.diff.char_classes import differing_runs
     from matchlens.core.diff.readable.chunks import chunks_and_moves, exact_opcodes
     from matchlens.core.diff.scroll_sync import line_anchors
@@ -162,19 +170,17 @@ def readable_table(expected: str, actual: str, case_sensitive: bool, granularity
         rows.append((kind, flags, c.exp_start, c.exp_end, c.act_start, c.act_end, units))
     n = len(rows)
     cols = np.array(rows, dtype=np.int64).reshape(n, 7)
-    hunk_rows, hunk_objs = [], []
-    first = 0
-    for i in range(1, n + 1):
-        if i < n and cols[i, 2] == cols[i - 1, 3] and cols[i, 4] == cols[i - 1, 5]:
-            continue  # touching rows (a typo right before an insertion) are one difference
-        head, tail = cols[first], cols[i - 1]
-        counted = bool((cols[first:i, 1] & FLAG_COUNTED).any())
-        hunk_rows.append((head[2], tail[3], head[4], tail[5], first, i - 1))
-        hunk_objs.append(Hunk(int(head[2]), int(tail[3]), int(head[4]), int(tail[5]), first,
-                              i - 1, counted))
-        first = i
-    hunks = np.array(hunk_rows, dtype=np.int64).reshape(len(hunk_rows), 6)
-    anchors = line_anchors(expected, actual, SimpleNamespace(hunks=tuple(hunk_objs)))
+    # touching rows (a typo right before an insertion) are one difference: a hunk starts at
+    # every row that does not touch the one before it (vectorised: thousands of hunks at 100k)
+    touching = (cols[1:, 2] == cols[:-1, 3]) & (cols[1:, 4] == cols[:-1, 5])
+    firsts = np.flatnonzero(np.concatenate([[True], ~touching])) if n else \
+        np.zeros(0, dtype=np.int64)
+    lasts = np.append(firsts[1:], n) - 1 if n else firsts
+    hunks = np.stack([cols[firsts, 2], cols[lasts, 3], cols[firsts, 4], cols[lasts, 5], firsts,
+                      lasts], axis=1).astype(np.int64).reshape(len(firsts), 6)
+    # line_anchors reads only the hunks' bounds: plain tuples, not validated Hunk objects
+    bounds = tuple(map(_HunkBounds._make, hunks[:, :4].tolist()))
+    anchors = line_anchors(expected, actual, SimpleNamespace(hunks=bounds))
     table = SpanTable(cols[:, 0].astype(np.int8), cols[:, 1].astype(np.int8),
                       cols[:, 2:4].copy(), cols[:, 4:6].copy(), cols[:, 6].copy(), hunks,
                       distance, granularity, astral_offsets(expected), astral_offsets(actual),

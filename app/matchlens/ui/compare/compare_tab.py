@@ -129,7 +129,8 @@ class CompareTab(QWidget):
         self.collapse = CollapseControl(
             bar.action_collapse, {side: pane.editor for side, pane in self.panes.items()},
             self.inline_pane.view, lambda: self._table, self.texts,
-            lambda: self.inline_pane.layout_, self)
+            # the inline view folds while it shows (set_inline refreshes when it opens)
+            lambda: self.inline_pane.layout_ if self.inline_pane.isVisible() else None, self)
         self.metrics = MetricColumn(self.config, self)
         self.metrics.sig_detail_activated.connect(self.navigation.select_json_path)
         self.metrics.sig_settings_requested.connect(self.open_settings)
