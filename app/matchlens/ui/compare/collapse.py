@@ -52,6 +52,8 @@ class Collapser(QObject):
         self._hosts: dict[int, int] = {}  # host block number -> fold index
         self._host_order: list[int] = []  # the hosts' block numbers, ascending
         self._placeholders: dict[int, str] = {}  # host block number -> its placeholder
+        # the last folds given to `apply`, with the opened lines and blocks there were then
+        self._given: tuple[Folds, int, int] | None = None
         self._hidden: set[int] = set()  # block numbers hidden now (hosts not included)
         self._opened: set[int] = set()  # block numbers the user unfolded
         self._blocks = -1  # the document's block count when `_hidden` was set
@@ -63,6 +65,14 @@ class Collapser(QObject):
     # -- folding --------------------------------------------------------------------------------
     def apply(self, folds: Folds) -> None:
         """Show `folds` (minus those the user opened since the text was set)."""
+        doc = self.editor.document()
+        given = (folds, len(self._opened), doc.blockCount())
+        last = self._given
+        if (last is not None and last[1:] == given[1:]
+                and np.array_equal(last[0].ranges, folds.ranges)
+                and np.array_equal(last[0].hosts, folds.hosts)):
+            return  # a keystroke's table folds the same lines: nothing to redo
+        self._given = given
         if self._opened and len(folds.ranges):
             # drop the folds holding a line the user opened (the first opened line at or
             # after each fold's start lies inside it)
@@ -71,7 +81,6 @@ class Collapser(QObject):
             inside = (at < len(opened)) & (
                 opened[np.minimum(at, len(opened) - 1)] < folds.ranges[:, 1])
             folds = Folds(folds.ranges[~inside], folds.hosts[~inside])
-        doc = self.editor.document()
         blocks = doc.blockCount()
         hidden: set[int] = set()
         hosts: dict[int, int] = {}
@@ -125,7 +134,7 @@ class Collapser(QObject):
         doc = self.editor.document()
         if position == 0 and added >= doc.characterCount() - 1:  # a new text: all of it shows
             self.folds, self._hosts, self._hidden, self._opened = no_folds(), {}, set(), set()
-            self._host_order, self._placeholders = [], {}
+            self._host_order, self._placeholders, self._given = [], {}, None
             self._blocks = -1
 
     def open_fold(self, index: int) -> None:
