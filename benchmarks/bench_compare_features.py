@@ -30,6 +30,26 @@ The whole keystroke costs a fifth less CPU; the three features together still ad
 (+16%), over the 10% target. Measured one at a time in one process (less noise): moves
 (`find_moves`, pieces of the unchanged side kept) ~4 ms, the ruler's marks and paint ~1.1 ms a
 side, collapsing ~0.7 ms (bench_collapse).
+
+Then (branch cmpkeys) the word metrics incremental (bench_keystroke_tasks), moves re-cutting only
+the edited sentences and pairing only the pieces out of place, the ruler and the folds sharing
+each side's line starts and marks, the ruler drawn from a pixmap, the folds not re-applied when
+a keystroke leaves them as they were, the placeholders found host by host. 2 shared cores at
+load 7-10 (worse than above), --keys 10, three runs alternating with a868cf4 (the after runs were
+taken while the collapse and ruler changes were still landing), CPU ms per keystroke:
+                base               all (moves + ruler + collapse)
+  before      79.2  76.9  81.7     91.3 (+15.3%)  94.7 (+23.2%)  101.2 (+23.9%)
+  after       40.6  43.4  39.9     50.2 (+23.6%)  51.7 (+19.1%)   43.7  (+9.6%)
+The whole keystroke costs half the CPU; the three features add 3.8-9.6 ms instead of 12-20 ms,
+but as a share of a base that halved, about +10-20%: still over the 10% target on this noisy
+machine. Measured one at a time, each in one process with thread CPU time (steadier):
+  moves inside the highlight task (find_moves on vs off, alternating keystrokes, 15 each):
+      before 11.6 -> 17.3 ms (+5.7)      after 8.1 -> 10.1 ms (+2.0)
+  the window's set_table + paint (ruler / collapse on vs off, 12 keystrokes each):
+      before base 5.2, +ruler 6.4, +collapse 8.2, both 9.0 ms
+      after  base 2.9, +ruler 3.5, +collapse 3.4, both 4.1 ms
+so moves + ruler + collapse now cost ~3 ms of a ~40 ms keystroke (~8%), against ~9.5 ms of
+~80 ms before.
 """
 
 from __future__ import annotations

@@ -13,16 +13,19 @@ The window runs these tasks on two lanes (the highlight with the edit-script met
 rest on the other), so a keystroke's results arrive after about the larger of the two sums plus
 the window's own work (bench_compare_keystroke measures that end to end).
 
-Measured 2026-11-26, 2 shared cores (load 4-8), --keys 15, median CPU ms per keystroke:
-                       before (a868cf4)   after
-  __align__                 ~14.0          ~12 (moves: pieces re-cut around the edit)
-  rouge_l                   ~14.2           1.7
-  token_f1                   ~8.5           0.2
-  wer                        ~7.2           1.2
-  jaccard                    ~2.6           0.3
-  bleu                       ~5.4           ~5.4
-  levenshtein_similarity     ~3.2           ~3.2
-  all tasks                  ~56            ~26
+Measured 2026-11-26, 2 cores shared with other sessions (load 10.7-11.8), --keys 15, three
+runs alternating with a868cf4 (median CPU ms per keystroke; the run's median of the three):
+                           before (a868cf4)   after
+  __align__                      13.7           10.4   (moves re-cut around the edit; hunks
+                                                        with numpy)
+  rouge_l                        14.1            1.7   (LCS in the band of the last one)
+  token_f1                        8.3            0.3   (kept counts, moved by the edit)
+  wer                             6.7            1.5   (words as characters, script spliced)
+  jaccard                         2.1            0.4
+  bleu                            5.2            5.1
+  levenshtein_similarity          3.2            3.2
+  chrf                            1.0            1.0
+  all tasks               54.1 54.8 54.7   22.9 31.0 24.2
 """
 
 from __future__ import annotations
