@@ -42,7 +42,7 @@ taken while the collapse and ruler changes were still landing), CPU ms per keyst
   after       40.6  43.4  39.9     50.2 (+23.6%)  51.7 (+19.1%)   43.7  (+9.6%)
 The whole keystroke costs half the CPU; the three features add 3.8-9.6 ms instead of 12-20 ms,
 but as a share of a base that halved, about +10-20%: still over the 10% target on this noisy
-machine. Measured one at a time, each in one process with thread CPU time (steadier):
+machine. Measured one at a time (bench_compare_features_parts.py, thread CPU time, steadier):
   moves inside the highlight task (find_moves on vs off, alternating keystrokes, 15 each):
       before 11.6 -> 17.3 ms (+5.7)      after 8.1 -> 10.1 ms (+2.0)
   the window's set_table + paint (ruler / collapse on vs off, 12 keystrokes each):
