@@ -32,6 +32,16 @@ On a quiet machine the median is at the 50 ms target, not clearly under it: the 
 for a keystroke is ~50 ms (rouge_l 14.5, the highlight 12.3 of which the script 3, token_f1
 7.4, wer 5.6, bleu 4.8, levenshtein_similarity 2.9, jaccard 1.8, chrf 0.8) on two lanes,
 plus the window's ~16 ms.
+Then (branch cmpkeys) the word metrics follow the keystroke instead of recomputing
+(`core.metrics.incremental_words`: rouge_l 14.1 -> 1.7 ms, token_f1 8.3 -> 0.3, wer 6.7 -> 1.5,
+jaccard 2.1 -> 0.4), moves re-cut only the edited sentences, the highlight's hunks in numpy
+(13.7 -> 10.4 ms): the lanes' CPU for a keystroke 54.7 -> 24.2 ms (bench_keystroke_tasks,
+medians of three alternating runs), about 12 ms a lane. Wall time could only be taken on a
+machine at load 7-11 (other sessions' test suites), where it measures the machine: all results
+median ms, --keys 15, alternating with a868cf4 (the after runs while the work was landing):
+      before 210.2 132.4 145.2          after 162.8 272.3 91.1
+The quiet-machine figure is for the merge (same command); from the CPU halved, expect the
+~50 ms above to drop to ~30-35 ms.
 
 Then, for each --one-line size, loading a pair (`set_texts`) and one keystroke, with the whole
 text on ONE line (minified JSON, a one-line model answer) and, for comparison, the same
