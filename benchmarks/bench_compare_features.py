@@ -40,6 +40,9 @@ taken while the collapse and ruler changes were still landing), CPU ms per keyst
                 base               all (moves + ruler + collapse)
   before      79.2  76.9  81.7     91.3 (+15.3%)  94.7 (+23.2%)  101.2 (+23.9%)
   after       40.6  43.4  39.9     50.2 (+23.6%)  51.7 (+19.1%)   43.7  (+9.6%)
+Final code, two more runs alternating at load 7.8-8.6:
+  before      69.9  70.4           88.0 (+25.9%)  84.6 (+20.3%)
+  after       36.7  37.0           41.2 (+12.2%)  43.6 (+17.8%)
 The whole keystroke costs half the CPU; the three features add 3.8-9.6 ms instead of 12-20 ms,
 but as a share of a base that halved, about +10-20%: still over the 10% target on this noisy
 machine. Measured one at a time (bench_compare_features_parts.py, thread CPU time, steadier):
