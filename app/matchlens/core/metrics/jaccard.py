@@ -10,7 +10,7 @@ import numpy as np
 from matchlens.core.metrics.fast.loading import JACCARD_COMPILED_FROM_ROWS, kernels_loaded
 from matchlens.core.metrics.fast.word_table import jaccard_scores, word_table
 from matchlens.core.metrics.registry import register
-from matchlens.core.metrics.shared_work import folded_texts
+from matchlens.core.metrics.shared_work import already_shared, folded_texts
 from matchlens.core.metrics.spec import ManyOutcome, MetricSpec, OptionSpec
 from matchlens.core.results import Direction, Outcome
 from matchlens.core.text.casefold import fold_case
@@ -43,9 +43,8 @@ def _many(expected: Sequence[str], actual: Sequence[str], options: Mapping[str, 
         actual = folded_texts(actual)
     if len(expected) != len(actual):
         raise ValueError("expected and actual must have the same length")
-    if kernels_loaded():  # numba's cost is paid (fast.loading): the chunk's word table, compiled
-        scores = jaccard_scores(word_table(expected, actual).words, len(expected))
-        return ManyOutcome(scores, np.zeros(len(scores), dtype=np.int8))
+    if kernels_loaded():  # numba's cost is paid (fast.loading): compiled
+        return ManyOutcome(_compiled(expected, actual), np.zeros(len(expected), dtype=np.int8))
     # The hot loop of a million-row batch: inlined; equal texts score 1 without being split
     # (both word sets are the same set, empty or not); |E ∪ A| = |E| + |A| − |E ∩ A| so no
     # union set is built.
@@ -60,6 +59,21 @@ def _many(expected: Sequence[str], actual: Sequence[str], options: Mapping[str, 
         union = len(e_words) + len(a_words) - shared
         append(shared / union if union else 1.0)
     return ManyOutcome(np.array(scores, dtype=np.float64), np.zeros(len(scores), dtype=np.int8))
+
+
+def _compiled(expected: Sequence[str], actual: Sequence[str]) -> np.ndarray:
+    """The chunk's word table where a word metric built it already (a few ids a row to count);
+    otherwise jaccard's own kernel on the pairs that differ (equal texts score 1)."""
+    if already_shared(("word_table", True), (expected, actual)) is not None:
+        return jaccard_scores(word_table(expected, actual).words, len(expected))
+    from matchlens.core.metrics.fast.jaccard_kernel import jaccard_from_chars
+
+    differ = [i for i, (e, a) in enumerate(zip(expected, actual, strict=True)) if e != a]
+    scores = np.ones(len(expected), dtype=np.float64)
+    if differ:
+        scores[differ] = jaccard_from_chars([expected[i] for i in differ],
+                                            [actual[i] for i in differ])
+    return scores
 
 
 register(MetricSpec(

@@ -116,10 +116,10 @@ class WholeBatch:
         self.status = {key: make(sizes[key[0]], np.int8, STATUS_MISSING) for key in self.keys}
         specs = [job.spec for job in jobs]
         if kernels_due(specs, 0):  # needed from the first row: loaded once, the child inherits
-            load_kernels()
+            load_kernels(specs)
         self.forked = _score_forked(len(self.work), self.score) if parallel else None
         if kernels_due(specs, run_rows):  # from here on: loaded while the child starts
-            load_kernels()
+            load_kernels(specs)
 
     def score(self, i: int, messages: dict) -> None:
         variant, start, stop = self.work[i]

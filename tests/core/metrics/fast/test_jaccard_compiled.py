@@ -14,8 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from matchlens.core.metrics import get_metric, jaccard
-from matchlens.core.metrics.fast import loading
+from matchlens.core.metrics.fast import jaccard_kernel, loading
+from matchlens.core.metrics.fast.word_table import word_table
 from matchlens.core.metrics.registry import sharing_work
+from matchlens.core.text.casefold import fold_many
 
 # Words whose case folding is unusual (İ lowers to two code points and fold_case keeps it; the
 # final sigma depends on its neighbours; ß and ﬁ have no one-character upper case; K is the
@@ -73,6 +75,44 @@ def test_the_python_batch_path_equals_the_word_sets(pairs, case_sensitive):
         patch.setattr(jaccard, "kernels_loaded", lambda: False)
         got = _batch(expected, actual, case_sensitive)
     assert got.tobytes() == _reference(expected, actual, case_sensitive).tobytes()
+
+
+@settings(max_examples=300, deadline=None)
+@given(PAIRS, st.booleans(), st.sampled_from([jaccard_kernel.FNV_PRIME, np.uint64(0)]))
+def test_jaccards_own_kernel_counts_the_word_sets(pairs, case_sensitive, prime):
+    # the kernel a run without a word metric takes (no chunk word table); prime 0 gives every
+    # word the same hash, so words must be told apart by their characters
+    expected, actual = map(list, zip(*pairs, strict=True))
+    if not case_sensitive:
+        expected, actual = fold_many(expected), fold_many(actual)
+    sets = [(jaccard.word_set(e), jaccard.word_set(a))
+            for e, a in zip(expected, actual, strict=True)]
+    want = [[len(e) for e, _ in sets], [len(a) for _, a in sets], [len(e & a) for e, a in sets]]
+    assert jaccard_kernel.pair_counts(expected, actual, prime).tolist() == want
+
+
+def test_a_pair_with_many_words_grows_the_table():
+    # 1,000 distinct words a side (the table starts with 128 words' room); 500 shared
+    expected = " ".join(f"w{i}" for i in range(1000))
+    actual = " ".join(f"w{i}" for i in range(500, 1500))
+    counts = jaccard_kernel.pair_counts(["a", expected, "b"], ["a", actual, "c"])
+    assert counts[:, 1].tolist() == [1000, 1000, 500]
+    assert counts[:, [0, 2]].tolist() == [[1, 1], [1, 1], [1, 0]]
+
+
+def test_the_batch_path_uses_the_word_table_a_word_metric_built():
+    # with token_f1's table in the chunk's shared work, jaccard counts its ids (no second
+    # split); the scores are the same either way
+    expected, actual = ["a b c", "x y", "same"], ["a c d", "y z", "same"]
+    spec = get_metric("jaccard")
+    options = spec.resolve_options({})
+    with sharing_work():
+        word_table(expected, actual)
+        built = spec.many(expected, actual, options).scores
+    with sharing_work():
+        own = spec.many(expected, actual, options).scores
+    # E = {a, b, c}, A = {a, c, d}: 2 of 4; {x, y} / {y, z}: 1 of 3; equal texts: 1
+    assert built.tolist() == own.tolist() == [0.5, 1 / 3, 1.0]
 
 
 def test_a_word_repeated_counts_once_on_each_side():

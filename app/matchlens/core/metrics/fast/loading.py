@@ -27,23 +27,26 @@ from collections.abc import Iterable, Iterator
 
 from matchlens.core.metrics.spec import MetricSpec
 
-# The module that holds the word kernels: in sys.modules once some metric of this process has
-# run compiled (or `load_kernels` ran).
-KERNEL_MODULE = "matchlens.core.metrics.fast.word_kernel"
+# The modules that hold the kernels: one of them is in sys.modules once some metric of this
+# process has run compiled (or `load_kernels` ran), and numba's import is paid.
+KERNEL_MODULES = ("matchlens.core.metrics.fast.word_kernel",
+                  "matchlens.core.metrics.fast.jaccard_kernel")
 
-# From this many rows of a run the compiled jaccard is used: loading numba costs ~0.45 s of one
-# core, and on bench_score's answers (~25 words, 30% equal to their reference) the compiled
-# path saves ~1.2 us a row against Python's sets when jaccard alone needs the word table
-# (benchmarks/bench_metrics.py). A run does not know its size until it ends, so the kernels
-# are loaded once it has read this many rows: a 1M-row file wins ~0.4 s of CPU, a file just
-# past the mark loses at most the load. A run that loaded numba anyway (a word metric) uses
-# the compiled jaccard from its first row, sharing the word table.
-JACCARD_COMPILED_FROM_ROWS = 300_000
+# From this many rows of a run the compiled jaccard is used. Measured on bench_score's answers
+# (~25 words, 30% equal to their reference; benchmarks/bench_metrics.py): importing numba and
+# loading jaccard's kernel (fast.jaccard_kernel) costs ~0.44 s of one core; Python's sets cost
+# ~3.6 us a row, the kernel ~1.5 us (equal pairs skipped by both), so the kernel wins back its
+# load after ~210k rows. A run does not know its size until it ends, so the kernel is loaded
+# once the run has read this many rows: by then Python's sets have cost about the load itself
+# (the rent-or-buy rule: never more than twice the best choice made knowing the size), and a
+# 1M-row file saves ~1.3 s of CPU. A run that loaded numba anyway (a word metric) uses the
+# compiled jaccard from its first row, sharing the word table.
+JACCARD_COMPILED_FROM_ROWS = 150_000
 
 
 def kernels_loaded() -> bool:
     """True when the compiled kernels are loaded in this process (their cost is paid)."""
-    return KERNEL_MODULE in sys.modules
+    return any(name in sys.modules for name in KERNEL_MODULES)
 
 
 def kernels_due(specs: Iterable[MetricSpec], rows: int) -> bool:
@@ -69,11 +72,17 @@ def lean_first_use() -> Iterator[None]:
             del sys.modules["scipy.linalg"]  # a later `import scipy.linalg` works as ever
 
 
-def load_kernels() -> None:
-    """Import numba and the word kernels and run them once on a tiny input, so their machine
-    code is in memory (a chunk with non-ASCII text loads the kernels' wide-character variant
-    when it comes)."""
+def load_kernels(specs: Iterable[MetricSpec] = ()) -> None:
+    """Import numba and the kernels the metrics need and run them once on a tiny input, so
+    their machine code is in memory (a chunk with non-ASCII text loads the kernels'
+    wide-character variant when it comes): jaccard's own, and the word table's when a metric
+    needs it from its first row (a word metric: compiled_from_rows 0) or `specs` is empty."""
+    specs = list(specs)
     with lean_first_use():
-        from matchlens.core.metrics.fast.word_table import jaccard_scores, word_table
+        from matchlens.core.metrics.fast.jaccard_kernel import jaccard_from_chars
 
-        jaccard_scores(word_table(["a b"], ["a"]).words, 1)
+        jaccard_from_chars(["a b"], ["a"])
+        if not specs or any(spec.compiled_from_rows == 0 for spec in specs):
+            from matchlens.core.metrics.fast.word_table import jaccard_scores, word_table
+
+            jaccard_scores(word_table(["a b"], ["a"]).words, 1)
