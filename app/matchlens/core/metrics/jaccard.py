@@ -63,17 +63,12 @@ def _many(expected: Sequence[str], actual: Sequence[str], options: Mapping[str, 
 
 def _compiled(expected: Sequence[str], actual: Sequence[str]) -> np.ndarray:
     """The chunk's word table where a word metric built it already (a few ids a row to count);
-    otherwise jaccard's own kernel on the pairs that differ (equal texts score 1)."""
+    otherwise jaccard's own kernel (equal texts score 1 unsplit)."""
     if already_shared(("word_table", True), (expected, actual)) is not None:
         return jaccard_scores(word_table(expected, actual).words, len(expected))
     from matchlens.core.metrics.fast.jaccard_kernel import jaccard_from_chars
 
-    differ = [i for i, (e, a) in enumerate(zip(expected, actual, strict=True)) if e != a]
-    scores = np.ones(len(expected), dtype=np.float64)
-    if differ:
-        scores[differ] = jaccard_from_chars([expected[i] for i in differ],
-                                            [actual[i] for i in differ])
-    return scores
+    return jaccard_from_chars(expected, actual)
 
 
 register(MetricSpec(

@@ -74,12 +74,13 @@ def _add_words(chars, start, end, space, side, prime, slots, word_at, word_len, 
 
 
 @numba.njit(cache=_CACHE, nogil=True)
-def distinct_pair_counts(chars, text_ends, n, space, prime):
+def distinct_pair_counts(chars, text_ends, n, space, prime, skip_equal):
     """Per pair i (text i against text n + i; text t is chars[text_ends[t-1]:text_ends[t]]):
     (distinct words of text i, distinct words of text n + i, distinct words in both), words
     split on whitespace as str.split() does (`space[c]`: str.isspace() of code point c below
     len(space); none above is). `prime`: FNV-1a's (FNV_PRIME); the tests pass 0, which gives
-    every word the same hash, to check that words are told apart by their characters."""
+    every word the same hash, to check that words are told apart by their characters. With
+`skip_equal`, a pair of equal texts is not split: (0, 0, 0), whose jaccard is 1 too."""
     out = np.empty((3, n), dtype=np.int64)
     capacity = 256
     slots = np.full(capacity, _EMPTY, dtype=np.int64)
@@ -91,6 +92,14 @@ def distinct_pair_counts(chars, text_ends, n, space, prime):
     for i in range(n):
         e0 = text_ends[i - 1] if i > 0 else 0
         a0 = text_ends[n + i - 1]
+        if skip_equal and text_ends[i] - e0 == text_ends[n + i] - a0:
+            j = 0
+            size = text_ends[i] - e0
+            while j < size and chars[e0 + j] == chars[a0 + j]:
+                j += 1
+            if j == size:
+                out[0, i], out[1, i], out[2, i] = 0, 0, 0
+                continue
         while True:
             k = _add_words(chars, e0, text_ends[i], space, 1, prime, slots, word_at, word_len,
                            word_hash, flags, used, 0)
@@ -117,8 +126,10 @@ def distinct_pair_counts(chars, text_ends, n, space, prime):
     return out
 
 
-def pair_counts(expected: Sequence[str], actual: Sequence[str], prime=FNV_PRIME) -> np.ndarray:
-    """(3, n) int64: per pair, |E|, |A| and |E & A| of the two texts' whitespace word sets."""
+def pair_counts(expected: Sequence[str], actual: Sequence[str], prime=FNV_PRIME,
+                skip_equal: bool = False) -> np.ndarray:
+    """(3, n) int64: per pair, |E|, |A| and |E & A| of the two texts' whitespace word sets
+    ((0, 0, 0) for equal texts with `skip_equal`)."""
     texts = [*expected, *actual]
     joined = "".join(texts)
     if joined.isascii():  # one byte per character, copied as is
@@ -128,13 +139,15 @@ def pair_counts(expected: Sequence[str], actual: Sequence[str], prime=FNV_PRIME)
     text_ends = np.cumsum(np.fromiter(map(len, texts), dtype=np.int64, count=len(texts)))
     if not len(expected):
         return np.zeros((3, 0), dtype=np.int64)
-    return distinct_pair_counts(chars, text_ends, len(expected), space_table(), prime)
+    return distinct_pair_counts(chars, text_ends, len(expected), space_table(), prime,
+                                skip_equal)
 
 
 def jaccard_from_chars(expected: Sequence[str], actual: Sequence[str]) -> np.ndarray:
     """Per pair, len(E & A) / len(E | A) of the word sets (1.0 where neither has a word): exact
-    integer counts and one division each, so equal to Python's sets to the bit."""
-    left, right, both = pair_counts(expected, actual)
+    integer counts and one division each, so equal to Python's sets to the bit. Equal texts
+    score 1 without being split."""
+    left, right, both = pair_counts(expected, actual, skip_equal=True)
     union = left + right - both
     scores = np.ones(len(expected), dtype=np.float64)
     some = union > 0
