@@ -92,7 +92,7 @@ def test_jaccards_own_kernel_counts_the_word_sets(pairs, case_sensitive, prime):
     # equal texts are not split when skipped: (0, 0, 0), jaccard 1 as their word sets give
     skipped = jaccard_kernel.pair_counts(expected, actual, prime, skip_equal=True).T.tolist()
     assert skipped == [[0, 0, 0] if e == a else list(c)
-                       for e, a, c in zip(expected, actual, zip(*want), strict=True)]
+                       for e, a, c in zip(expected, actual, zip(*want, strict=True), strict=True)]
 
 
 def test_a_pair_with_many_words_grows_the_table():
