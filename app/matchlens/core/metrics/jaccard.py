@@ -7,10 +7,14 @@ from typing import Any
 
 import numpy as np
 
-from matchlens.core.metrics.fast.loading import JACCARD_COMPILED_FROM_ROWS, kernels_loaded
+from matchlens.core.metrics.fast.loading import (
+    JACCARD_COMPILED_FROM_ROWS,
+    kernels_loaded,
+    words_loaded,
+)
 from matchlens.core.metrics.fast.word_table import jaccard_scores, word_table
 from matchlens.core.metrics.registry import register
-from matchlens.core.metrics.shared_work import already_shared, folded_texts
+from matchlens.core.metrics.shared_work import folded_texts
 from matchlens.core.metrics.spec import ManyOutcome, MetricSpec, OptionSpec
 from matchlens.core.results import Direction, Outcome
 from matchlens.core.text.casefold import fold_case
@@ -62,9 +66,10 @@ def _many(expected: Sequence[str], actual: Sequence[str], options: Mapping[str, 
 
 
 def _compiled(expected: Sequence[str], actual: Sequence[str]) -> np.ndarray:
-    """The chunk's word table where a word metric built it already (a few ids a row to count);
-    otherwise jaccard's own kernel (equal texts score 1 unsplit)."""
-    if already_shared(("word_table", True), (expected, actual)) is not None:
+    """The chunk's word table where the word kernels are loaded (a word metric of the run
+    shares the table, built by whichever metric comes first); otherwise jaccard's own kernel
+    (equal texts score 1 unsplit), and the word kernels are never loaded for it."""
+    if words_loaded():
         return jaccard_scores(word_table(expected, actual).words, len(expected))
     from matchlens.core.metrics.fast.jaccard_kernel import jaccard_from_chars
 

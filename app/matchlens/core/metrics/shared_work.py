@@ -38,16 +38,6 @@ def shared(key: Any, inputs: tuple, compute: Callable[[], T]) -> T:
     return value
 
 
-def already_shared(key: Any, inputs: tuple) -> Any:
-    """What `shared(key, inputs, ...)` computed earlier in the current scope, or None (nothing
-    is computed): a metric takes a cheaper path when another metric built the work anyway."""
-    memo = _SHARED.get()
-    hit = None if memo is None else memo.get((key, *map(id, inputs)))
-    if hit is not None and all(a is b for a, b in zip(hit[0], inputs, strict=True)):
-        return hit[1]
-    return None
-
-
 # How many threads a metric's C++ library may use (rapidfuzz `workers`): -1 is every core. A
 # batch that already runs one process per core sets it to 1.
 _THREADS: ContextVar[int] = ContextVar("matchlens_metric_threads", default=-1)

@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 
 from matchlens.core.metrics import get_metric, jaccard
 from matchlens.core.metrics.fast import jaccard_kernel, loading
-from matchlens.core.metrics.fast.word_table import word_table
 from matchlens.core.metrics.registry import sharing_work
 from matchlens.core.text.casefold import fold_many
 
@@ -104,19 +103,26 @@ def test_a_pair_with_many_words_grows_the_table():
     assert counts[:, [0, 2]].tolist() == [[1, 1], [1, 1], [1, 0]]
 
 
-def test_the_batch_path_uses_the_word_table_a_word_metric_built():
-    # with token_f1's table in the chunk's shared work, jaccard counts its ids (no second
-    # split); the scores are the same either way
-    expected, actual = ["a b c", "x y", "same"], ["a c d", "y z", "same"]
-    spec = get_metric("jaccard")
-    options = spec.resolve_options({})
-    with sharing_work():
-        word_table(expected, actual)
-        built = spec.many(expected, actual, options).scores
-    with sharing_work():
-        own = spec.many(expected, actual, options).scores
+def test_jaccard_takes_the_word_table_once_the_word_kernels_are_loaded():
+    # a run with a word metric loads word_kernel and jaccard shares its table; a run without
+    # one (in a fresh process) loads jaccard's own kernel only; both paths score alike
+    code = (
+        "import sys\n"
+        "from matchlens.core.metrics import get_metric\n"
+        "from matchlens.core.metrics.fast import loading\n"
+        "from matchlens.core.metrics.registry import sharing_work\n"
+        "spec = get_metric('jaccard')\n"
+        "loading.load_kernels([spec, get_metric(sys.argv[1])])\n"
+        "with sharing_work():\n"
+        "    got = spec.many(['a b c', 'x y', 'same'], ['a c d', 'y z', 'same'],\n"
+        "                    spec.resolve_options({})).scores.tolist()\n"
+        "print(got, *(name in sys.modules for name in loading.KERNEL_MODULES))\n")
     # E = {a, b, c}, A = {a, c, d}: 2 of 4; {x, y} / {y, z}: 1 of 3; equal texts: 1
-    assert built.tolist() == own.tolist() == [0.5, 1 / 3, 1.0]
+    scores = "[0.5, 0.3333333333333333, 1.0]"
+    for metric, loaded in (("token_f1", "True False"), ("exact_match", "False True")):
+        out = subprocess.run([sys.executable, "-c", code, metric], capture_output=True,
+                             text=True, check=True).stdout.strip()
+        assert out == f"{scores} {loaded}"
 
 
 def test_a_word_repeated_counts_once_on_each_side():

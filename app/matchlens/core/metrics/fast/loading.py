@@ -49,6 +49,11 @@ def kernels_loaded() -> bool:
     return any(name in sys.modules for name in KERNEL_MODULES)
 
 
+def words_loaded() -> bool:
+    """True when the word table's kernels (word_kernel) are loaded in this process."""
+    return KERNEL_MODULES[0] in sys.modules
+
+
 def kernels_due(specs: Iterable[MetricSpec], rows: int) -> bool:
     """True when a run of `rows` rows so far, scoring these metrics, should have the kernels
     loaded and has not yet (MetricSpec.compiled_from_rows)."""
@@ -75,14 +80,16 @@ def lean_first_use() -> Iterator[None]:
 def load_kernels(specs: Iterable[MetricSpec] = ()) -> None:
     """Import numba and the kernels the metrics need and run them once on a tiny input, so
     their machine code is in memory (a chunk with non-ASCII text loads the kernels'
-    wide-character variant when it comes): jaccard's own, and the word table's when a metric
-    needs it from its first row (a word metric: compiled_from_rows 0) or `specs` is empty."""
+    wide-character variant when it comes): the word table's when a metric needs it from its
+    first row (a word metric: compiled_from_rows 0) or `specs` is empty, jaccard then sharing
+    the table; jaccard's own kernel otherwise."""
     specs = list(specs)
     with lean_first_use():
-        from matchlens.core.metrics.fast.jaccard_kernel import jaccard_from_chars
-
-        jaccard_from_chars(["a b"], ["a"])
         if not specs or any(spec.compiled_from_rows == 0 for spec in specs):
             from matchlens.core.metrics.fast.word_table import jaccard_scores, word_table
 
             jaccard_scores(word_table(["a b"], ["a"]).words, 1)
+        else:
+            from matchlens.core.metrics.fast.jaccard_kernel import jaccard_from_chars
+
+            jaccard_from_chars(["a b"], ["a"])
