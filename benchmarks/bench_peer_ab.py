@@ -37,16 +37,15 @@ def timed(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, flo
     """(wall s, CPU s, peak RSS MB) of one process and the children it waited for."""
     environment = {**os.environ, **(env or {})}
     environment.pop("PYTHONDONTWRITEBYTECODE", None)
-    start = time.perf_counter()
-    child = subprocess.Popen(cmd, env=environment, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.PIPE)
-    err = child.stderr.read()  # before waiting: a full pipe would block the child
-    _, status, usage = os.wait4(child.pid, 0)
-    wall = time.perf_counter() - start
-    child.stderr.close()
-    child.returncode = os.waitstatus_to_exitcode(status)
-    if child.returncode not in (0, 1):
-        sys.exit(f"failed: {' '.join(cmd)}\n{err.decode(errors='replace')[-2000:]}")
+    with tempfile.TemporaryFile() as err:  # a file, not a pipe: nothing waits on a reader
+        start = time.perf_counter()
+        child = subprocess.Popen(cmd, env=environment, stdout=subprocess.DEVNULL, stderr=err)
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - start
+        child.returncode = os.waitstatus_to_exitcode(status)
+        if child.returncode not in (0, 1):
+            err.seek(0)
+            sys.exit(f"failed: {' '.join(cmd)}\n{err.read().decode(errors='replace')[-2000:]}")
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
