@@ -1,7 +1,8 @@
-"""The compiled jaccard (fast.word_table.jaccard_scores over word_kernel.distinct_counts) and
-the loading of the compiled kernels (fast.loading): the compiled batch path equals the
-single-pair definition (Python's word sets) on Unicode whitespace and case folding, and so
-does the Python batch path a small run keeps; loading numba leaves scipy.linalg importable."""
+"""The compiled jaccard (jaccard's own kernel, fast.jaccard_kernel, and fast.word_table's
+jaccard_scores over word_kernel.distinct_counts when a word metric built the table) and the
+loading of the compiled kernels (fast.loading): both compiled paths equal the single-pair
+definition (Python's word sets) on Unicode whitespace and case folding, and so does the Python
+batch path a small run keeps; loading numba leaves scipy.linalg importable."""
 
 from __future__ import annotations
 

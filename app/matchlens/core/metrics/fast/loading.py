@@ -3,9 +3,10 @@
 A process pays a fixed cost the first time it runs a compiled kernel: importing numba, then
 numba's first use of its CPU target (its registries of numpy and Python functions), then each
 kernel's machine code read from the on-disk cache. A word metric (token_f1, wer, rouge_l,
-bleu, chrf, cer) always runs compiled; jaccard only once a run is big enough for its compiled
-path (word_table's ids, `word_kernel.distinct_counts`) to win back that cost from its Python
-sets, or once another metric of the run has loaded numba anyway.
+bleu, chrf, cer) always runs compiled; jaccard only once a run is big enough for its own
+kernel (jaccard_kernel) to win back that cost from its Python sets, or once another metric of
+the run has loaded the word kernels anyway (then it counts the word table's ids,
+`word_kernel.distinct_counts`).
 
 `load_kernels` pays it in this process, so that the forked scoring worker started afterwards
 (core.scoring.parallel) inherits everything instead of paying it a second time; the pipeline
