@@ -95,6 +95,16 @@ def test_jaccards_own_kernel_counts_the_word_sets(pairs, case_sensitive, prime):
                        for e, a, c in zip(expected, actual, zip(*want, strict=True), strict=True)]
 
 
+@settings(max_examples=200, deadline=None)
+@given(PAIRS, st.booleans())
+def test_jaccards_own_kernel_scores_equal_the_word_sets(pairs, case_sensitive):
+    # the scores a run without a word metric gets from 150k rows (equal pairs unsplit)
+    expected, actual = map(list, zip(*pairs, strict=True))
+    folded = (expected, actual) if case_sensitive else (fold_many(expected), fold_many(actual))
+    got = jaccard_kernel.jaccard_from_chars(*folded)
+    assert got.tobytes() == _reference(expected, actual, case_sensitive).tobytes()  # to the bit
+
+
 def test_a_pair_with_many_words_grows_the_table():
     # 1,000 distinct words a side (the table starts with 128 words' room); 500 shared
     expected = " ".join(f"w{i}" for i in range(1000))
