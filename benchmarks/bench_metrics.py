@@ -69,6 +69,36 @@ Of a 10k-row run's ~0.28 s of CPU, ~0.18 s is fixed (a 1-row file costs that): n
 pair hashing ~0.03 s. autoevals' import alone is 0.13 s. `--metrics all` at 10k is numba's
 fixed cost (import ~0.3 s, its first use and the nine kernels read from the on-disk cache
 ~0.5 s) and sacrebleu's import; the first such run after an install compiles them (~40 s CPU).
+
+Round 4 (branch score5: jaccard's own compiled kernel, a small hash table per pair with equal
+pairs unsplit, from 150k rows instead of the word table from 300k; the repeated-pair sample
+2,000 rows a piece). `benchmarks/bench_peer_ab.py --before a868cf4 --autoevals-python
+/work/autoevals-venv/bin/python --runs 9,5,2`: before, now and autoevals alternating run by run,
+medians, CPU = user + system of the process and its forked worker; load average 9-12 on 2
+cores (the whole suite and other engineers' work beside it), so wall times are 3-6x a quiet
+machine's and CPU seconds are the figure to compare:
+
+| rows | before: wall / CPU | now: wall / CPU | autoevals: wall / CPU | autoevals / now: wall, CPU |
+|---|---|---|---|---|
+| 10k (9 runs) | 0.865 s / 0.358 s | 1.000 s / 0.361 s | 1.261 s / 0.444 s | 1.26x, 1.23x |
+| 100k (5 runs) | 11.4 s / 1.98 s | 10.5 s / 2.06 s | 15.9 s / 2.60 s | 1.52x, 1.26x |
+| 1M (2 runs) | 53.2 s / 15.1 s | 48.2 s / 13.6 s | 127 s / 20.1 s | 2.64x, 1.48x |
+
+Peak RSS unchanged (10k 61 MB, 100k 172 MB, 1M 357 MB; autoevals 27 MB). Below 150k rows a
+default run takes the same path as before (10k and 100k differences are noise). jaccard's
+kernel on bench_score's answers: ~1.5 us a row against Python's sets ~3.6 us and the word
+table ~2.4 us (50k-row chunks, one process); numba's import plus loading it ~0.44 s CPU.
+Where a 1M-row run's CPU goes now (one process, cProfile): the two edit distances (rapidfuzz)
+~28%, writing the CSV ~25%, jaccard ~20% (Python's sets for the first 150k rows, the kernel
+after), reading ~15%; and with two processes the per-piece forks: the parent takes ~750k minor page
+faults against ~300k for the same run in one process (~2.2 s of system CPU), because every
+page it writes after each of the 20 forks faults once (copy-on-write), whether or not the
+worker still runs; bigger pieces do not help (the parent writes as many pages per row), a
+worker forked once and fed pieces through shared memory would.
+`--metrics all` at 10k is numba's fixed cost (import ~0.19 s, its first use and the word
+kernels ~0.33 s, bleu's and chrf's kernels ~0.1 s, measured in one process): the ratio to the
+default five stays ~3x until bleu and chrf have a path without numba (per pair in Python they
+cost 2.1 s and 5.3 s at 10k, sacrebleu's own sentence functions).
 """
 
 from __future__ import annotations

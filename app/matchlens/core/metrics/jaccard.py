@@ -8,7 +8,11 @@ from typing import Any
 import numpy as np
 
 from matchlens.core.metrics import incremental_words
-from matchlens.core.metrics.fast.loading import JACCARD_COMPILED_FROM_ROWS, kernels_loaded
+from matchlens.core.metrics.fast.loading import (
+    JACCARD_COMPILED_FROM_ROWS,
+    kernels_loaded,
+    words_loaded,
+)
 from matchlens.core.metrics.fast.word_table import jaccard_scores, word_table
 from matchlens.core.metrics.registry import register
 from matchlens.core.metrics.shared_work import folded_texts
@@ -55,9 +59,8 @@ def _many(expected: Sequence[str], actual: Sequence[str], options: Mapping[str, 
         actual = folded_texts(actual)
     if len(expected) != len(actual):
         raise ValueError("expected and actual must have the same length")
-    if kernels_loaded():  # numba's cost is paid (fast.loading): the chunk's word table, compiled
-        scores = jaccard_scores(word_table(expected, actual).words, len(expected))
-        return ManyOutcome(scores, np.zeros(len(scores), dtype=np.int8))
+    if kernels_loaded():  # numba's cost is paid (fast.loading): compiled
+        return ManyOutcome(_compiled(expected, actual), np.zeros(len(expected), dtype=np.int8))
     # The hot loop of a million-row batch: inlined; equal texts score 1 without being split
     # (both word sets are the same set, empty or not); |E ∪ A| = |E| + |A| − |E ∩ A| so no
     # union set is built.
@@ -72,6 +75,17 @@ def _many(expected: Sequence[str], actual: Sequence[str], options: Mapping[str, 
         union = len(e_words) + len(a_words) - shared
         append(shared / union if union else 1.0)
     return ManyOutcome(np.array(scores, dtype=np.float64), np.zeros(len(scores), dtype=np.int8))
+
+
+def _compiled(expected: Sequence[str], actual: Sequence[str]) -> np.ndarray:
+    """The chunk's word table where the word kernels are loaded (a word metric of the run
+    shares the table, built by whichever metric comes first); otherwise jaccard's own kernel
+    (equal texts score 1 unsplit), and the word kernels are never loaded for it."""
+    if words_loaded():
+        return jaccard_scores(word_table(expected, actual).words, len(expected))
+    from matchlens.core.metrics.fast.jaccard_kernel import jaccard_from_chars
+
+    return jaccard_from_chars(expected, actual)
 
 
 register(MetricSpec(

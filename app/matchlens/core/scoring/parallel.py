@@ -116,10 +116,10 @@ class WholeBatch:
         self.status = {key: make(sizes[key[0]], np.int8, STATUS_MISSING) for key in self.keys}
         specs = [job.spec for job in jobs]
         if kernels_due(specs, 0):  # needed from the first row: loaded once, the child inherits
-            load_kernels()
+            load_kernels(specs)
         self.forked = _score_forked(len(self.work), self.score) if parallel else None
         if kernels_due(specs, run_rows):  # from here on: loaded while the child starts
-            load_kernels()
+            load_kernels(specs)
 
     def score(self, i: int, messages: dict) -> None:
         variant, start, stop = self.work[i]
@@ -184,7 +184,10 @@ def _spans(size: int, chunk: int) -> list[tuple[int, int]]:
     return spans
 
 
-_SAMPLE_ROWS = 10_000
+# 2,000 rows of a 50,000-row piece: a file that repeats a good share of its pairs shows dozens
+# of repeats in it; the sample's texts are hashed for the first time here (10,000 rows cost
+# ~12 ms a piece, a quarter of a second a million rows, on the critical path before the fork).
+_SAMPLE_ROWS = 2_000
 
 
 def _repeats(expected, actual) -> bool:

@@ -17,7 +17,7 @@ from matchlens.core.metrics import evaluate, get_metric
 from matchlens.core.metrics.error_rates import wer_units
 from matchlens.core.metrics.fast import word_table
 from matchlens.core.metrics.fast.word_kernel import split_words
-from matchlens.core.metrics.fast.word_table import _build, _space_table
+from matchlens.core.metrics.fast.word_table import _build, space_table
 from matchlens.core.metrics.registry import sharing_work
 from matchlens.core.metrics.rouge import _rouge_tokens_fast, rouge_tokens
 from matchlens.core.text.normalise import pipeline
@@ -72,7 +72,7 @@ def test_words_with_equal_hashes_stay_apart(prime):
     joined = "".join(texts)
     chars = np.frombuffer(joined.encode("ascii"), dtype=np.uint8)
     ends = np.cumsum([len(t) for t in texts])
-    ids, word_ends, first, length, _ = split_words(chars, ends, _space_table(), np.uint64(prime), False)
+    ids, word_ends, first, length, _ = split_words(chars, ends, space_table(), np.uint64(prime), False)
     vocabulary = [joined[s:s + n] for s, n in zip(first, length, strict=True)]
     assert vocabulary == ["ab", "ba", "a", "abb", "b"]
     assert [vocabulary[i] for i in ids] == " ".join(texts).split()
@@ -81,9 +81,9 @@ def test_words_with_equal_hashes_stay_apart(prime):
 
 def test_whitespace_stops_at_the_table():
     # the kernel's whitespace table stops at U+3000: str.isspace() holds for nothing above
-    limit = len(_space_table())
+    limit = len(space_table())
     assert [c for c in range(limit, sys.maxunicode + 1) if chr(c).isspace()] == []
-    assert _space_table().tolist() == [chr(c).isspace() for c in range(limit)]
+    assert space_table().tolist() == [chr(c).isspace() for c in range(limit)]
 
 
 def test_lower_case_never_looks_across_whitespace():

@@ -33,7 +33,7 @@ _SPACE_LIMIT = 0x3001
 
 
 @cache
-def _space_table() -> np.ndarray:
+def space_table() -> np.ndarray:
     return np.array([chr(c).isspace() for c in range(_SPACE_LIMIT)], dtype=np.bool_)
 
 
@@ -82,7 +82,7 @@ def _build(texts: list[str], glue: bool = False) -> WordTable:
     else:  # a lone surrogate is one character to Python: kept as one code point
         chars = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
     text_ends = np.cumsum(np.fromiter(map(len, texts), dtype=np.int64, count=len(texts)))
-    ids, ends, first, length, lone = split_words(chars, text_ends, _space_table(), FNV_PRIME, glue)
+    ids, ends, first, length, lone = split_words(chars, text_ends, space_table(), FNV_PRIME, glue)
     starts = _starts(ends)
     vocabulary = [joined[s:s + n] for s, n in zip(first.tolist(), length.tolist(), strict=True)]
     return WordTable(Words(ids, starts, ends, vocabulary), lone)

@@ -1,0 +1,133 @@
+"""`matchlens score` before and after a change, and autoevals, alternating run by run on the
+same generated files (bench_score.make_dataset), with wall and CPU seconds of every process.
+
+    .venv/bin/python benchmarks/bench_peer_ab.py --before a868cf4 \\
+        --autoevals-python /work/autoevals-venv/bin/python [--sizes 10000,100000,1000000]
+        [--runs 7,5,3] [--all-sizes 10000,100000] [--all-runs 5]
+
+For each size: `--runs` rounds, each round one run of the revision `--before`, one of this
+tree and one of autoevals' loop (ExactMatch + Levenshtein, the script bench_metrics.py times),
+in that order; then the medians of wall and CPU (user + system, the process and the children
+it waited for: the forked scoring worker included) and the largest peak RSS. Then the default
+five metrics against `--metrics all` at `--all-sizes`, again alternating. CPU seconds are the
+figure to trust on a shared machine; the load average is printed beside each size.
+Each command runs once untimed first (bytecode and numba caches written, the file in the page
+cache), as bench_metrics.py does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from bench_metrics import AUTOEVALS, checkout, load  # noqa: E402
+from bench_score import make_dataset  # noqa: E402
+
+
+def timed(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, float, float]:
+    """(wall s, CPU s, peak RSS MB) of one process and the children it waited for."""
+    environment = {**os.environ, **(env or {})}
+    environment.pop("PYTHONDONTWRITEBYTECODE", None)
+    with tempfile.TemporaryFile() as err:  # a file, not a pipe: nothing waits on a reader
+        start = time.perf_counter()
+        child = subprocess.Popen(cmd, env=environment, stdout=subprocess.DEVNULL, stderr=err)
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - start
+        child.returncode = os.waitstatus_to_exitcode(status)
+        if child.returncode not in (0, 1):
+            err.seek(0)
+            sys.exit(f"failed: {' '.join(cmd)}\n{err.read().decode(errors='replace')[-2000:]}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def score_cmd(app: Path, data: Path, out: Path, *extra: str) -> tuple[list[str], dict]:
+    return ([sys.executable, "-m", "matchlens", "score", str(data), "--expected", "expected",
+             "--actual", "actual", "--quiet", "-o", str(out), *extra],
+            {"PYTHONPATH": str(app), "QT_QPA_PLATFORM": "offscreen"})
+
+
+def medians(samples: list[tuple[float, float, float]]) -> str:
+    wall = statistics.median(s[0] for s in samples)
+    cpu = statistics.median(s[1] for s in samples)
+    return f"{wall:7.3f} s wall / {cpu:7.3f} s CPU, peak {max(s[2] for s in samples):5.0f} MB"
+
+
+def alternate(commands: dict[str, tuple[list[str], dict]], runs: int) -> dict[str, list]:
+    for cmd, env in commands.values():  # untimed: caches written
+        timed(cmd, env)
+    out: dict[str, list] = {name: [] for name in commands}
+    for _ in range(runs):
+        for name, (cmd, env) in commands.items():
+            out[name].append(timed(cmd, env))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--before", metavar="REV", required=True)
+    parser.add_argument("--autoevals-python", metavar="PYTHON", default=None)
+    parser.add_argument("--sizes", default="10000,100000,1000000")
+    parser.add_argument("--runs", default="7,5,3")
+    parser.add_argument("--all-sizes", default="10000,100000")
+    parser.add_argument("--all-runs", type=int, default=5)
+    args = parser.parse_args()
+    sizes = [int(n) for n in args.sizes.split(",") if n]
+    runs = [int(n) for n in args.runs.split(",")]
+    all_sizes = [int(n) for n in args.all_sizes.split(",") if n]
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        before = checkout(args.before, tmp)
+        files = {}
+        for n in sorted(set(sizes) | set(all_sizes)):
+            files[n] = tmp / f"pairs_{n}.csv"
+            make_dataset(files[n], n)
+        script = tmp / "autoevals_loop.py"
+        script.write_text(AUTOEVALS, encoding="utf-8")
+        print(f"{os.cpu_count()} cores; before = {args.before}, now = {ROOT}")
+        for i, n in enumerate(sizes):
+            commands = {args.before: score_cmd(before, files[n], tmp / "b.csv"),
+                        "now": score_cmd(ROOT / "app", files[n], tmp / "n.csv")}
+            if args.autoevals_python:
+                commands["autoevals"] = ([args.autoevals_python, str(script), str(files[n]),
+                                          str(tmp / "ae.csv")], {})
+            rounds = runs[min(i, len(runs) - 1)]
+            print(f"\n{n:,} rows, {rounds} rounds ({load()} before):")
+            result = alternate(commands, rounds)
+            for name, samples in result.items():
+                print(f"  {name:>10}: {medians(samples)}")
+            if "autoevals" in result:
+                ours = statistics.median(s[0] for s in result["now"])
+                theirs = statistics.median(s[0] for s in result["autoevals"])
+                ours_cpu = statistics.median(s[1] for s in result["now"])
+                theirs_cpu = statistics.median(s[1] for s in result["autoevals"])
+                print(f"  autoevals / now: {theirs / ours:.2f}x wall, "
+                      f"{theirs_cpu / ours_cpu:.2f}x CPU ({load()} after)")
+        for n in all_sizes:
+            commands = {}
+            for name, app in ((args.before, before), ("now", ROOT / "app")):
+                commands[f"{name} default"] = score_cmd(app, files[n], tmp / "d.csv")
+                commands[f"{name} all"] = score_cmd(app, files[n], tmp / "a.csv",
+                                                    "--metrics", "all")
+            print(f"\n--metrics all against the default five, {n:,} rows, {args.all_runs} "
+                  f"rounds ({load()} before):")
+            result = alternate(commands, args.all_runs)
+            for name, samples in result.items():
+                print(f"  {name:>18}: {medians(samples)}")
+            for name in (args.before, "now"):
+                ratio = [statistics.median(s[k] for s in result[f"{name} all"])
+                         / statistics.median(s[k] for s in result[f"{name} default"])
+                         for k in (0, 1)]
+                print(f"  {name}: all / default {ratio[0]:.2f}x wall, {ratio[1]:.2f}x CPU")
+
+
+if __name__ == "__main__":
+    main()
