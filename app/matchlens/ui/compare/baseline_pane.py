@@ -305,8 +305,7 @@ class BaselinePane(QObject):
         starts = self.table.hunks[:, 1]  # where each difference ends in the reference
         index = min(int(np.searchsorted(starts, reference_start, side="right")),
                     len(starts) - 1)
-        with self.inline_scroll.suspended():
-            self.inline.go_to_difference(index)
+        self.inline_scroll.quietly(lambda: self.inline.go_to_difference(index))
         self.inline_scroll.align(self.tab.inline_pane)  # level with the tab's difference
 
     def shutdown(self) -> None:

@@ -12,8 +12,7 @@ linked.
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from PySide6.QtCore import QObject
 
@@ -36,12 +35,11 @@ class InlineScroll(QObject):
             source.view.verticalScrollBar().valueChanged.connect(
                 lambda _value, s=source, t=target: self._follow(s, t))
 
-    @contextlib.contextmanager
-    def suspended(self) -> Iterator[None]:
-        """Move the views independently (navigation places each one itself)."""
+    def quietly(self, move: Callable[[], object]) -> None:
+        """Run `move` (navigation placing a view itself) without the other view following."""
         busy, self._busy = self._busy, True
         try:
-            yield
+            move()
         finally:
             self._busy = busy
 
@@ -62,5 +60,5 @@ class InlineScroll(QObject):
         offset = self.reference_offset(source)
         if offset is None:
             return
-        with self.suspended():
-            target.scroll_to_offset(inline_position(target.layout_, offset, REFERENCE))
+        self.quietly(lambda: target.scroll_to_offset(
+            inline_position(target.layout_, offset, REFERENCE)))
