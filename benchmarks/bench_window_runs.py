@@ -25,6 +25,17 @@ alternated; each figure is one run's (their medians are in the README):
 | longest gap while reading and joining | 396, 1,199, 323 ms | < 75, < 323, < 418 ms |
 | longest gap, open to Runs view | 450, 1,199, 365 ms | 305, 636, 806 ms (scoring) |
 
+A joined column over the opened file's column store (core/datasets/by_column.py: JoinedColumn
+keeps the store's column instead of a list of a str a row), `--rows 300000`, before = a868cf4,
+three runs each, alternated, load average 1.3-2.7:
+
+| | before | after |
+|---|---|---|
+| window peak RSS (ru_maxrss) | 796, 762, 799 MB | 629, 650, 649 MB |
+| window RSS while resolving columns | 766, 757, 769 MB | 603, 649, 647 MB |
+| window + scoring process | 1,101, 1,076, 1,114 MB | 949, 969, 944 MB |
+| CPU of all processes (time %U+%S) | 21.8, 14.6, 13.3 s | 12.3, 14.7, 15.3 s |
+
 The join no longer stalls the window (pyarrow texts made a slice at a time; no dict a row);
 the gaps left are while scoring and finishing, as before, and grow with the load. Memory is
 where it was: the table's texts as Python strings in the window, the kept texts in the

@@ -31,6 +31,8 @@ from hypothesis.stateful import (
 from PySide6.QtCore import Qt
 
 from matchlens.core.dataset_thresholds import beside_path
+from matchlens.core.diff.folding import side_folds
+from matchlens.core.diff.span_table import table_for
 from matchlens.core.metrics.registry import DEFAULT_METRICS, evaluate, get_metric
 from matchlens.core.scoring.run_summary import LABELS
 from matchlens.core.scoring.run_table import changes
@@ -178,6 +180,19 @@ class WindowMachine(RuleBasedStateMachine):
         self._load(self.files.bad)
         assert "bad.jsonl" in self.tab.message.text()
         assert (self.tab.table, self.tab.result, self.tab.model.rowCount()) == before
+
+    @rule(collapse=st.booleans(), direct=st.booleans())
+    def view_a_baseline_row(self, collapse: bool, direct: bool) -> None:
+        """Collapse unchanged and Outputs directly in the three panes (toolbar, checkbox), on
+        a row of a run compared with its baseline (one is opened first if none is shown)."""
+        compare = self.window.compare_tab
+        if not compare.baseline_pane.is_shown() or self.opened_with is not self.tab.result:
+            self.step_rows_in_compare(1, "output_a")
+        if compare.action_collapse.isChecked() != collapse:
+            compare.action_collapse.trigger()
+        for checked in (not direct, direct):  # both ways each time, ending as drawn
+            compare.baseline_pane.direct.setChecked(checked)
+            self.compare_row_is_cores()
 
     @precondition(lambda self: self.tab.table is not None)
     @rule(actuals=st.sampled_from([("output_a",), ("output_b",), ("output_a", "output_b")]))
@@ -351,6 +366,25 @@ class WindowMachine(RuleBasedStateMachine):
         want = by_variant[variant].metrics[metric_id].labels()[row]
         label = tab.result.job(metric_id).spec.label
         assert compare.row_bar.change_label.text().strip() == f"{want} on {label}"
+        # the baseline pane draws core's highlight of the pair it shows, and collapsed it
+        # hides core's folds of it (each fold's host line stays, under its placeholder)
+        pane = compare.baseline_pane
+        first, second = pane.pair()
+        direct = pane.direct.isChecked()
+        assert (first, second) == ((pane.pane.editor.text(), compare.texts()[1]) if direct
+                                   else (compare.texts()[0], pane.pane.editor.text()))
+        drawn = pane.pane.decorator.table
+        core = table_for(first, second, compare.align_options())
+        assert drawn is not None and drawn.hunks.tolist() == core.hunks.tolist()
+        side = "expected" if direct else "actual"
+        assert pane.pane.decorator.side == side
+        folds = side_folds(core, side, pane.pane.editor.text()) \
+            if compare.action_collapse.isChecked() else None
+        doc = pane.pane.editor.document()
+        hidden = [n for n in range(doc.blockCount()) if not doc.findBlockByNumber(n).isVisible()]
+        assert hidden == ([] if folds is None else [
+            n for (a, b), host in zip(folds.ranges.tolist(), folds.hosts.tolist(), strict=True)
+            for n in range(a, b) if n != host])
 
     @invariant()
     def every_verdict_is_cores(self) -> None:

@@ -61,7 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="an output column or JSONPath; repeat for prompt variants")
     batch.add_argument("--label", metavar="COLUMN", help="a human pass/fail column (calibration)")
     _reading_options(batch)  # every reading option `score` takes
-    _runs_options(batch, gate=False, own_reading=False)  # and its joins
+    _runs_options(batch, gate=False)  # and its joins, each file read by its own options
     _gui_common(batch)
 
     score = sub.add_parser(

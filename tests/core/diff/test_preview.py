@@ -16,6 +16,7 @@ from matchlens.core.diff.span_table import table_for
 from matchlens.core.text import edit_script
 from matchlens.core.text.anchored_script import anchored_opcodes, anchors
 from matchlens.core.text.edit_script import rest_opcodes
+from tests.core.random_edits import random_edits
 
 WORDS = "the of and a to in is it answer model light water sugar energy cell plant".split()
 
@@ -27,21 +28,6 @@ def _prose(n_words: int, seed: int) -> str:
         out.append(rng.choice(WORDS) + ("." if i % 9 == 8 else ""))
         out.append("\n" if i % 27 == 26 else " ")
     return "".join(out)
-
-
-def _edit(text: str, rate: float, seed: int) -> str:
-    rng = random.Random(seed)
-    chars = list(text)
-    for _ in range(int(len(chars) * rate)):
-        i = rng.randrange(len(chars))
-        roll = rng.random()
-        if roll < 0.4:
-            chars[i] = rng.choice("xyz ")
-        elif roll < 0.7:
-            chars.insert(i, rng.choice("xyz"))
-        else:
-            del chars[i]
-    return "".join(chars)
 
 
 def _check_script(e: str, a: str, ops) -> int:
@@ -63,14 +49,14 @@ def _check_script(e: str, a: str, ops) -> int:
 @given(st.integers(0, 400), st.floats(0, 0.3), st.integers(0, 10_000))
 def test_the_anchored_script_is_valid_and_never_below_the_distance(n_words, rate, seed):
     e = _prose(n_words, seed)
-    a = _edit(e, rate, seed + 1)
+    a = random_edits(e, rate, seed + 1)
     count = _check_script(e, a, anchored_opcodes(e, a))
     assert count >= Levenshtein.distance(e, a)
 
 
 def test_anchors_are_equal_text_in_order():
     e = _prose(3000, 1)
-    a = _edit(e, 0.05, 2)
+    a = random_edits(e, 0.05, 2)
     found = anchors(e, a)
     assert len(found) > 50
     for (es, ee, as_, ae), nxt in zip(found, found[1:] + [None], strict=True):
@@ -105,7 +91,7 @@ def test_a_long_moved_paragraph_keeps_the_exact_distance(monkeypatch):
     e = "\n\n".join(paragraphs) + "\n"
     moved = paragraphs[:]
     moved.insert(9, moved.pop(2))
-    a = _edit("\n\n".join(moved) + "\n", 0.01, 5)
+    a = random_edits("\n\n".join(moved) + "\n", 0.01, 5)
     diff = readable_diff(e, a)
     assert "".join(e[c.exp_start:c.exp_end] for c in diff.chunks) == e
     assert "".join(a[c.act_start:c.act_end] for c in diff.chunks) == a
@@ -115,7 +101,7 @@ def test_a_long_moved_paragraph_keeps_the_exact_distance(monkeypatch):
 
 def test_the_preview_is_a_readable_table_marked_as_not_exact():
     e = _prose(2000, 7)
-    a = _edit(e, 0.08, 8)
+    a = random_edits(e, 0.08, 8)
     options = {"case_sensitive": True, "granularity": "char", "view": "readable",
                "normalise": []}
     preview = preview_table(e, a, options)

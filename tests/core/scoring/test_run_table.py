@@ -191,3 +191,43 @@ def test_the_joined_lines_are_held_as_the_opened_tables():
         assert type(joined) is type(lines)
         # a, b from the run (lines 2, 3), then c from the baseline's row 1
         assert list(joined) == [2, 3, 1]
+
+
+@pytest.mark.parametrize("suffix", ["jsonl", "csv"])
+def test_a_stored_runs_column_is_answered_by_the_store_not_copied(tmp_path, monkeypatch, suffix):
+    """The window reads the opened file into the column store (read_stored): a joined column
+    is then the store's own column followed by the joined values (by_column.ByColumn), never a
+    list of a string a row, and it gives what the rows' dicts give, however it is read (index,
+    slice, iteration in blocks of 2 crossing the run's end)."""
+    from matchlens.core.datasets import resolve_column
+    from matchlens.core.datasets.by_column import ByColumn
+    from matchlens.core.datasets.column_store import StoredColumn
+    from matchlens.core.datasets.stored_table import read_stored
+    from matchlens.core.scoring.run_table import JoinedColumn
+
+    monkeypatch.setattr(JoinedColumn, "_BLOCK", 2)
+    path = tmp_path / f"run.{suffix}"
+    if suffix == "csv":
+        path.write_text("id,out,answer\na,x,1\nb,,2\nc,z,\n")
+    else:  # b's output null, c without an answer, a's answer a number
+        path.write_text('{"id": "a", "out": "x", "answer": 1}\n{"id": "b", "out": null, '
+                        '"answer": "2"}\n{"id": "c", "out": "z"}\n')
+    run = read_stored(path)
+    base = table_from_columns({"id": ["e", "c", "a", "d"], "old": ["5", "3", "1", "4"],
+                               "answer": ["9", "3", "1", "8"]}, "base.jsonl")
+    joined = _join(run, "id", (base, "id", "old", "baseline", "answer")).table
+    assert isinstance(joined.rows, ByColumn)
+    by_rows = type(joined)(joined.path, joined.columns, list(joined.rows), joined.lines,
+                           "records", None, "utf-8", name=joined.name, unit=joined.unit)
+    for name in ("id", "out", "answer", "baseline"):
+        whole, plain = resolve_column(joined, name), resolve_column(by_rows, name)
+        values = whole.values
+        assert not isinstance(values, list), name  # a view over the store and the arrays
+        assert list(values) == plain.values and whole.reasons == plain.reasons, name
+        assert [values[i] for i in range(-5, 5)] == plain.values * 2
+        assert values[1:4] == plain.values[1:4] and values[::2] == plain.values[::2]
+    own = joined.rows.column("out").own
+    assert isinstance(own, StoredColumn)  # the opened file's column is the store's
+    # a, b, c from the run (a's answer 1 as JSON text; c none), then e and d from the baseline
+    assert list(resolve_column(joined, "answer").values) == \
+        ["1", "2", "" if suffix == "csv" else None, "9", "8"]

@@ -15,7 +15,8 @@ from functools import lru_cache
 from typing import Any
 
 from matchlens.core.datasets import json_numbers
-from matchlens.core.datasets.column_store import StoredColumn, StoredRows, TextColumn
+from matchlens.core.datasets.by_column import ByColumn, Cells
+from matchlens.core.datasets.column_store import TextColumn
 from matchlens.core.datasets.headers import ambiguous_column
 from matchlens.core.datasets.jsonfiles import describe
 from matchlens.core.datasets.table import MISSING, Table
@@ -104,17 +105,8 @@ def _by_name(table: Table, name: str) -> ColumnValues:
     if name not in table.column_index:
         raise unknown_column(table, name)
     check_unambiguous(table, name)
-    if isinstance(table.rows, StoredRows):
-        return _stored_by_name(table, table.rows.column(name), name)
-    # rows that keep some columns whole (a run joined by id: core.scoring.run_table) give them
-    # as a list, not a dict a row
-    whole = getattr(table.rows, "whole_column", None)
-    if whole is not None:
-        values, reasons = whole(name)
-        why = f"the row has no {name!r}"
-        for i in [i for i, v in enumerate(values) if v is None and i not in reasons]:
-            reasons[i] = _reason(table, i, name, why)
-        return ColumnValues(values, reasons)
+    if isinstance(table.rows, ByColumn):  # the window's column store, a run joined by id
+        return _by_cells(table, table.rows.column(name), name)
     if table.is_delimited:
         at = table.column_index[name]
         # A comprehension, not list(map(itemgetter(at), rows)): that is one C call holding the
@@ -137,9 +129,10 @@ def _by_name(table: Table, name: str) -> ColumnValues:
     return ColumnValues(values, reasons)
 
 
-def _stored_by_name(table: Table, column: StoredColumn, name: str) -> ColumnValues:
-    """A column of a stored table as a sequence over the store (no str object a row): its cells
-    where they are text; None (with a reason) or compact JSON text where they are not."""
+def _by_cells(table: Table, column: Cells, name: str) -> ColumnValues:
+    """A column given whole (by_column.ByColumn) as a sequence over its cells (no str object
+    a row): its cells where they are text; None (with a reason) or compact JSON text where they
+    are not."""
     if table.is_delimited:
         return ColumnValues(column)  # every cell of a CSV or a sheet is a str
     overrides: dict[int, str | None] = {}

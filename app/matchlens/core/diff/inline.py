@@ -71,3 +71,33 @@ def side_text(layout: InlineLayout, side: int) -> str:
         pos = end
     out.append(layout.text[pos:])
     return "".join(out)
+
+
+def _others(layout: InlineLayout, side: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The other side's spans: their inline starts and ends, and how much of the other side's
+    text comes before each (lengths summed, that span excluded)."""
+    drop = layout.spans[layout.spans[:, 4] != side]
+    starts, ends = drop[:, 0], drop[:, 1]
+    before = np.concatenate([[0], np.cumsum(ends - starts)[:-1]]).astype(np.int64)
+    return starts, ends, before
+
+
+def side_offset(layout: InlineLayout, position: int, side: int = 0) -> int:
+    """The offset in `side`'s text (0: expected, 1: actual) of inline `position`: a position
+    inside the other side's text maps to where that text stands in this side's."""
+    starts, ends, before = _others(layout, side)
+    k = int(np.searchsorted(starts, position, side="right"))  # the other spans starting <= it
+    if k == 0:
+        return position
+    last = k - 1
+    return position - int(before[last]) - min(position, int(ends[last])) + int(starts[last])
+
+
+def inline_position(layout: InlineLayout, offset: int, side: int = 0) -> int:
+    """The first inline position whose `side` offset is `offset` (inverse of `side_offset`):
+    before any of the other side's text standing at that place."""
+    starts, ends, before = _others(layout, side)
+    at = starts - before  # where each other-side span stands in this side's text
+    k = int(np.searchsorted(at, offset, side="left"))
+    total = np.concatenate([[0], np.cumsum(ends - starts)]).astype(np.int64)  # of the first k
+    return offset + int(total[k])

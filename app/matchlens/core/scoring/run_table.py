@@ -17,14 +17,17 @@ kept (`present`), so "new" and "gone" are the core's labels (run_summary).
 from __future__ import annotations
 
 from array import array
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
 
-from matchlens.core.datasets import Table, resolve_column
+from matchlens.core.datasets import Table
+from matchlens.core.datasets.by_column import Cells, cells_of
+from matchlens.core.datasets.column_store import ListLike
+from matchlens.core.datasets.table import MISSING
 from matchlens.core.scoring.batch import BatchResult, MetricJob
 from matchlens.core.scoring.mapping import ColumnMapping
 from matchlens.core.scoring.run_files import KeyedFile, Texts, narrow
@@ -123,22 +126,12 @@ class JoinedRows(Sequence):
                     row[name] = value
         return made
 
-    def whole_column(self, name: str) -> tuple[list[str | None], dict[int, str]]:
-        """Every row's value in column `name` and why the opened file's rows lacking one lack
-        it: the opened file's column as it resolves it, then the joined values of the rows
-        past it; a joined column from its pyarrow array a block at a time. No dict a row."""
-        texts = self.columns.get(name)
-        count = len(self.base)
-        if name in self.base.column_index:
-            own = resolve_column(self.base, name)
-            values, reasons = list(own.values), dict(own.reasons)
-            start = count
-        else:
-            values, reasons, start = [], {}, 0
-        for at in range(start, self.size, self._BLOCK):
-            stop = min(at + self._BLOCK, self.size)
-            values += texts[at:stop] if texts is not None else [None] * (stop - at)
-        return values, reasons
+    def column(self, name: str) -> JoinedColumn:
+        """Every row's cell in column `name` (by_column.ByColumn): the opened file's column as
+        its rows give it (the column store's, not copied), then the joined values of the rows
+        past it; a joined column from its pyarrow array. No dict a row."""
+        own = cells_of(self.base, name) if name in self.base.column_index else None
+        return JoinedColumn(own, self.columns.get(name), self.size)
 
     def __getitem__(self, key):  # noqa: ANN001 - an int or a slice, as a list takes
         if isinstance(key, slice):
@@ -153,6 +146,60 @@ class JoinedRows(Sequence):
     def __iter__(self):
         for start in range(0, self.size, self._BLOCK):
             yield from self.rows(start, start + self._BLOCK)
+
+
+class JoinedColumn(ListLike):
+    """One column of `JoinedRows` as cells (by_column.Cells): `own`, the opened file's cells,
+    for its rows (None: it has no such column), then `texts` (run_files.Texts) for the rows
+    past them, or for every row when `own` is None. A row no file gives a value is MISSING."""
+
+    __slots__ = ("own", "size", "start", "texts")
+    _BLOCK = 65_536
+
+    def __init__(self, own: Cells | None, texts: Texts | None, size: int) -> None:
+        self.own, self.texts, self.size = own, texts, size
+        self.start = len(own) if own is not None else 0  # the first row `texts` gives
+
+    def __len__(self) -> int:
+        return self.size
+
+    def _joined(self, start: int, stop: int) -> list:
+        if self.texts is None:
+            return [MISSING] * (stop - start)
+        return [MISSING if v is None else v for v in self.texts[start:stop]]
+
+    def __getitem__(self, key):  # noqa: ANN001 - an int or a slice, as a list takes
+        if isinstance(key, slice):
+            start, stop, step = key.indices(self.size)
+            if step != 1:
+                return self[start:stop][::step]
+            out = self.own[start:min(stop, self.start)] if start < self.start else []
+            return out + self._joined(max(start, self.start), stop) if stop > self.start \
+                else out
+        if key < 0:
+            key += self.size
+        if not 0 <= key < self.size:
+            raise IndexError("row out of range")
+        if key < self.start:
+            return self.own[key]
+        return self._joined(key, key + 1)[0]
+
+    def __iter__(self) -> Iterator:
+        if self.own is not None:
+            yield from self.own
+        for at in range(self.start, self.size, self._BLOCK):
+            yield from self._joined(at, min(at + self._BLOCK, self.size))
+
+    def not_text(self) -> Iterator[tuple[int, object]]:
+        if self.own is not None:
+            yield from self.own.not_text()
+        if self.texts is None:
+            yield from ((i, MISSING) for i in range(self.start, self.size))
+            return
+        for at in range(self.start, self.size, self._BLOCK):
+            block = self.texts.block(at, min(at + self._BLOCK, self.size))
+            missing = np.flatnonzero(block.is_null().to_numpy(zero_copy_only=False))
+            yield from ((at + int(i), MISSING) for i in missing)
 
 
 def join_table(run: Table, id_spec: str, files: Sequence[JoinedFile]) -> JoinedRun:

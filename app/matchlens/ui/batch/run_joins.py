@@ -23,18 +23,30 @@ from matchlens.core.scoring.run_table import JoinedFile, JoinedRun, join_table
 from matchlens.ui.batch.worker import read_dataset
 
 WORDS = {"reference": "references", "baseline": "baseline run", "run": "run"}
+# the command line's options reading each joined file: a message names `--references-records`
+PREFIXES = {"reference": "references", "baseline": "baseline"}
 
 
 @dataclass(frozen=True)
 class Join:
     """A file joined by id: `role` "reference" / "baseline" / "run", the id SPEC of its rows
-    (None: the dataset's), and the SPEC of its values (a baseline's None: its sidecar says)."""
+    (None: the dataset's), and the SPEC of its values (a baseline's None: its sidecar says);
+    how to read it, as `score --references-records/-sheet/-format/-encoding` says (None: from
+    its name; the encoding: the dataset's)."""
 
     role: str
     path: Path
     id_spec: str | None = None
     value_spec: str | None = None
     encoding: str | None = None
+    records: str | None = None
+    sheet: str | None = None
+    format: str | None = None
+
+    def reading(self, encoding: str | None) -> dict[str, str | None]:
+        """`read_table`'s options for this file (`encoding`: the dataset's)."""
+        return {"records": self.records, "sheet": self.sheet, "format": self.format,
+                "encoding": self.encoding or encoding}
 
 
 def read_joined(path: Path, joins: Sequence[Join], id_spec: str | None, expected: str | None,
@@ -57,7 +69,7 @@ def read_joined(path: Path, joins: Sequence[Join], id_spec: str | None, expected
     for join in joins:
         if cancel():
             raise Cancelled()
-        reading = {"encoding": join.encoding or encoding}
+        reading = join.reading(encoding)
         spec, optional, fill = join.value_spec, [], None
         if join.role == "baseline":
             choice = choices[join]
@@ -71,7 +83,8 @@ def read_joined(path: Path, joins: Sequence[Join], id_spec: str | None, expected
                               f"{WORDS[join.role]}' values")
         with gc_paused():  # as the dataset's own read: no collection walks the pieces
             keyed = read_keyed(join.path, join.id_spec or key, [spec], optional,
-                               reading=reading, cancel=cancel)
+                               reading=reading, cancel=cancel,
+                               option_prefix=PREFIXES.get(join.role))
         if join.role == "baseline" and choices[join].joined:
             keyed = answered(keyed, spec)  # a joined scored table's unanswered rows go
         files.append(JoinedFile(keyed, join.role, spec, fill))
@@ -114,17 +127,18 @@ def opened_table(value: Table | JoinedRun) -> tuple[Table, JoinedRun | None]:
 
 
 def joins_from_args(args: object) -> dict[str, object]:
-    """`matchlens batch --id --references --baseline --baseline-actual` as the batch tab's read
+    """`matchlens batch --id --references --baseline --baseline-actual` and each file's own
+    reading options (`--references-records`, `--baseline-format`...) as the batch tab's read
     options (`joins`, `id_spec`); {} without a file to join. `--expected` is read in the
     references file, as `score` reads it."""
     joins = []
-    references = getattr(args, "references", None)
-    if references is not None:
-        joins.append(Join("reference", Path(references), None, getattr(args, "expected", None)))
-    baseline = getattr(args, "baseline", None)
-    if baseline is not None:
-        joins.append(Join("baseline", Path(baseline), None,
-                          getattr(args, "baseline_actual", None)))
+    for role, option, value in (("reference", "references", getattr(args, "expected", None)),
+                                ("baseline", "baseline", getattr(args, "baseline_actual", None))):
+        path = getattr(args, option, None)
+        if path is not None:
+            own = {name: getattr(args, f"{option}_{name}", None)
+                   for name in ("encoding", "records", "sheet", "format")}
+            joins.append(Join(role, Path(path), None, value, **own))
     if not joins:
         return {}
     return {"joins": tuple(joins), "id_spec": getattr(args, "id_spec", None)}

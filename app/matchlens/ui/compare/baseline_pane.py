@@ -21,10 +21,13 @@ from PySide6.QtWidgets import QCheckBox, QSizePolicy
 from matchlens.core.diff.navigation import step
 from matchlens.core.diff.span_table import ALIGN_TASK, SpanTable, table_for
 from matchlens.ui.compare.inline_pane import DEFAULT_TITLE, InlinePane
+from matchlens.ui.compare.inline_sync import InlineScroll
 from matchlens.ui.compare.pane import EditorPane
+from matchlens.ui.palette import diff_colours
 
 _DEBOUNCE_MS = 120
-BASELINE = "baseline"  # the pane's name in the tab's scroll lock
+BASELINE = "baseline"  # the pane's name in the tab's scroll lock, collapse and find
+BASELINE_INLINE = "baseline inline"  # its inline view's name in the tab's collapse
 
 
 def baseline_table(expected: str, actual: str, options: dict[str, Any],
@@ -58,19 +61,28 @@ class BaselinePane(QObject):
         self.inline.hide()
         tab.editor_splitter.insertWidget(tab.editor_splitter.indexOf(tab.inline_pane),
                                          self.inline)
+        # scrolled by hand, the two inline views stay at the same place of the reference
+        self.inline_scroll = InlineScroll(self.inline, tab.inline_pane, self._inline_linked,
+                                          self)
+        # Collapse unchanged folds both views by the differences they show
+        tab.collapse.add_pane(BASELINE, self.pane)
+        tab.collapse.add_inline(BASELINE_INLINE, self.inline.view, lambda: self.inline.layout_)
         self._shown = False  # a row with a baseline is open
         self.table: SpanTable | None = None
         self._slot: Any = None  # a TaskSlot, made with the first baseline shown (see recompute)
         self._equal_pending = False
         self._on_tab_panes = False  # the direct highlight is drawn on the tab's own panes
         self._linked_direct = False  # how the pane is linked in the scroll lock
-        self._inline_hunk: int | None = None  # the direct inline view's current difference
+        self._hunk: int | None = None  # the outputs' difference F7 went to last (direct)
         tab.editor_splitter.installEventFilter(self)
         self._timer = QTimer(self, singleShot=True, interval=_DEBOUNCE_MS)
         self._timer.timeout.connect(self.recompute)
         self.direct.toggled.connect(lambda _on: (self.place(), self.recompute()))
+        self.caret_here = False  # the baseline pane's caret was the last one the user moved
+        self.pane.editor.cursorPositionChanged.connect(lambda: self._caret(self.pane))
         for pane in tab.panes.values():
             pane.editor.textChanged.connect(self._changed)
+            pane.editor.cursorPositionChanged.connect(lambda p=pane: self._caret(p))
         # after the tab's own handler: in direct mode the outputs keep the direct highlight
         tab.scheduler.sig_result.connect(self._after_tab_result)
 
@@ -87,6 +99,7 @@ class BaselinePane(QObject):
             self.tab.scroll_lock.unlink(BASELINE)
             if self._on_tab_panes:  # only undo what the direct mode drew there
                 self._restore_tab_panes()
+                self.tab.collapse.refresh()
             return
         self.pane.set_text(text, source)
         if not self._shown:
@@ -114,6 +127,7 @@ class BaselinePane(QObject):
     def _show_inline(self) -> None:
         if self.inline.isVisible():
             self.inline.show_table(self.table, *self.pair())
+            self.tab.collapse.refresh()
 
     def _equalise(self) -> None:
         """The panes shown, of one width (the hidden ones keep 0)."""
@@ -130,6 +144,10 @@ class BaselinePane(QObject):
             QTimer.singleShot(0, self._equalise)
         return False
 
+    def _inline_linked(self) -> bool:
+        return (self.tab.scroll_lock.locked and self.inline.isVisible()
+                and self.tab.inline_pane.isVisible())
+
     def is_shown(self) -> bool:
         """A row with a baseline is open (its pane, or its inline view, is on screen)."""
         return self._shown
@@ -142,6 +160,10 @@ class BaselinePane(QObject):
         expected, actual = self.tab.texts()
         baseline = self.pane.editor.text()
         return (baseline, actual) if self.direct.isChecked() else (expected, baseline)
+
+    def _caret(self, pane: EditorPane) -> None:
+        if pane.editor.hasFocus():
+            self.caret_here = pane is self.pane
 
     # -- computing ------------------------------------------------------------------------------
     def _changed(self) -> None:
@@ -171,6 +193,7 @@ class BaselinePane(QObject):
         if direct != self.direct.isChecked():
             return
         self.table = table
+        self._hunk = None
         side = "expected" if direct else "actual"
         self.pane.decorator.side = self.pane.ruler.side = side
         self.pane.decorator.set_table(table)
@@ -181,6 +204,8 @@ class BaselinePane(QObject):
             self._direct_on_tab_panes()
         elif self._on_tab_panes:
             self._restore_tab_panes()
+        self.tab.collapse.refresh()
+        self.tab.navigation.update_label()  # with Outputs directly, the outputs' count
 
     def _link(self, table: SpanTable | None, direct: bool) -> None:
         """Scroll with the pane the highlight aligns this one with (the reference; this output
@@ -222,22 +247,53 @@ class BaselinePane(QObject):
         if name == ALIGN_TASK and self.is_shown() and self.direct.isChecked() \
                 and self.table is not None:
             self._direct_on_tab_panes()
+            self.tab.collapse.refresh()
 
-    # -- navigation in the inline views ---------------------------------------------------------
-    def direct_inline(self) -> bool:
-        """Only the outputs' direct inline view is shown: F7 steps through its differences."""
-        return self._shown and self.direct.isChecked() and self.inline.isVisible()
+    # -- navigation: the outputs' own differences ---------------------------------------------
+    def is_direct(self) -> bool:
+        """A row with a baseline is open with *Outputs directly*: F7 steps through the two
+        outputs' differences (side by side or inline), not the reference's."""
+        return self._shown and self.direct.isChecked()
+
+    def difference_count(self) -> int:
+        """How many differences the two outputs have (0 while their highlight computes)."""
+        return 0 if self.table is None else len(self.table.hunks)
 
     def step(self, forward: bool) -> tuple[int, int, bool] | None:
-        """F7 / Shift+F7 in the direct inline view: (difference, count, wrapped), or None."""
-        starts = self.inline.difference_positions()
-        found = step(starts, self.inline.view.textCursor().position(), forward,
-                     first=self._inline_hunk is None)
+        """F7 / Shift+F7 with *Outputs directly*: (difference, count, wrapped), or None. Side
+        by side it goes from the caret of this output (of the baseline output when that caret
+        was moved last), selecting the difference in both output panes; inline, from the
+        caret of the direct inline view."""
+        if self.inline.isVisible():
+            starts = self.inline.difference_positions()
+            caret = self.inline.view.textCursor().position()
+        else:
+            table = self.table
+            if table is None or table.lengths != tuple(len(t) for t in self.pair()):
+                return None
+            pane = self.pane if self.caret_here else self.tab.panes["actual"]
+            starts = table.hunks[:, 0 if self.caret_here else 2]
+            caret = pane.cursor_offset()
+        found = step(starts, caret, forward, first=self._hunk is None)
         if found is None:
             return None
-        self._inline_hunk = found[0]
-        self.inline.go_to_difference(found[0])
+        self.go_to_difference(found[0])
         return found[0], len(starts), found[1]
+
+    def go_to_difference(self, index: int) -> None:
+        """Show the outputs' difference `index`: inline, in the direct inline view; side by
+        side, selected in the baseline pane and this output's, the reference brought along."""
+        self._hunk = index
+        if self.inline.isVisible():
+            self.inline.go_to_difference(index)
+            return
+        tab = self.tab
+        hunk = self.table.hunks[index]
+        colour = diff_colours(tab.palette()).flash
+        with tab.scroll_lock.suspended():
+            self.pane.show_range(int(hunk[0]), int(hunk[1]), colour)
+            tab.panes["actual"].show_range(int(hunk[2]), int(hunk[3]), colour)
+        tab.scroll_lock.align("actual", fixed=(BASELINE,))
 
     def follow_difference(self, reference_start: int) -> None:
         """The tab went to a difference starting at `reference_start` in the reference: the
@@ -249,7 +305,8 @@ class BaselinePane(QObject):
         starts = self.table.hunks[:, 1]  # where each difference ends in the reference
         index = min(int(np.searchsorted(starts, reference_start, side="right")),
                     len(starts) - 1)
-        self.inline.go_to_difference(index)
+        self.inline_scroll.quietly(lambda: self.inline.go_to_difference(index))
+        self.inline_scroll.align(self.tab.inline_pane)  # level with the tab's difference
 
     def shutdown(self) -> None:
         self._timer.stop()

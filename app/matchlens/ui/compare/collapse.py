@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt, Signal
@@ -269,39 +270,67 @@ class FoldingTextEdit(QPlainTextEdit):
 
 
 class CollapseControl(QObject):
-    """The compare tab's *Collapse unchanged* toggle: folds both editors (`core.diff.folding`'s
-    side folds) and the inline view (its inline folds) for the table on screen, or opens them
-    all. A table of other texts (the user typed on) leaves the folds as they are until the
-    fitting one arrives, so typing in a collapsed view does not flicker."""
+    """The compare tab's *Collapse unchanged* toggle: folds every view it is given for the
+    differences that view shows (`core.diff.folding`), or opens them all. An editor pane folds
+    by its own highlight (`side_folds` of its decorator's table, for its side), an inline view
+    by its layout (`inline_folds`): the reference and this output, a run's baseline pane, the
+    inline views. A highlight of other texts (the user typed on) leaves a view's folds as they
+    are until the fitting one arrives, so typing in a collapsed view does not flicker."""
 
-    def __init__(self, action: QAction, editors: dict[str, QPlainTextEdit],
-                 inline: FoldingTextEdit, table: Callable[[], SpanTable | None],
-                 texts: Callable[[], tuple[str, str]], inline_layout: Callable[[], object],
-                 parent: QObject | None = None) -> None:
+    def __init__(self, action: QAction, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.action = action
-        self.collapsers = {side: editor.collapser or Collapser(editor)
-                           for side, editor in editors.items()}
-        self.collapsers["inline"] = inline.collapser
-        self._table, self._texts, self._inline_layout = table, texts, inline_layout
+        self.collapsers: dict[str, Collapser] = {}
+        self._folds: dict[str, Callable[[], Folds | None]] = {}
         action.toggled.connect(lambda _on: self.refresh())
+
+    def add_view(self, name: str, collapser: Collapser,
+                 folds: Callable[[], Folds | None]) -> None:
+        """One more view to fold: `folds()` gives its folds now (None: leave them as they
+        are, its highlight is of other texts)."""
+        self.collapsers[name] = collapser
+        self._folds[name] = folds
+
+    def add_pane(self, name: str, pane: Any,
+                 fallback: Callable[[], SpanTable | None] | None = None) -> None:
+        """An editor pane (pane.EditorPane), folded by the table its decorator draws, on the
+        decorator's side; with none drawn, by `fallback()`'s (the tab's own highlight: the
+        reference while a run's outputs are diffed directly shows none)."""
+        editor = pane.editor
+
+        def folds() -> Folds | None:
+            table = pane.decorator.table
+            if table is None and fallback is not None:
+                table = fallback()
+            side = pane.decorator.side
+            text = editor.text()
+            if table is None or table.lengths[0 if side == "expected" else 1] != len(text):
+                return None
+            return side_folds(table, side, text)
+
+        self.add_view(name, editor.collapser or Collapser(editor), folds)
+
+    def add_inline(self, name: str, view: FoldingTextEdit,
+                   layout: Callable[[], InlineLayout | None]) -> None:
+        """An inline view, folded by its layout (`layout()`; None: left as it is)."""
+
+        def folds() -> Folds | None:
+            shown = layout()
+            return inline_folds(shown) if isinstance(shown, InlineLayout) else None
+
+        self.add_view(name, view.collapser, folds)
 
     @property
     def on(self) -> bool:
         return self.action.isChecked()
 
     def refresh(self) -> None:
-        """Fold (or unfold) every view for the current table."""
+        """Fold (or unfold) every view for the differences it shows now."""
         if not self.on:
             for collapser in self.collapsers.values():
                 collapser.clear(forget_opened=True)
             return
-        table = self._table()
-        texts = self._texts()
-        if table is None or table.lengths != (len(texts[0]), len(texts[1])):
-            return
-        for side, text in zip(("expected", "actual"), texts, strict=True):
-            self.collapsers[side].apply(side_folds(table, side, text))
-        layout = self._inline_layout()
-        if isinstance(layout, InlineLayout):
-            self.collapsers["inline"].apply(inline_folds(layout))
+        for name, collapser in self.collapsers.items():
+            folds = self._folds[name]()
+            if folds is not None:
+                collapser.apply(folds)

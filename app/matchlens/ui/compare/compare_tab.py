@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QFileDialog, QSizePolicy, QSplitter, QVBoxLayout, 
 
 from matchlens.core.diff.span_table import ALIGN_TASK, SpanTable
 from matchlens.core.text.textfile import FileReadError, read_text_file
-from matchlens.ui.compare.baseline_pane import BaselinePane
+from matchlens.ui.compare.baseline_pane import BASELINE, BaselinePane
 from matchlens.ui.compare.collapse import CollapseControl
 from matchlens.ui.compare.diff_actions import install as install_diff_actions
 from matchlens.ui.compare.find_bar import FindBar
@@ -126,11 +126,12 @@ class CompareTab(QWidget):
         self.action_inline = bar.action_inline
         self.action_inline.toggled.connect(self.set_inline)
         self.action_collapse = bar.action_collapse
-        self.collapse = CollapseControl(
-            bar.action_collapse, {side: pane.editor for side, pane in self.panes.items()},
-            self.inline_pane.view, lambda: self._table, self.texts,
-            # the inline view folds while it shows (set_inline refreshes when it opens)
-            lambda: self.inline_pane.layout_ if self.inline_pane.isVisible() else None, self)
+        self.collapse = CollapseControl(bar.action_collapse, self)
+        for side, pane in self.panes.items():
+            self.collapse.add_pane(side, pane, lambda: self._table)
+        # the inline view folds while it shows (set_inline refreshes when it opens)
+        self.collapse.add_inline("inline", self.inline_pane.view, lambda: (
+            self.inline_pane.layout_ if self.inline_pane.isVisible() else None))
         self.metrics = MetricColumn(self.config, self)
         self.metrics.sig_detail_activated.connect(self.navigation.select_json_path)
         self.metrics.sig_settings_requested.connect(self.open_settings)
@@ -145,7 +146,7 @@ class CompareTab(QWidget):
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setChildrenCollapsible(False)
 
-        self.find_bar = FindBar(self.editor, lambda: self.navigation.last_side, self)
+        self.find_bar = FindBar(self.editor, self._find_start, self, self._find_order)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 2, 6, 6)
         layout.addWidget(self.toolbar)
@@ -184,7 +185,18 @@ class CompareTab(QWidget):
 
     # -- the editors ----------------------------------------------------------------------------
     def editor(self, side: str):  # noqa: ANN201 - DiffEditor
-        return self.panes[side].editor
+        """The editor named `side`: "expected", "actual" or a run's "baseline" output."""
+        return self.scroll_lock.editors[side]
+
+    def _find_order(self) -> list[str]:
+        """The editors Ctrl+F searches, in their order on screen."""
+        if self.baseline_pane.is_shown() and not self.action_inline.isChecked():
+            return ["expected", BASELINE, "actual"]
+        return list(SIDES)
+
+    def _find_start(self) -> str:
+        """The pane whose caret the user moved last."""
+        return BASELINE if self.baseline_pane.caret_here else self.navigation.last_side
 
     # -- content --------------------------------------------------------------------------------
     def set_texts(self, expected: str, actual: str, *, context: str = "",

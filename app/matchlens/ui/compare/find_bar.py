@@ -1,8 +1,10 @@
-"""Ctrl+F in the compare view: find text in the expected and actual editors.
+"""Ctrl+F in the compare view: find text in the editors on screen (the reference and the
+output; with a run's baseline, the baseline output between them).
 
-The search starts in the side the user last worked in, goes on from the cursor, and continues
-in the other side (then wraps), so Enter walks every match in both texts. Esc closes the bar
-and gives the focus back to the editor.
+The search starts in the pane the user last worked in, goes on from the cursor, and continues
+in the next pane in their order on screen (then wraps), so Enter walks every match in every
+pane, left to right (Shift+Enter: right to left). Esc closes the bar and gives the focus back
+to the editor.
 """
 
 from __future__ import annotations
@@ -44,15 +46,17 @@ class FindEdit(QLineEdit):
 
 class FindBar(QWidget):
     def __init__(self, editor: Callable[[str], QPlainTextEdit], last_side: Callable[[], str],
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None,
+                 names: Callable[[], list[str]] = lambda: list(SIDES)) -> None:
         super().__init__(parent)
-        self._editor, self._last_side = editor, last_side
+        # the editors by name; the side last worked in; the names searched, in screen order
+        self._editor, self._last_side, self._names = editor, last_side, names
         self.side = "expected"  # where the last match was; the search goes on from there
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         label = QLabel("&Find:", self)
         self.edit = FindEdit(self)
-        self.edit.setPlaceholderText("text in either side (Enter: next, Shift+Enter: previous)")
+        self.edit.setPlaceholderText("text in any pane (Enter: next, Shift+Enter: previous)")
         self.edit.setAccessibleName("Find in the compared texts")
         label.setBuddy(self.edit)
         self.case_box = QCheckBox("&Match case", self)
@@ -96,10 +100,13 @@ class FindBar(QWidget):
             flags |= QTextDocument.FindFlag.FindBackward
         if self.case_box.isChecked():
             flags |= QTextDocument.FindFlag.FindCaseSensitively
-        first = self.side
-        order = [first, *[s for s in SIDES if s != first]]
+        names = self._names()
+        first = self.side if self.side in names else names[0]
+        at = names.index(first)
+        # from this pane on in screen order (going back: leftwards), round to it again
+        order = names[at:] + names[:at]
         if backward:
-            order = [first, *reversed([s for s in SIDES if s != first])]
+            order = [first, *reversed(names[:at]), *reversed(names[at + 1:])]
         for i, side in enumerate([*order, first]):  # the first side again: wrap around
             editor = self._editor(side)
             cursor = editor.textCursor()

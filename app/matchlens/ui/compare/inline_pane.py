@@ -8,6 +8,7 @@ inserted text on the insertion colour, moved text violet (struck through at its 
 
 from __future__ import annotations
 
+from PySide6.QtCore import QPoint
 from PySide6.QtGui import QPalette, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import QLabel, QTextEdit, QVBoxLayout, QWidget
 
@@ -21,7 +22,7 @@ from matchlens.core.diff.inline import (
 )
 from matchlens.core.diff.span_table import SpanTable, astral_offsets
 from matchlens.ui.compare.collapse import FoldingTextEdit
-from matchlens.ui.compare.decorations import to_utf16
+from matchlens.ui.compare.decorations import to_code_points, to_utf16
 from matchlens.ui.palette import diff_colours
 
 _MAX_SELECTIONS = 20_000
@@ -108,6 +109,24 @@ class InlinePane(QWidget):
         if self.layout_ is None:
             return []
         return to_utf16(self.layout_.hunk_starts, self._astral).tolist()
+
+    def top_offset(self) -> int:
+        """The inline text's offset (code points) of the character at the view's top left."""
+        position = self.view.cursorForPosition(QPoint(0, 0)).position()
+        return to_code_points(position, self._astral)
+
+    def scroll_to_offset(self, offset: int) -> None:
+        """Scroll so that the line holding inline `offset` is the top one (a folded line: the
+        fold's placeholder, or the nearest line shown before it)."""
+        position = int(to_utf16(offset, self._astral))
+        block = self.view.document().findBlock(position)
+        while block.isValid() and not block.isVisible() and block.previous().isValid():
+            block = block.previous()
+        if not block.isValid():
+            return
+        line = block.layout().lineForTextPosition(max(0, position - block.position()))
+        within = line.lineNumber() if line.isValid() and block.isVisible() else 0
+        self.view.verticalScrollBar().setValue(block.firstLineNumber() + within)
 
     def go_to_difference(self, index: int) -> None:
         if self.layout_ is None or not 0 <= index < len(self.layout_.hunk_starts):

@@ -54,8 +54,8 @@ class DifferenceNavigation(QObject):
 
     def _step(self, direction: int) -> None:
         tab = self.tab
-        if tab.baseline_pane.direct_inline():  # the outputs' own differences, inline
-            self._step_direct_inline(direction > 0)
+        if tab.baseline_pane.is_direct():  # the outputs' own differences
+            self._step_direct(direction > 0)
             return
         side, table = self.last_side, tab.current_table()
         found = None if table is None else step(
@@ -87,7 +87,7 @@ class DifferenceNavigation(QObject):
         self.hunk = index
         self.update_label()
 
-    def _step_direct_inline(self, forward: bool) -> None:
+    def _step_direct(self, forward: bool) -> None:
         tab = self.tab
         found = tab.baseline_pane.step(forward)
         if found is None:
@@ -104,6 +104,9 @@ class DifferenceNavigation(QObject):
     def update_label(self) -> None:
         """"difference 3 of 12" (or how many there are), its tooltip, and F7's actions."""
         tab, table = self.tab, self.tab.current_table()
+        if tab.baseline_pane.is_direct():
+            self._direct_label()
+            return
         count = self.difference_count()
         if count == 0:
             text = "no differences" if table is not None else "—"
@@ -133,9 +136,22 @@ class DifferenceNavigation(QObject):
                    + (" of whole words here (Word view); the distance panels count characters"
                       if tab.granularity == "word" else "") + ".")
         tab.difference_label.setToolTip(tip)
-        steps = count > 0 or tab.baseline_pane.direct_inline()
+        steps = count > 0 or tab.baseline_pane.is_direct()
         tab.action_next.setEnabled(steps)
         tab.action_previous.setEnabled(steps)
+        tab.sig_difference_changed.emit(text)
+
+    def _direct_label(self) -> None:
+        """With *Outputs directly*: how many differences the two outputs have."""
+        tab = self.tab
+        count = tab.baseline_pane.difference_count()
+        text = (f"{count} difference{'' if count == 1 else 's'} between the outputs" if count
+                else "no differences between the outputs")
+        tab.difference_label.setText(f" {text} ")
+        tab.difference_label.setToolTip("F7 / Shift+F7 step through the differences between "
+                                        "the baseline output and this output.")
+        tab.action_next.setEnabled(True)
+        tab.action_previous.setEnabled(True)
         tab.sig_difference_changed.emit(text)
 
     # -- JSON paths -----------------------------------------------------------------------------

@@ -64,7 +64,8 @@ class EditorPane(QWidget):
             from matchlens.core.diff.span_table import astral_offsets
 
             return astral_offsets(self.editor.text())
-        return table.exp_astral if self.side == "expected" else table.act_astral
+        # the side the decorator draws (a baseline pane diffed directly: the expected one)
+        return table.exp_astral if self.decorator.side == "expected" else table.act_astral
 
     def cursor_offset(self) -> int:
         """The caret as a code point offset into `editor.text()`."""
