@@ -10,6 +10,7 @@ the calibration table; with JUnit, every row's testcase goes to the writer's spo
 from __future__ import annotations
 
 import heapq
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 
@@ -32,6 +33,21 @@ from matchlens.core.results import Direction
 from matchlens.core.scoring.batch import BatchResult, MetricJob
 from matchlens.core.scoring.mapping import ColumnMapping
 from matchlens.core.scoring.references import parse_references
+
+
+class Cells(Sequence):
+    """One column of a CSV piece's rows (lists of cells), a cell read when asked."""
+
+    def __init__(self, rows: list[list[str]], at: int) -> None:
+        self.rows, self.at = rows, at
+
+    def __getitem__(self, i):  # type: ignore[override] - rows are read one by one
+        if isinstance(i, slice):
+            return [row[self.at] for row in self.rows[i]]
+        return self.rows[i][self.at]
+
+    def __len__(self) -> int:
+        return len(self.rows)
 
 
 @dataclass
@@ -75,7 +91,7 @@ class ReportCollector:
         passed there and do not now (JUnit fails them saying so)."""
         n, start = result.rows, self.rows
         self.rows += n
-        texts: dict[str, list] | None = None
+        texts: dict[str, Sequence[str | None]] | None = None
         ids = self._ids(table)
         for variant in self.mapping.variants:
             picks = set()
@@ -135,7 +151,7 @@ class ReportCollector:
         return entered
 
     def _fill(self, variant: str, picks: set[int], result: BatchResult, start: int,
-              table: Table, ids: list | None, texts: dict[str, list]) -> None:
+              table: Table, ids: list | None, texts: dict[str, Sequence[str | None]]) -> None:
         """Replace the piece-row placeholders of this piece's entries by their candidates."""
         made = {row: self._candidate(variant, row, result, start, table, ids, texts)
                 for row in picks}
@@ -146,7 +162,7 @@ class ReportCollector:
                     heap[i] = (bad, neg, made[item])
 
     def _candidate(self, variant: str, row: int, result: BatchResult, start: int, table: Table,
-                   ids: list | None, texts: dict[str, list]) -> _Candidate:
+                   ids: list | None, texts: dict[str, Sequence[str | None]]) -> _Candidate:
         scores = {}
         for job in self.jobs:
             key = (variant, job.id)
@@ -156,7 +172,7 @@ class ReportCollector:
                           self._expected(texts, variant, row, result), texts[variant][row],
                           scores)
 
-    def _expected(self, texts: dict[str, list], variant: str, row: int,
+    def _expected(self, texts: dict[str, Sequence[str | None]], variant: str, row: int,
                   result: BatchResult, metric: str | None = None) -> str | None:
         """The row's reference; with --expected-any the one `metric` (default: the first
         metric) found best."""
@@ -175,21 +191,30 @@ class ReportCollector:
                 return refs[int(best[row])]
         return refs[0] if refs else cell
 
-    def _expected_row(self, texts: dict[str, list] | None, result: BatchResult, variant: str,
-                      row: int) -> str | None:
+    def _expected_row(self, texts: dict[str, Sequence[str | None]] | None,
+                      result: BatchResult, variant: str, row: int) -> str | None:
         assert texts is not None, "the texts are read while diffs are given"
         return self._expected(texts, variant, row, result)
 
-    def _texts(self, table: Table) -> dict[str, list]:
-        """The piece's expected ("" key) and actual texts, resolved as the scoring did."""
+    def _texts(self, table: Table) -> dict[str, Sequence[str | None]]:
+        """The piece's expected ("" key) and actual texts, resolved as the scoring did. Only a
+        few rows' texts are read (the worst rows, the JUnit diffs): the columns of a CSV piece
+        are read a cell at a time, when asked (the fields table reads them whole)."""
         if self.mapping.expected_literal:
-            expected = [self.mapping.expected] * len(table)
+            expected: Sequence[str | None] = [self.mapping.expected] * len(table)
         else:
-            expected = resolve_column(table, self.mapping.expected, require_match=False).values
+            expected = self._column(table, self.mapping.expected)
         out = {"": expected}
         for variant in self.mapping.variants:
-            out[variant] = resolve_column(table, variant, require_match=False).values
+            out[variant] = self._column(table, variant)
         return out
+
+    def _column(self, table: Table, spec: str) -> Sequence[str | None]:
+        if (self.fields is None and table.is_delimited and isinstance(table.rows, list)
+                and spec in table.column_index):
+            # what resolve_column gives for a CSV piece's column, without making the list
+            return Cells(table.rows, table.column_index[spec])
+        return resolve_column(table, spec, require_match=False).values
 
     def _ids(self, table: Table) -> list | None:
         if self.id_column is None or self.id_column not in table.columns:

@@ -48,18 +48,17 @@ def no_diff_text() -> str:
 
 
 def combination_codes(columns: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """For rows described by several value columns: the position of the first row of each
-    distinct combination, and each row's combination number (an index into the first).
-    Column by column in one dimension — `np.unique(axis=0)` sorts rows as opaque records,
-    which costs seconds at 1M rows."""
+    """For rows described by several columns of small non-negative codes: the position of the
+    first row of each distinct combination, and each row's combination number (an index into
+    the first). Column by column in one dimension — `np.unique(axis=0)` sorts rows as opaque
+    records, which costs seconds at 1M rows."""
     n = len(columns[0]) if columns else 0
     key = np.zeros(n, dtype=np.int64)
     for column in columns:
-        values, inverse = np.unique(column, return_inverse=True)
-        key = key * len(values) + inverse.reshape(-1)
-        # renumbered after each column: the key stays below the row count
-        _, key = np.unique(key, return_inverse=True)
-        key = key.reshape(-1)
+        size = int(column.max()) + 1 if n else 1
+        if int(key.max(initial=0)) >= (1 << 62) // size:  # renumbered: the key stays in range
+            key = np.unique(key, return_inverse=True)[1].reshape(-1)
+        key = key * size + column
     _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
     return first, inverse.reshape(-1)
 
@@ -104,13 +103,16 @@ class JunitFeed:
         messages: list[str] = []
         which = np.zeros(0, dtype=np.int64)
         if rows.size:
-            # one message per distinct combination of failing scores (scores take few values)
-            grid = [np.where(verdicts[job.id][rows] == 0, result.scores[(variant, job.id)][rows],
-                             _NO_FAIL) for job in self.thresholded]
-            first, which = combination_codes(grid)
-            messages = ["; ".join(self.sentence(job, float(column[at]))
-                                  for job, column in zip(self.thresholded, grid, strict=True)
-                                  if column[at] != _NO_FAIL) for at in first.tolist()]
+            # one message per distinct combination of failing sentences (few: 0.01 steps)
+            said, codes_of = [], []
+            for job in self.thresholded:
+                code, sentences = self.sentence_codes(
+                    job, result.scores[(variant, job.id)][rows], verdicts[job.id][rows] == 0)
+                codes_of.append(code)
+                said.append(sentences)
+            first, which = combination_codes(codes_of)
+            messages = ["; ".join(s[c[at]] for s, c in zip(said, codes_of, strict=True)
+                                  if s[c[at]]) for at in first.tolist()]
             no_diff = xml_text(no_diff_text())
             codes[rows] = len(tails) + which
             tails += [failure_tail(cls, xml_attr(m), no_diff) for m in messages]
@@ -139,6 +141,17 @@ class JunitFeed:
             tails.append(failure_tail(cls, xml_attr(message), xml_text(body)))
         lines = testcase_lines(name_column(ids, start, n), tails, codes)
         self.writer.add_block(variant, lines, n, failures, len(skipped))
+
+    def sentence_codes(self, job: MetricJob, scores: np.ndarray, fails: np.ndarray
+                       ) -> tuple[np.ndarray, list[str]]:
+        """Each row's failing sentence of `job` as a code into the distinct sentences ("" for a
+        row this metric does not fail): scores are many (fractions), sentences few."""
+        values, inverse = np.unique(np.where(fails, scores, _NO_FAIL), return_inverse=True)
+        index: dict[str, int] = {}
+        of_value = np.array([index.setdefault(
+            "" if value == _NO_FAIL else self.sentence(job, value), len(index))
+            for value in values.tolist()], dtype=np.int64)
+        return of_value[inverse.reshape(-1)], list(index)
 
     def sentence(self, job: MetricJob, score: float) -> str:
         """failing_sentence, remembered: scores take few distinct values (0.01 steps, counts)."""
