@@ -60,7 +60,7 @@ def attr_all(values: list[str]) -> list[str]:
 
 
 _OPEN = '    <testcase name="'
-_ATTR_PATTERN = '[&<>"\n\r\t]'
+_ANY_RE2 = _FORBIDDEN_RE2[:-1] + '&<>"\\n\\r\\t]'  # what needs escaping or is forbidden
 
 
 def passed_tail(cls: str) -> str:
@@ -97,16 +97,19 @@ def name_column(ids: list | None, start: int, n: int) -> pa.Array:
         names = pa.array(ids, type=pa.large_string())
     except (UnicodeEncodeError, pa.ArrowException, TypeError):
         names = None
-    if names is None or pc.any(pc.match_substring_regex(names, _FORBIDDEN_RE2)).as_py():
+    if names is not None and not pc.any(pc.match_substring_regex(names, _ANY_RE2)).as_py():
+        escaped = names  # the common case: one scan says no name needs escaping
+    elif names is None or pc.any(pc.match_substring_regex(names, _FORBIDDEN_RE2)).as_py():
         return pa.array([xml_attr(name) if name not in (None, "") else f"row {start + k + 1}"
                          for k, name in enumerate(ids)], type=pa.large_string())
-    if pc.any(pc.match_substring_regex(names, _ATTR_PATTERN)).as_py():
+    else:
+        escaped = names
         for char in '&<>"\n\r\t':  # & first: the others' escapes hold one
-            names = pc.replace_substring(names, char, _ATTR_ESCAPES[char])
-    empty = pc.fill_null(pc.equal(names, ""), True)
+            escaped = pc.replace_substring(escaped, char, _ATTR_ESCAPES[char])
+    empty = pc.fill_null(pc.equal(escaped, ""), True)
     if pc.any(empty).as_py():
-        names = pc.if_else(empty, row_names(start, len(ids)), names)
-    return names
+        escaped = pc.if_else(empty, row_names(start, len(ids)), escaped)
+    return escaped
 
 
 def testcase_lines(names: pa.Array, tails: list[str], codes: np.ndarray) -> pa.Buffer:

@@ -71,6 +71,7 @@ class JunitFeed:
         self.jobs = list(jobs)
         self.thresholded = [job for job in self.jobs if job.threshold is not None]
         self._sentences: dict[tuple[str, float], str] = {}
+        self._ends: dict[tuple[str, str], str] = {}  # (classname, message) -> failure_tail
         self._diffs: dict[str, int] = {}  # variant -> failing rows given a diff
         self._undiffed: dict[str, int] = {}  # variant -> failing rows past the cut
 
@@ -115,7 +116,7 @@ class JunitFeed:
                                   if s[c[at]]) for at in first.tolist()]
             no_diff = xml_text(no_diff_text())
             codes[rows] = len(tails) + which
-            tails += [failure_tail(cls, xml_attr(m), no_diff) for m in messages]
+            tails += [self.failure_end(cls, m, no_diff) for m in messages]
             given = self.bodies(variant, rows.tolist(), expected, actual)
             for row, k, body in zip(rows.tolist(), which.tolist(), given, strict=False):
                 own[row] = (messages[k], body)
@@ -141,6 +142,16 @@ class JunitFeed:
             tails.append(failure_tail(cls, xml_attr(message), xml_text(body)))
         lines = testcase_lines(name_column(ids, start, n), tails, codes)
         self.writer.add_block(variant, lines, n, failures, len(skipped))
+
+    def failure_end(self, cls: str, message: str, body: str) -> str:
+        """failure_tail of a message with the body past the cut, remembered: the same
+        combinations of failing sentences come back piece after piece."""
+        end = self._ends.get((cls, message))
+        if end is None:
+            if len(self._ends) > 100_000:
+                self._ends.clear()
+            end = self._ends[(cls, message)] = failure_tail(cls, xml_attr(message), body)
+        return end
 
     def sentence_codes(self, job: MetricJob, scores: np.ndarray, fails: np.ndarray
                        ) -> tuple[np.ndarray, list[str]]:
