@@ -112,7 +112,7 @@ def name_column(ids: list | None, start: int, n: int) -> pa.Array:
     return escaped
 
 
-def testcase_lines(names: pa.Array, tails: list[str], codes: np.ndarray) -> pa.Buffer:
+def joined_testcases(names: pa.Array, tails: list[str], codes: np.ndarray) -> pa.Buffer:
     """The UTF-8 bytes of a piece's `<testcase>` lines: each row's name (escaped: name_column)
     followed by `tails[codes[row]]` (passed_tail, failure_tail, skipped_tail), joined column by
     column (pyarrow), one buffer for the piece."""
@@ -154,7 +154,7 @@ class JunitWriter:
 
     def add_block(self, variant: str, lines: bytes | pa.Buffer, tests: int, failures: int,
                   skipped: int) -> None:
-        """One piece's testcases (testcase_lines: `tests` of them), the run's known keys masked
+        """One piece's testcases (joined_testcases: `tests` of them), the run's known keys masked
         in one go (the texts of diffs are scrubbed in full before: see junit_feed)."""
         c = self.counts[variant]
         c["tests"] += tests

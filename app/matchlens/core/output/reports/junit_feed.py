@@ -1,6 +1,6 @@
 """`JunitFeed`: a scored piece's rows as JUnit testcases, built column by column for a 1M-row
 run — which rows pass, fail (and with which message) or have no score, decided with numpy; the
-testcases joined by pyarrow (junit.testcase_lines) and handed to the `JunitWriter` as one
+testcases joined by pyarrow (junit.joined_testcases) and handed to the `JunitWriter` as one
 buffer a piece.
 
 Python work a row is only for the rows that need their own text: the first JUNIT_DIFFS
@@ -21,10 +21,10 @@ from matchlens.core.metrics.registry import STATUS_SCORED
 from matchlens.core.output.reports.junit import (
     JunitWriter,
     failure_tail,
+    joined_testcases,
     name_column,
     passed_tail,
     skipped_tail,
-    testcase_lines,
     xml_attr,
     xml_text,
 )
@@ -140,7 +140,7 @@ class JunitFeed:
         for row, (message, body) in own.items():
             codes[row] = len(tails)
             tails.append(failure_tail(cls, xml_attr(message), xml_text(body)))
-        lines = testcase_lines(name_column(ids, start, n), tails, codes)
+        lines = joined_testcases(name_column(ids, start, n), tails, codes)
         self.writer.add_block(variant, lines, n, failures, len(skipped))
 
     def failure_end(self, cls: str, message: str, body: str) -> str:
