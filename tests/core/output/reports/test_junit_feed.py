@@ -152,3 +152,29 @@ def test_a_piece_of_no_rows_or_one(rows):
     lines = joined_testcases(name_column(["a"][:rows], 0, rows), [passed_tail("c")],
                            np.zeros(rows, dtype=np.int32))
     assert bytes(lines).decode() == ('    <testcase name="a" classname="c"/>\n' if rows else "")
+
+
+def test_the_junit_file_does_not_load_pandas(tmp_path):
+    # pyarrow imports pandas (a second of start-up) for pa.array on a list or pa.scalar on a
+    # str: the testcases are built from buffers instead. A fresh process: tests load pandas.
+    import subprocess
+    import sys
+
+    data = tmp_path / "d.csv"
+    data.write_text("id,expected,actual\nq&1,Paris,Paris\n,Rome,Roma\nq3,a,b\n", encoding="utf-8")
+    code = ("import os, sys\n"
+            "from matchlens.main import main\n"
+            "exit_ = os._exit\n"
+            "def said(code):\n"
+            "    print('pandas' in sys.modules, 'pyarrow' in sys.modules, code)\n"
+            "    sys.stdout.flush()\n"
+            "    exit_(0)\n"
+            "os._exit = said\n"
+            f"main(['score', {str(data)!r}, '--expected', 'expected', '--actual', 'actual',\n"
+            f"      '--quiet', '-o', {str(tmp_path / 'o.csv')!r},\n"
+            f"      '--junit', {str(tmp_path / 'j.xml')!r}])\n"
+            "said('returned')\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300)
+    assert run.stdout.split()[:2] == ["False", "True"], run.stdout + run.stderr
+    assert 'name="q&amp;1"' in (tmp_path / "j.xml").read_text(encoding="utf-8")

@@ -80,10 +80,27 @@ def skipped_tail(cls: str, why: str) -> str:
     return f'" classname="{cls}"><skipped message="{why}"/></testcase>\n'
 
 
+def string_array(values: list[str]) -> pa.Array:
+    """A large_string array of Python strings, made from their UTF-8 bytes: `pa.array` on a
+    list (or a scalar from a str) makes pyarrow import pandas, a second of a run's start-up.
+    UnicodeEncodeError for a lone surrogate (UTF-8 cannot hold one)."""
+    data = "".join(values).encode("utf-8")
+    n = len(values)
+    lengths = np.fromiter(map(len, values), dtype=np.int64, count=n)
+    if len(data) != int(lengths.sum()):  # not all ASCII: each string's bytes
+        lengths = np.fromiter((len(v.encode("utf-8")) for v in values), dtype=np.int64, count=n)
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    return pa.LargeStringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(data))
+
+
 def row_names(start: int, n: int) -> pa.Array:
     """`row N` for the rows start+1 … start+n (nothing to escape)."""
-    numbers = pa.array(np.arange(start + 1, start + n + 1, dtype=np.int64)).cast(pa.string())
-    return pc.binary_join_element_wise("row ", numbers, "").cast(pa.large_string())
+    numbers = np.arange(start + 1, start + n + 1, dtype=np.int64)
+    text = pa.Int64Array.from_buffers(pa.int64(), n, [None, pa.py_buffer(numbers)]).cast(
+        pa.large_string())
+    row, empty = string_array(["row ", ""])
+    return pc.binary_join_element_wise(row, text, empty)
 
 
 def name_column(ids: list | None, start: int, n: int) -> pa.Array:
@@ -93,34 +110,35 @@ def name_column(ids: list | None, start: int, n: int) -> pa.Array:
     row by row (xml_attr), as ids rarely hold one."""
     if ids is None:
         return row_names(start, n)
+    values = ids
+    if None in ids or "" in ids:  # `row N` has nothing to escape: put in before
+        values = [v if v not in (None, "") else f"row {start + k + 1}" for k, v in enumerate(ids)]
     try:
-        names = pa.array(ids, type=pa.large_string())
-    except (UnicodeEncodeError, pa.ArrowException, TypeError):
+        names = string_array(values)
+    except (UnicodeEncodeError, TypeError):
         names = None
     if names is not None and not pc.any(pc.match_substring_regex(names, _ANY_RE2)).as_py():
-        escaped = names  # the common case: one scan says no name needs escaping
-    elif names is None or pc.any(pc.match_substring_regex(names, _FORBIDDEN_RE2)).as_py():
-        return pa.array([xml_attr(name) if name not in (None, "") else f"row {start + k + 1}"
-                         for k, name in enumerate(ids)], type=pa.large_string())
-    else:
-        escaped = names
-        for char in '&<>"\n\r\t':  # & first: the others' escapes hold one
-            escaped = pc.replace_substring(escaped, char, _ATTR_ESCAPES[char])
-    empty = pc.fill_null(pc.equal(escaped, ""), True)
-    if pc.any(empty).as_py():
-        escaped = pc.if_else(empty, row_names(start, len(ids)), escaped)
-    return escaped
+        return names  # the common case: one scan says no name needs escaping
+    if names is None or pc.any(pc.match_substring_regex(names, _FORBIDDEN_RE2)).as_py():
+        return string_array([xml_attr(v) if v not in (None, "") else f"row {start + k + 1}"
+                             for k, v in enumerate(ids)])
+    for char in '&<>"\n\r\t':  # & first: the others' escapes hold one
+        names = pc.replace_substring(names, char, _ATTR_ESCAPES[char])
+    return names
 
 
 def joined_testcases(names: pa.Array, tails: list[str], codes: np.ndarray) -> pa.Buffer:
     """The UTF-8 bytes of a piece's `<testcase>` lines: each row's name (escaped: name_column)
     followed by `tails[codes[row]]` (passed_tail, failure_tail, skipped_tail), joined column by
     column (pyarrow), one buffer for the piece."""
-    ends = pc.take(pa.array(tails, type=pa.large_string()), pa.array(codes, type=pa.int32()))
-    lines = pc.binary_join_element_wise(pa.scalar(_OPEN, pa.large_string()), names, ends,
-                                        pa.scalar("", pa.large_string()))
-    if len(lines) == 0:
+    n = len(codes)
+    if n == 0:
         return pa.py_buffer(b"")
+    picks = pa.Int32Array.from_buffers(pa.int32(), n, [
+        None, pa.py_buffer(np.ascontiguousarray(codes, dtype=np.int32))])
+    ends = pc.take(string_array(tails), picks)
+    opening, nothing = string_array([_OPEN, ""])
+    lines = pc.binary_join_element_wise(opening, names, ends, nothing)
     offsets = np.frombuffer(lines.buffers()[1], dtype=np.int64,
                             count=len(lines) + 1, offset=lines.offset * 8)
     return lines.buffers()[2][int(offsets[0]):int(offsets[-1])]
