@@ -66,8 +66,10 @@ def start_reports(args: argparse.Namespace, first: Table, mapping: ColumnMapping
         check_flag_column(first, flag, column)
     if id_column is None:
         id_column = guess_columns(list(first.columns)).get("id")
+    data = getattr(args, "data", None)
     return ReportOutputs(paths, mapping, list(jobs), source=first.label,
-                         id_column=id_column, label_column=label_column)
+                         id_column=id_column, label_column=label_column,
+                         input_path=None if data is None or str(data) == "-" else Path(data))
 
 
 def feeding(stream: Iterable[tuple[Table, BatchResult]], reports: ReportOutputs | None

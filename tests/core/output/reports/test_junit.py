@@ -63,7 +63,7 @@ def test_hostile_text_stays_valid_xml(rows):
 
 
 def test_diffs_past_the_cap_say_where_to_look(tmp_path, monkeypatch):
-    from matchlens.core.output.reports import collect
+    from matchlens.core.output.reports import junit_feed as collect
 
     monkeypatch.setattr(collect, "JUNIT_DIFFS", 1)  # the cap itself, made small
     run_reports(tmp_path, {"expected": ["ab", "cd", "ef", "gh"],

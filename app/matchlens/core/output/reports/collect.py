@@ -10,7 +10,9 @@ the calibration table; with JUnit, every row's testcase goes to the writer's spo
 from __future__ import annotations
 
 import heapq
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
@@ -19,32 +21,33 @@ from matchlens.core.datasets.table import Table
 from matchlens.core.labels.calibration_report import MetricReport, calibrate_scores
 from matchlens.core.metrics.registry import STATUS_SCORED
 from matchlens.core.output.reports.fields_feed import METRIC, FieldsFeed
-from matchlens.core.output.reports.junit import JunitWriter, testcases
+from matchlens.core.output.reports.junit import JunitWriter
+from matchlens.core.output.reports.junit_feed import JunitFeed
 from matchlens.core.output.reports.model import RowDiff, WorstRows
 from matchlens.core.output.reports.rows import (
     failing_sentence,
     fails,
-    plain_diff,
-    report_chunks,
     row_diff,
-    shown,
 )
 from matchlens.core.results import Direction
 from matchlens.core.scoring.batch import BatchResult, MetricJob
 from matchlens.core.scoring.mapping import ColumnMapping
 from matchlens.core.scoring.references import parse_references
 
-# Failing rows per variant whose JUnit body is a readable diff (see _failure_body); the cut is
-# said in each testsuite's `matchlens.diffs` property and in the bodies past it.
-JUNIT_DIFFS = 1_000
-DIFFS_PROPERTY = "matchlens.diffs"
-REGRESSED_SAYS = "regressed: passed every thresholded metric in the baseline"
-_NO_FAIL = -1e308  # in the grid of failing scores: this metric does not fail the row
 
+class Cells(Sequence):
+    """One column of a CSV piece's rows (lists of cells), a cell read when asked."""
 
-def no_diff_text() -> str:
-    """The body of a failing testcase past the cut (short: a 1M-row run has 700,000)."""
-    return f"(no diff past the first {JUNIT_DIFFS:,} failing rows: see {DIFFS_PROPERTY})"
+    def __init__(self, rows: list[list[str]], at: int) -> None:
+        self.rows, self.at = rows, at
+
+    def __getitem__(self, i):  # type: ignore[override] - rows are read one by one
+        if isinstance(i, slice):
+            return [row[self.at] for row in self.rows[i]]
+        return self.rows[i][self.at]
+
+    def __len__(self) -> int:
+        return len(self.rows)
 
 
 @dataclass
@@ -71,16 +74,13 @@ class ReportCollector:
         self.id_column = id_column
         self.label_column = label_column
         self.junit = junit
+        self.junit_feed = None if junit is None else JunitFeed(junit, self.jobs)
         self.rows = 0
         self.thresholded = [job for job in self.jobs if job.threshold is not None]
         # (variant, metric) -> min-heap of (badness, -index, candidate): the root is the
         # least bad kept, so a worse row replaces it; ties keep the earlier row
         self._heaps: dict[tuple[str, str], list] = {
             (v, job.id): [] for v in mapping.variants for job in self.thresholded}
-        self._sentences: dict[tuple[str, float], str] = {}
-        self._diffs: dict[str, int] = {}  # variant -> failing rows given a diff in JUnit
-        self._undiffed: dict[str, int] = {}  # variant -> failing rows past the cut
-        self._no_diff = no_diff_text()
         self._labels: list[np.ndarray] = []
         self._scores: dict[tuple[str, str], list[np.ndarray]] = {
             (v, job.id): [] for v in mapping.variants for job in self.jobs}
@@ -91,18 +91,20 @@ class ReportCollector:
         passed there and do not now (JUnit fails them saying so)."""
         n, start = result.rows, self.rows
         self.rows += n
-        texts: dict[str, list] | None = None
+        texts: dict[str, Sequence[str | None]] | None = None
         ids = self._ids(table)
         for variant in self.mapping.variants:
             picks = set()
             for job in self.thresholded:
                 picks.update(self._offer(variant, job, result, start))
-            if self.junit is not None:
+            if self.junit_feed is not None:
                 # the texts only while this variant's failing rows still get diffs
-                if texts is None and self._diffs.get(variant, 0) < JUNIT_DIFFS:
+                if texts is None and self.junit_feed.wants_texts(variant):
                     texts = self._texts(table)
-                self._junit(variant, result, start, table, ids, texts,
-                            None if regressed is None else regressed.get(variant))
+                self.junit_feed.add(variant, result, start, table, ids,
+                                    partial(self._expected_row, texts, result),
+                                    None if texts is None else texts[variant],
+                                    None if regressed is None else regressed.get(variant))
             if picks:
                 texts = texts or self._texts(table)
                 self._fill(variant, picks, result, start, table, ids, texts)
@@ -149,7 +151,7 @@ class ReportCollector:
         return entered
 
     def _fill(self, variant: str, picks: set[int], result: BatchResult, start: int,
-              table: Table, ids: list | None, texts: dict[str, list]) -> None:
+              table: Table, ids: list | None, texts: dict[str, Sequence[str | None]]) -> None:
         """Replace the piece-row placeholders of this piece's entries by their candidates."""
         made = {row: self._candidate(variant, row, result, start, table, ids, texts)
                 for row in picks}
@@ -160,7 +162,7 @@ class ReportCollector:
                     heap[i] = (bad, neg, made[item])
 
     def _candidate(self, variant: str, row: int, result: BatchResult, start: int, table: Table,
-                   ids: list | None, texts: dict[str, list]) -> _Candidate:
+                   ids: list | None, texts: dict[str, Sequence[str | None]]) -> _Candidate:
         scores = {}
         for job in self.jobs:
             key = (variant, job.id)
@@ -170,7 +172,7 @@ class ReportCollector:
                           self._expected(texts, variant, row, result), texts[variant][row],
                           scores)
 
-    def _expected(self, texts: dict[str, list], variant: str, row: int,
+    def _expected(self, texts: dict[str, Sequence[str | None]], variant: str, row: int,
                   result: BatchResult, metric: str | None = None) -> str | None:
         """The row's reference; with --expected-any the one `metric` (default: the first
         metric) found best."""
@@ -189,16 +191,30 @@ class ReportCollector:
                 return refs[int(best[row])]
         return refs[0] if refs else cell
 
-    def _texts(self, table: Table) -> dict[str, list]:
-        """The piece's expected ("" key) and actual texts, resolved as the scoring did."""
+    def _expected_row(self, texts: dict[str, Sequence[str | None]] | None,
+                      result: BatchResult, variant: str, row: int) -> str | None:
+        assert texts is not None, "the texts are read while diffs are given"
+        return self._expected(texts, variant, row, result)
+
+    def _texts(self, table: Table) -> dict[str, Sequence[str | None]]:
+        """The piece's expected ("" key) and actual texts, resolved as the scoring did. Only a
+        few rows' texts are read (the worst rows, the JUnit diffs): the columns of a CSV piece
+        are read a cell at a time, when asked (the fields table reads them whole)."""
         if self.mapping.expected_literal:
-            expected = [self.mapping.expected] * len(table)
+            expected: Sequence[str | None] = [self.mapping.expected] * len(table)
         else:
-            expected = resolve_column(table, self.mapping.expected, require_match=False).values
+            expected = self._column(table, self.mapping.expected)
         out = {"": expected}
         for variant in self.mapping.variants:
-            out[variant] = resolve_column(table, variant, require_match=False).values
+            out[variant] = self._column(table, variant)
         return out
+
+    def _column(self, table: Table, spec: str) -> Sequence[str | None]:
+        if (self.fields is None and table.is_delimited and isinstance(table.rows, list)
+                and spec in table.column_index):
+            # what resolve_column gives for a CSV piece's column, without making the list
+            return Cells(table.rows, table.column_index[spec])
+        return resolve_column(table, spec, require_match=False).values
 
     def _ids(self, table: Table) -> list | None:
         if self.id_column is None or self.id_column not in table.columns:
@@ -208,107 +224,11 @@ class ReportCollector:
             return [row[at] for row in table.rows]
         return [table.cell_text(i, self.id_column) for i in range(len(table))]
 
-    def _junit(self, variant: str, result: BatchResult, start: int, table: Table,
-               ids: list | None, texts: dict[str, list] | None,
-               regressed: np.ndarray | None = None) -> None:
-        """This piece's testcases of `variant`, handed to the JUnit writer as one block; a
-        regressed row is a failure whose message starts by saying so. `texts` is None once
-        the variant's failing rows get no more diffs (`_bodies`)."""
-        judged = self.thresholded or self.jobs
-        scored = np.zeros(result.rows, dtype=bool)
-        for job in judged:
-            scored |= result.status[(variant, job.id)] == STATUS_SCORED
-        failing = np.zeros(result.rows, dtype=bool)
-        verdicts = {}
-        for job in self.thresholded:
-            verdicts[job.id] = result.verdicts(variant, job.id)
-            failing |= verdicts[job.id] == 0
-        failing &= scored
-        if ids is None:
-            names = [f"row {n}" for n in range(start + 1, start + result.rows + 1)]
-        else:
-            names = [f"row {start + row + 1}" if ids[row] in (None, "") else ids[row]
-                     for row in range(result.rows)]
-        unscored = np.flatnonzero(~scored).tolist()
-        skipped = {row: f"no score ({table.unit} {table.lines[row]})" for row in unscored}
-        failures = {}
-        rows = np.flatnonzero(failing)
-        if rows.size:
-            # one message per distinct combination of failing scores (scores take few values)
-            grid = np.column_stack([
-                np.where(verdicts[job.id][rows] == 0,
-                         result.scores[(variant, job.id)][rows], _NO_FAIL)
-                for job in self.thresholded])
-            combos, which = np.unique(grid, axis=0, return_inverse=True)
-            messages = ["; ".join(self._sentence(job, float(score))
-                                  for job, score in zip(self.thresholded, combo.tolist(),
-                                                        strict=True) if score != _NO_FAIL)
-                        for combo in combos]
-            row_list = rows.tolist()
-            bodies = self._bodies(variant, row_list, result, texts)
-            failures = {row: (messages[k], body) for row, k, body in
-                        zip(row_list, which.reshape(-1).tolist(), bodies, strict=True)}
-        if regressed is not None and regressed.any():
-            for row in np.flatnonzero(regressed).tolist():
-                message, body = failures.get(row) or (
-                    f"no score now ({table.unit} {table.lines[row]})",
-                    self._bodies(variant, [row], result, texts)[0])
-                failures[row] = (f"{REGRESSED_SAYS}; {message}", body)
-                skipped.pop(row, None)
-        self.junit.add_block(variant, testcases(names, variant, escaped_names=ids is None,
-                                                failures=failures, skipped=skipped),
-                             len(failures), len(skipped))
-
-    def _sentence(self, job: MetricJob, score: float) -> str:
-        """failing_sentence, remembered: scores take few distinct values (0.01 steps, counts)."""
-        key = (job.id, score)
-        sentence = self._sentences.get(key)
-        if sentence is None:
-            if len(self._sentences) > 100_000:
-                self._sentences.clear()
-            sentence = failing_sentence(job.id, score, float(job.threshold),
-                                        job.spec.direction, job.spec.integer)
-            self._sentences[key] = sentence
-        return sentence
-
-    def _bodies(self, variant: str, rows: list[int], result: BatchResult,
-                texts: dict[str, list] | None) -> list[str]:
-        """The failure bodies of `rows`: the readable diff (`[-…-]{+…+}`, texts scrubbed) of
-        the first JUNIT_DIFFS failing rows of a variant; past them a sentence saying where to
-        look, counted at once. A readable diff costs ~0.2-0.6 ms a pair and scrubbing ~0.2 µs
-        a character: for every failing row of a 1M-row run that is minutes, more than the
-        scoring itself (bench_reports.py)."""
-        done = self._diffs.get(variant, 0)
-        given = max(0, min(len(rows), JUNIT_DIFFS - done))
-        if given:
-            self._diffs[variant] = done + given
-        if len(rows) > given:
-            self._undiffed[variant] = self._undiffed.get(variant, 0) + len(rows) - given
-        out = [self._failure_body(variant, row, result, texts) for row in rows[:given]]
-        return out + [self._no_diff] * (len(rows) - given)
-
-    def _failure_body(self, variant: str, row: int, result: BatchResult,
-                      texts: dict[str, list] | None) -> str:
-        """The readable diff of one failing row (texts scrubbed)."""
-        assert texts is not None, "the texts are read while diffs are given"
-        e, _ = shown(self._expected(texts, variant, row, result))
-        a, _ = shown(texts[variant][row])
-        return plain_diff(e, a, report_chunks(e, a))
-
     def junit_properties(self) -> dict[str, dict[str, str]]:
-        """Per variant, the `matchlens.diffs` property: how many failing testcases carry a
-        readable diff, and where the cut is when some do not."""
-        out = {}
-        for variant in self.mapping.variants:
-            given, left = self._diffs.get(variant, 0), self._undiffed.get(variant, 0)
-            if not left:
-                said = f"a readable diff in every failing testcase ({given:,})"
-            else:
-                said = (f"a readable diff in the first {given:,} of {given + left:,} failing "
-                        f"testcases (the cut: {JUNIT_DIFFS:,} per variant, to keep a 1M-row "
-                        f"run fast); the other {left:,} say so in their body")
-            out[variant] = {DIFFS_PROPERTY: said}
-        return out
+        """Per variant, the JUnit testsuite's `matchlens.diffs` property (junit_feed)."""
+        if self.junit_feed is None:
+            return {}
+        return self.junit_feed.properties(list(self.mapping.variants))
 
     def worst_rows(self) -> list[WorstRows]:
         """Per variant and thresholded metric, the kept rows worst first, with their diffs."""

@@ -13,6 +13,7 @@ files (`--references`, `--baseline`), with the baseline's regressions section.
 from __future__ import annotations
 
 import hashlib
+import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -73,6 +74,24 @@ def sha256_of(path: Path | None) -> str | None:
         return None
 
 
+class EarlyDigest:
+    """`sha256_of(path)` worked out on a thread while the run scores (hashing releases the
+    GIL): only for a regular file, whose bytes a second reader cannot take from the run."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.digest: str | None = None
+        self._thread = threading.Thread(target=self._run, name="matchlens-sha256", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        self.digest = sha256_of(self.path)
+
+    def result(self) -> str | None:
+        self._thread.join()
+        return self.digest
+
+
 def scrubbed(value: Any) -> Any:
     """Every string in a nested config scrubbed of keys."""
     if isinstance(value, str):
@@ -89,8 +108,11 @@ class ReportOutputs:
 
     def __init__(self, paths: ReportPaths, mapping: ColumnMapping, jobs: list[MetricJob],
                  *, source: str, id_column: str | None = None,
-                 label_column: str | None = None) -> None:
+                 label_column: str | None = None, input_path: Path | None = None) -> None:
+        """`input_path`: the data file, hashed for the provenance while the run scores."""
         self.paths = paths
+        self._early = EarlyDigest(input_path) if (
+            input_path is not None and paths.any and input_path.is_file()) else None
         self.created = datetime.now(UTC)
         self.junit = JunitWriter(mapping.variants, source) if paths.junit else None
         drawn = bool(paths.html or paths.markdown)
@@ -116,7 +138,8 @@ class ReportOutputs:
         if fields is None and self.fields is not None:
             fields = self.fields.section()
         prov = Provenance(
-            inputs=inputs or (InputFile(scrub(tally.source), sha256_of(input_path), tally.rows),),
+            inputs=inputs or (InputFile(scrub(tally.source), self._sha256(input_path),
+                                        tally.rows),),
             version=__version__, created=self.created.isoformat(timespec="seconds"),
             metrics=tuple(job.id for job in tally.jobs),
             thresholds={job.id: job.threshold for job in tally.jobs},
@@ -132,6 +155,11 @@ class ReportOutputs:
             self.junit.write(self.paths.junit, self.created.strftime("%Y-%m-%dT%H:%M:%S"),
                              properties=self.collector.junit_properties())
         return data
+
+    def _sha256(self, path: Path | None) -> str | None:
+        if self._early is not None and path == self._early.path:
+            return self._early.result()
+        return sha256_of(path)
 
     def close(self) -> None:
         """Let go of the JUnit spools (a run that failed or was interrupted)."""

@@ -1,0 +1,214 @@
+"""`JunitFeed`: a scored piece's rows as JUnit testcases, built column by column for a 1M-row
+run — which rows pass, fail (and with which message) or have no score, decided with numpy; the
+testcases joined by pyarrow (junit.joined_testcases) and handed to the `JunitWriter` as one
+buffer a piece.
+
+Python work a row is only for the rows that need their own text: the first JUNIT_DIFFS
+failing rows of each variant (their readable diff is the failure's body), the rows without a
+score, and the rows a baseline says regressed. Every other failing row shares its message with
+the rows failing the same metrics with the same scores (few distinct values), and the body
+saying where the cut is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from matchlens.core.datasets.table import Table
+from matchlens.core.metrics.registry import STATUS_SCORED
+from matchlens.core.output.reports.junit import (
+    JunitWriter,
+    failure_tail,
+    joined_testcases,
+    name_column,
+    passed_tail,
+    skipped_tail,
+    xml_attr,
+    xml_text,
+)
+from matchlens.core.output.reports.rows import failing_sentence, plain_diff, report_chunks, shown
+from matchlens.core.scoring.batch import BatchResult, MetricJob
+
+# Failing rows per variant whose JUnit body is a readable diff (see JunitFeed.bodies); the cut
+# is said in each testsuite's `matchlens.diffs` property and in the bodies past it.
+JUNIT_DIFFS = 1_000
+DIFFS_PROPERTY = "matchlens.diffs"
+REGRESSED_SAYS = "regressed: passed every thresholded metric in the baseline"
+_NO_FAIL = -1e308  # in the grid of failing scores: this metric does not fail the row
+
+# (variant, row of the piece) -> the row's reference text, as the scoring resolved it
+ExpectedOf = Callable[[str, int], "str | None"]
+
+
+def no_diff_text() -> str:
+    """The body of a failing testcase past the cut (short: a 1M-row run has 700,000)."""
+    return f"(no diff past the first {JUNIT_DIFFS:,} failing rows: see {DIFFS_PROPERTY})"
+
+
+def combination_codes(columns: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """For rows described by several columns of small non-negative codes: the position of the
+    first row of each distinct combination, and each row's combination number (an index into
+    the first). Column by column in one dimension — `np.unique(axis=0)` sorts rows as opaque
+    records, which costs seconds at 1M rows."""
+    n = len(columns[0]) if columns else 0
+    key = np.zeros(n, dtype=np.int64)
+    for column in columns:
+        size = int(column.max()) + 1 if n else 1
+        if int(key.max(initial=0)) >= (1 << 62) // size:  # renumbered: the key stays in range
+            key = np.unique(key, return_inverse=True)[1].reshape(-1)
+        key = key * size + column
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    return first, inverse.reshape(-1)
+
+
+class JunitFeed:
+    """One testcase per row and variant, fed piece by piece (`add`) into `writer`."""
+
+    def __init__(self, writer: JunitWriter, jobs: list[MetricJob]) -> None:
+        self.writer = writer
+        self.jobs = list(jobs)
+        self.thresholded = [job for job in self.jobs if job.threshold is not None]
+        self._sentences: dict[tuple[str, float], str] = {}
+        self._ends: dict[tuple[str, str], str] = {}  # (classname, message) -> failure_tail
+        self._diffs: dict[str, int] = {}  # variant -> failing rows given a diff
+        self._undiffed: dict[str, int] = {}  # variant -> failing rows past the cut
+
+    def wants_texts(self, variant: str) -> bool:
+        """Whether this variant's failing rows still get readable diffs (the texts needed)."""
+        return self._diffs.get(variant, 0) < JUNIT_DIFFS
+
+    def add(self, variant: str, result: BatchResult, start: int, table: Table,
+            ids: list | None, expected: ExpectedOf, actual: list | None,
+            regressed: np.ndarray | None = None) -> None:
+        """This piece's testcases of `variant`; a regressed row is a failure whose message
+        starts by saying so. `actual` (the variant's texts) and `expected` are read only while
+        the variant's failing rows get diffs."""
+        n = result.rows
+        judged = self.thresholded or self.jobs
+        scored = np.zeros(n, dtype=bool)
+        for job in judged:
+            scored |= result.status[(variant, job.id)] == STATUS_SCORED
+        verdicts = {job.id: result.verdicts(variant, job.id) for job in self.thresholded}
+        failing = np.zeros(n, dtype=bool)
+        for verdict in verdicts.values():
+            failing |= verdict == 0
+        failing &= scored
+        cls = xml_attr(variant)
+        tails = [passed_tail(cls)]
+        codes = np.zeros(n, dtype=np.int32)
+        # row -> (message, body) of a failure that has a text of its own (not escaped yet)
+        own: dict[int, tuple[str, str]] = {}
+        rows = np.flatnonzero(failing)
+        messages: list[str] = []
+        which = np.zeros(0, dtype=np.int64)
+        if rows.size:
+            # one message per distinct combination of failing sentences (few: 0.01 steps)
+            said, codes_of = [], []
+            for job in self.thresholded:
+                code, sentences = self.sentence_codes(
+                    job, result.scores[(variant, job.id)][rows], verdicts[job.id][rows] == 0)
+                codes_of.append(code)
+                said.append(sentences)
+            first, which = combination_codes(codes_of)
+            messages = ["; ".join(s[c[at]] for s, c in zip(said, codes_of, strict=True)
+                                  if s[c[at]]) for at in first.tolist()]
+            no_diff = xml_text(no_diff_text())
+            codes[rows] = len(tails) + which
+            tails += [self.failure_end(cls, m, no_diff) for m in messages]
+            given = self.bodies(variant, rows.tolist(), expected, actual)
+            for row, k, body in zip(rows.tolist(), which.tolist(), given, strict=False):
+                own[row] = (messages[k], body)
+        skipped = {row: f"no score ({table.unit} {table.lines[row]})"
+                   for row in np.flatnonzero(~scored).tolist()}
+        failures = int(rows.size)
+        if regressed is not None and regressed.any():
+            for row in np.flatnonzero(regressed).tolist():
+                if failing[row]:
+                    message, body = own.get(row) or (
+                        messages[int(which[np.searchsorted(rows, row)])], no_diff_text())
+                else:
+                    message = f"no score now ({table.unit} {table.lines[row]})"
+                    body = self.bodies(variant, [row], expected, actual)[0]
+                    failures += 1
+                own[row] = (f"{REGRESSED_SAYS}; {message}", body)
+                skipped.pop(row, None)
+        for row, why in skipped.items():
+            codes[row] = len(tails)
+            tails.append(skipped_tail(cls, xml_attr(why)))
+        for row, (message, body) in own.items():
+            codes[row] = len(tails)
+            tails.append(failure_tail(cls, xml_attr(message), xml_text(body)))
+        lines = joined_testcases(name_column(ids, start, n), tails, codes)
+        self.writer.add_block(variant, lines, n, failures, len(skipped))
+
+    def failure_end(self, cls: str, message: str, body: str) -> str:
+        """failure_tail of a message with the body past the cut, remembered: the same
+        combinations of failing sentences come back piece after piece."""
+        end = self._ends.get((cls, message))
+        if end is None:
+            if len(self._ends) > 100_000:
+                self._ends.clear()
+            end = self._ends[(cls, message)] = failure_tail(cls, xml_attr(message), body)
+        return end
+
+    def sentence_codes(self, job: MetricJob, scores: np.ndarray, fails: np.ndarray
+                       ) -> tuple[np.ndarray, list[str]]:
+        """Each row's failing sentence of `job` as a code into the distinct sentences ("" for a
+        row this metric does not fail): scores are many (fractions), sentences few."""
+        values, inverse = np.unique(np.where(fails, scores, _NO_FAIL), return_inverse=True)
+        index: dict[str, int] = {}
+        of_value = np.array([index.setdefault(
+            "" if value == _NO_FAIL else self.sentence(job, value), len(index))
+            for value in values.tolist()], dtype=np.int64)
+        return of_value[inverse.reshape(-1)], list(index)
+
+    def sentence(self, job: MetricJob, score: float) -> str:
+        """failing_sentence, remembered: scores take few distinct values (0.01 steps, counts)."""
+        key = (job.id, score)
+        said = self._sentences.get(key)
+        if said is None:
+            if len(self._sentences) > 100_000:
+                self._sentences.clear()
+            said = failing_sentence(job.id, score, float(job.threshold), job.spec.direction,
+                                    job.spec.integer)
+            self._sentences[key] = said
+        return said
+
+    def bodies(self, variant: str, rows: list[int], expected: ExpectedOf,
+               actual: list | None) -> list[str]:
+        """The readable diffs (`[-…-]{+…+}`, texts scrubbed) of those of `rows` among the first
+        JUNIT_DIFFS failing rows of a variant — the others are counted, their body says where
+        to look. A readable diff costs ~0.2-0.6 ms a pair and scrubbing ~0.2 µs a character:
+        for every failing row of a 1M-row run that is minutes, more than the scoring itself
+        (bench_reports.py)."""
+        done = self._diffs.get(variant, 0)
+        given = max(0, min(len(rows), JUNIT_DIFFS - done))
+        if given:
+            self._diffs[variant] = done + given
+        if len(rows) > given:
+            self._undiffed[variant] = self._undiffed.get(variant, 0) + len(rows) - given
+        if given and actual is None:
+            raise ValueError("the texts are read while diffs are given")
+        out = []
+        for row in rows[:given]:
+            e, _ = shown(expected(variant, row))
+            a, _ = shown(actual[row])
+            out.append(plain_diff(e, a, report_chunks(e, a)))
+        return out
+
+    def properties(self, variants: list[str]) -> dict[str, dict[str, str]]:
+        """Per variant, the `matchlens.diffs` property: how many failing testcases carry a
+        readable diff, and where the cut is when some do not."""
+        out = {}
+        for variant in variants:
+            given, left = self._diffs.get(variant, 0), self._undiffed.get(variant, 0)
+            if not left:
+                said = f"a readable diff in every failing testcase ({given:,})"
+            else:
+                said = (f"a readable diff in the first {given:,} of {given + left:,} failing "
+                        f"testcases (the cut: {JUNIT_DIFFS:,} per variant, to keep a 1M-row "
+                        f"run fast); the other {left:,} say so in their body")
+            out[variant] = {DIFFS_PROPERTY: said}
+        return out
