@@ -148,8 +148,10 @@ def _verified(e: Sequence, a: Sequence, key: tuple[object, ...] | None,
     """`candidate` if the exact distance (computed in its band) proves it minimal, else
     rapidfuzz's script in the band of that distance."""
     upper = cost(candidate)
-    exact = int(Levenshtein.distance(e, a, score_cutoff=upper))  # exact: upper bounds it
-    _keep(_distances, key, exact)
+    exact = _kept(_distances, key)  # the distance task may have computed it already
+    if exact is None:
+        exact = int(Levenshtein.distance(e, a, score_cutoff=upper))  # exact: upper bounds it
+        _keep(_distances, key, exact)
     return candidate if exact == upper else \
         Levenshtein.opcodes(e, a, score_hint=exact).as_list()
 
@@ -208,7 +210,8 @@ def distance(e: Sequence, a: Sequence) -> int:
     bound = _distance_bound(e, a) if key is not None and len(e) + len(a) >= SPLICE_MIN_CHARS \
         else None  # type: ignore[arg-type]
     if bound is None and _is_long(e, a):
-        bound = anchored_distance(e, a)
+        script = _kept(_cache, _key(e, a, "anchored"))  # the preview's, when it was drawn
+        bound = cost(script) if script is not None else anchored_distance(e, a)
     if bound is not None:  # exact: the bound is one
         found_distance = int(Levenshtein.distance(e, a, score_cutoff=bound))
     else:
