@@ -13,7 +13,9 @@ from matchlens.core.diff.pair import run_task
 from matchlens.core.diff.preview import DISTANCE_TASK, preview_table, proven_table
 from matchlens.core.diff.span_table import table_for
 from matchlens.core.text import edit_script
+from matchlens.core.text.anchored_script import anchored_opcodes
 from matchlens.core.text.casefold import fold_case
+from tests.core.diff.test_preview import check_script
 
 WORDS = "the of and a to in is it answer model light water sugar energy cell plant".split()
 
@@ -82,3 +84,24 @@ def test_where_the_preview_is_minimal_it_is_the_exact_table() -> None:
     assert table.exact and not table.distance_exact
     assert table.distance == exact.distance == Levenshtein.distance(e, a)
     assert (table.exp == exact.exp).all() and (table.act == exact.act).all()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_texts_cut_from_kept_texts_get_a_valid_script(seed) -> None:
+    """The rest around a moved piece: the kept script re-diffed around the cuts still rebuilds
+    both texts, and counts about what a fresh anchored script counts."""
+    rng = random.Random(seed)
+    e = "".join(_paragraphs(30, seed))
+    a = _typos(e, 53, seed)
+    whole = edit_script.anchored(e, a)
+    cuts = []
+    for text in (e, a):
+        start = rng.randrange(len(text) - 300)
+        cuts.append(text[:start] + text[start + rng.randrange(0, 200):])
+    if seed % 3 == 0:
+        cuts[1] = a  # one side cut only
+    ops = edit_script.anchored(*cuts)
+    assert ops is not whole
+    count = check_script(*cuts, ops)
+    fresh = check_script(*cuts, anchored_opcodes(*cuts))
+    assert count <= fresh + 200  # at most the cut's characters more than a fresh script
