@@ -68,7 +68,9 @@ def write_pair(folder: Path, size: int, rate: float) -> tuple[Path, Path]:
 def one_run(app: str, expected: Path, actual: Path, png: Path
             ) -> tuple[float, float, float, float]:
     """(seconds to the PNG, wall s, CPU s, peak RSS MB) of one command."""
+    # Bytecode is cached as an installed app's is (pip compiles it at install).
     env = {**os.environ, "PYTHONPATH": app, "QT_QPA_PLATFORM": "offscreen"}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     command = [sys.executable, "-m", "matchlens", "compare", str(expected), str(actual),
                "--screenshot", str(png), "--screenshot-size", "1280x720"]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -90,6 +92,8 @@ def main() -> int:
     parser.add_argument("--rate", type=float, default=0.1)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--app", action="append", help="an `app` folder to run (repeat)")
+    parser.add_argument("--warmup", type=int, default=1,
+                        help="untimed runs per app first (bytecode, numba's kernel cache)")
     args = parser.parse_args()
     apps = args.app or [str(HERE.parent / "app")]
     results: dict[str, list[tuple[float, float, float]]] = {app: [] for app in apps}
@@ -97,6 +101,11 @@ def main() -> int:
         expected, actual = write_pair(Path(tmp), args.size, args.rate)
         print(f"{args.size:,} characters a side, edit rate {args.rate}, {os.cpu_count()} cores")
         print(f"{'app':<40} | {'PNG s':>6} {'wall s':>6} {'CPU s':>6} {'max RSS MB':>10} | load")
+        for app in apps:
+            for _ in range(args.warmup):  # the first run after an install: said, not counted
+                shot, wall, cpu, rss = one_run(app, expected, actual, Path(tmp) / "warm.png")
+                print(f"{app[-40:]:<40} | {shot:6.1f} {wall:6.1f} {cpu:6.1f} {rss:10.0f} | "
+                      "warm-up, not counted", flush=True)
         for run in range(args.runs):
             for app in apps:
                 load = os.getloadavg()[0]
