@@ -36,6 +36,15 @@ SHARED_SCRIPT_TASKS = frozenset({PREVIEW_TASK, DISTANCE_TASK, ALIGN_TASK,
 TABLE_TASKS = (PREVIEW_TASK, DISTANCE_TASK, ALIGN_TASK)
 
 
+# The first long text's order before any task has been timed here: CPU seconds each metric took
+# on a 1,000,000-character pair with ~10% edits (2M characters together; one lane process,
+# benchmarks/bench_compare_screenshot.py's pair), per character. Longest first keeps the two
+# lanes' last answers close together (~0.6 s sooner than the registry's order at 1M).
+FIRST_SECONDS_PER_CHAR = {name: seconds / 2_000_000 for name, seconds in {
+    "levenshtein_similarity": 2.8, "rouge_l": 2.5, "chrf": 2.1, "bleu": 1.1, "wer": 0.85,
+    "token_f1": 0.12}.items()}
+
+
 def shares_script(name: str, tasks: dict[str, dict[str, Any]]) -> bool:
     """Whether `name` can reuse the highlight's edit script in its lane: only with the same
     texts, i.e. the same case and normalisation options. A metric that folds case while the
@@ -74,7 +83,7 @@ class ScoreScheduler(QObject):
         self._texts: tuple[str, str] = ("", "")
         self._live: dict[str, int] = {}  # task name -> the token whose answer is wanted
         self._live_tokens: set[int] = set()
-        self._seconds_per_char: dict[str, float] = {}
+        self._seconds_per_char: dict[str, float] = dict(FIRST_SECONDS_PER_CHAR)
         self._pool: LanePool | None = None
         self._bridge = _Bridge(self)
         self._bridge.sig_delivered.connect(self._on_delivered)
