@@ -29,7 +29,26 @@ anchored script proved minimal, the keystroke splice and the preview first in th
               unfinished window (its CPU then leaves out the lanes it killed)
       after   39.3 s wall (23.7-48.6), 21.6 s CPU, finished
   at load 8-9 both hit the limit (62.6 / 63.1 s): no wall-clock figure means much there.
-What the CPU goes to at 1M (one process, `time.process_time`): the readable preview 3.2 s,
+Then (same day, before = a868cf4, after = the lanes started first thing, the exact distance
+as its own step after the preview, the rest around a moved piece spliced, the busy bar still
+and the metrics longest first; this script, alternating, after a warm-up run each) the
+machine was at load 11-15 on 2 cores: the niced lanes got a fraction of a core and the wall
+clock says nothing (PNG 72.3 / 74.5 s before, 66.8 / 198.2 s after). CPU seconds of the
+command and its lanes, which do count:
+      before  26.7, 26.6 s CPU (its warm-up 26.1 s: 173 s wall, numba compiling its kernels
+              into the fresh checkout's cache)
+      after   25.0, 21.7 s CPU (its warm-up 20.8 s)
+      peak RSS 352 MB both.
+The pair's own work in one lane process, `time.process_time`, before -> after: the preview
+3.3 -> 3.35 s (the rest around the pair's one moved piece re-diffed around the cut: ~0.35 s
+less, within this machine's noise), the exact table 2.5 s -> the exact distance step 2.5 s and
+the exact table 0.0 s (the view no longer waits for it: the distance step's table is final).
+What shortens the command on a quiet machine: the lanes' start-up (~0.4 s of CPU each) now
+runs while Qt starts instead of after the window asks (it used to answer its first task
+~1.1 s after the request), the busy bar's animation no longer takes ~5% of a core from the
+lanes for the whole wait, and longest-first keeps the two lanes' last answers ~0.6 s closer.
+Not re-measured on a quiet machine here: run `--runs 3` with both checkouts there.
+What the CPU goes to at 1M before (one process, `time.process_time`): the readable preview 3.2 s,
 the exact table after it 2.4 s (rapidfuzz's distance in the preview's band proves its script
 minimal: 24.8 s before, of which rapidfuzz's opcodes ~15 s), levenshtein_similarity 2.6 s
 (8.0 s: the distance in the anchored band), wer 0.7 s (3.1 s: the same for word lists),
@@ -68,7 +87,9 @@ def write_pair(folder: Path, size: int, rate: float) -> tuple[Path, Path]:
 def one_run(app: str, expected: Path, actual: Path, png: Path
             ) -> tuple[float, float, float, float]:
     """(seconds to the PNG, wall s, CPU s, peak RSS MB) of one command."""
+    # Bytecode is cached as an installed app's is (pip compiles it at install).
     env = {**os.environ, "PYTHONPATH": app, "QT_QPA_PLATFORM": "offscreen"}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     command = [sys.executable, "-m", "matchlens", "compare", str(expected), str(actual),
                "--screenshot", str(png), "--screenshot-size", "1280x720"]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -90,6 +111,8 @@ def main() -> int:
     parser.add_argument("--rate", type=float, default=0.1)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--app", action="append", help="an `app` folder to run (repeat)")
+    parser.add_argument("--warmup", type=int, default=1,
+                        help="untimed runs per app first (bytecode, numba's kernel cache)")
     args = parser.parse_args()
     apps = args.app or [str(HERE.parent / "app")]
     results: dict[str, list[tuple[float, float, float]]] = {app: [] for app in apps}
@@ -97,6 +120,11 @@ def main() -> int:
         expected, actual = write_pair(Path(tmp), args.size, args.rate)
         print(f"{args.size:,} characters a side, edit rate {args.rate}, {os.cpu_count()} cores")
         print(f"{'app':<40} | {'PNG s':>6} {'wall s':>6} {'CPU s':>6} {'max RSS MB':>10} | load")
+        for app in apps:
+            for _ in range(args.warmup):  # the first run after an install: said, not counted
+                shot, wall, cpu, rss = one_run(app, expected, actual, Path(tmp) / "warm.png")
+                print(f"{app[-40:]:<40} | {shot:6.1f} {wall:6.1f} {cpu:6.1f} {rss:10.0f} | "
+                      "warm-up, not counted", flush=True)
         for run in range(args.runs):
             for app in apps:
                 load = os.getloadavg()[0]

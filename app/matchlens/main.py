@@ -95,6 +95,10 @@ def _main(argv: Sequence[str] | None) -> int:
     if problem:
         print(f"matchlens: {problem}", file=sys.stderr)
         return 2
+    if args.command == "compare":  # long texts: their lanes start while Qt does
+        from matchlens.workers.lane_spares import prestart_for
+
+        prestart_for([args.expected_file, args.actual_file])
     try:
         from matchlens.ui.app import run_app  # Qt is loaded only here
     except ImportError as err:

@@ -306,3 +306,11 @@ def test_batch_screenshot_saves_once_scored_and_drawn(tmp_path: Path) -> None:
     assert "still working" not in done.stderr  # it waited for the work, not for the deadline
     image = QImage(str(png))
     assert (image.width(), image.height()) == app_module.SCREENSHOT_SIZE
+
+
+def test_a_screenshot_waits_with_a_still_busy_bar(window, tmp_path: Path) -> None:
+    bar = window.compare_tab.metrics.busy_bar
+    assert bar.maximum() == 0  # in the window a user watches: the moving "computing" bar
+    job = app_module.ScreenshotJob(window, tmp_path / "shot.png", wait_for_batch=False)
+    assert bar.maximum() > 0  # nobody watches a screenshot's wait: it stands still
+    job.deleteLater()

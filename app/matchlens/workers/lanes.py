@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from matchlens.core.diff.pair import timed_task
-from matchlens.workers.background import child_command, lower_priority
+from matchlens.workers import lane_spares
 from matchlens.workers.frames import read_frame, write_frame
 
 STALE_KILL_S = 1.0
@@ -111,9 +111,7 @@ class _Lane:
         if self.proc is not None and self.proc.poll() is None:
             return self.proc
         self.text_id = -1
-        proc = subprocess.Popen(child_command("matchlens.workers.lane_worker"),
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        lower_priority(proc.pid)
+        proc = lane_spares.take() or lane_spares.spawn()  # one started ahead, if any
         self.proc = proc
         assert proc.stdout is not None
         if read_frame(proc.stdout) != ("ready",):
@@ -156,9 +154,7 @@ class LanePool:
         self._cond = threading.Condition()
         self._queue: list[Task] = []
         processes = use_processes() if processes is None else processes
-        # One lane per core: more only time-slice the same cores (measured: 3 lanes on 2 cores
-        # answered later than 2), and the window needs a core now and then too.
-        count = count or max(2, min(4, os.cpu_count() or 2))
+        count = count or lane_spares.lane_count()
         self._lanes = [_Lane(self, i, processes) for i in range(count)]
         for lane in self._lanes:
             lane.thread.start()

@@ -17,6 +17,7 @@ from matchlens.core.text import edit_script
 from matchlens.core.text.anchored_script import anchored_opcodes, anchors
 from matchlens.core.text.edit_script import rest_opcodes
 from tests.core.random_edits import random_edits
+from tests.core.script_checks import check_script
 
 WORDS = "the of and a to in is it answer model light water sugar energy cell plant".split()
 
@@ -30,27 +31,12 @@ def _prose(n_words: int, seed: int) -> str:
     return "".join(out)
 
 
-def _check_script(e: str, a: str, ops) -> int:
-    """The script is whole and valid (it rebuilds both texts; equal runs are equal) and returns
-    its edit count."""
-    assert "".join(e[i1:i2] for t, i1, i2, _j1, _j2 in ops if t != "insert") == e
-    assert "".join(a[j1:j2] for t, _i1, _i2, j1, j2 in ops if t != "delete") == a
-    for tag, i1, i2, j1, j2 in ops:
-        if tag == "equal":
-            assert e[i1:i2] == a[j1:j2]
-    pos = (0, 0)
-    for _tag, i1, i2, j1, j2 in ops:
-        assert (i1, j1) == pos
-        pos = (i2, j2)
-    return sum(max(i2 - i1, j2 - j1) for t, i1, i2, j1, j2 in ops if t != "equal")
-
-
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 400), st.floats(0, 0.3), st.integers(0, 10_000))
 def test_the_anchored_script_is_valid_and_never_below_the_distance(n_words, rate, seed):
     e = _prose(n_words, seed)
     a = random_edits(e, rate, seed + 1)
-    count = _check_script(e, a, anchored_opcodes(e, a))
+    count = check_script(e, a, anchored_opcodes(e, a))
     assert count >= Levenshtein.distance(e, a)
 
 
@@ -65,19 +51,19 @@ def test_anchors_are_equal_text_in_order():
             assert ee <= nxt[0] and ae <= nxt[2]
     # on prose with scattered edits the anchored script is minimal or within a few edits
     exact = Levenshtein.distance(e, a)
-    assert exact <= _check_script(e, a, anchored_opcodes(e, a)) <= exact * 1.02 + 5
+    assert exact <= check_script(e, a, anchored_opcodes(e, a)) <= exact * 1.02 + 5
 
 
 def test_texts_without_anchors_are_diffed_whole():
     assert anchored_opcodes("", "") == []
     assert anchored_opcodes("abc", "abd") == Levenshtein.opcodes("abc", "abd").as_list()
-    assert _check_script("", "new text", anchored_opcodes("", "new text")) == 8
+    assert check_script("", "new text", anchored_opcodes("", "new text")) == 8
 
 
 def test_short_texts_keep_the_exact_script_for_the_rest(monkeypatch):
     e, a = _prose(200, 3), _prose(200, 4)
     assert rest_opcodes(e, a) == Levenshtein.opcodes(e, a, score_hint=31).as_list() or \
-        _check_script(e, a, rest_opcodes(e, a)) == Levenshtein.distance(e, a)
+        check_script(e, a, rest_opcodes(e, a)) == Levenshtein.distance(e, a)
     # past the limit, the anchored one
     monkeypatch.setattr(edit_script, "LONG_CHARS", 10)
     assert rest_opcodes(e, a) == anchored_opcodes(e, a)

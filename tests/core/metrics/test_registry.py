@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import matchlens.embeddings.metric  # noqa: F401 - registers semantic_similarity
-from matchlens.core.diff.preview import PREVIEW_TASK
+from matchlens.core.diff.preview import DISTANCE_TASK, PREVIEW_TASK
 from matchlens.core.diff.span_table import ALIGN_TASK
 from matchlens.core.metrics.registry import (
     REGISTRY,
@@ -55,8 +55,9 @@ def test_the_tables_read_from_the_registry_are_the_ones_the_front_ends_had():
     from matchlens.ui.compare.scheduler import SHARED_SCRIPT_TASKS
 
     assert edit_script_metric_ids() == {"levenshtein_distance", "levenshtein_similarity", "cer"}
-    # (and the preview of long texts, whose anchored script the exact one starts from)
-    assert {ALIGN_TASK, PREVIEW_TASK, "levenshtein_distance",
+    # (and the preview of long texts, whose anchored script the exact one starts from, and
+    # the exact distance in its band)
+    assert {ALIGN_TASK, PREVIEW_TASK, DISTANCE_TASK, "levenshtein_distance",
             "levenshtein_similarity", "cer"} == SHARED_SCRIPT_TASKS
     # The batch's cost per distinct pair (benchmarks/bench_metrics.py, microseconds).
     costs = {spec.id: spec.batch_cost_us for spec in REGISTRY.values()}

@@ -41,3 +41,26 @@ def test_a_shared_task_finds_the_script_the_highlight_left(monkeypatch):
     assert calls == []
     run_task("levenshtein_distance", e + ".", a, {"case_sensitive": True, "normalise": []})
     assert calls == [1]  # other texts: computed (the spy sees rapidfuzz's calls)
+
+
+def test_a_first_long_text_runs_the_longest_metrics_first(qtbot):
+    """Before anything was timed, one lane answers the highlight's tasks first, then the
+    metrics longest first (as measured at 1M characters), so two lanes finish together."""
+    from matchlens.core.diff.preview import DISTANCE_TASK, PREVIEW_TASK
+    from matchlens.ui.compare.scheduler import ScoreScheduler
+
+    scheduler = ScoreScheduler(sync_limit=10, lanes=1)
+    order: list[str] = []
+    scheduler.sig_result.connect(lambda name, _payload: order.append(name))
+    names = ["wer", "bleu", "token_f1", "chrf", "rouge_l", "levenshtein_similarity"]
+    tasks = {PREVIEW_TASK: ALIGN, DISTANCE_TASK: ALIGN, ALIGN_TASK: ALIGN,
+             **{name: {} for name in names}}
+    try:
+        scheduler.request("The cat sat on the mat. " * 40, "The cat sat on a mat! " * 40,
+                          tasks, new_text=True)
+        qtbot.waitUntil(lambda: not scheduler.is_busy(), timeout=60000)
+    finally:
+        scheduler.shutdown()
+    metrics = [name for name in order if name in names]
+    assert metrics == ["levenshtein_similarity", "rouge_l", "chrf", "bleu", "wer", "token_f1"]
+    assert order.index(PREVIEW_TASK) < order.index(DISTANCE_TASK) < order.index(metrics[0])

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from matchlens.core.diff.preview import PREVIEW_TASK, preview_table
+from matchlens.core.diff.preview import DISTANCE_TASK, PREVIEW_TASK, preview_table, proven_table
 from matchlens.core.diff.span_table import ALIGN_TASK, table_for
 from matchlens.core.metrics.json_walk import JsonDiff
 from matchlens.core.metrics.registry import get_metric
@@ -100,6 +100,8 @@ def run_task(name: str, expected: str, actual: str, options: Mapping[str, Any]) 
         return table_for(expected, actual, options)
     if name == PREVIEW_TASK:
         return preview_table(expected, actual, options)
+    if name == DISTANCE_TASK:
+        return proven_table(expected, actual, options)
     return metric_outcome(name, expected, actual, options)
 
 

@@ -72,6 +72,9 @@ class SpanTable:
     # False for a preview (`core.diff.preview`): `distance` is then an upper bound, not the
     # Levenshtein distance, and the view says so until the exact table replaces it.
     exact: bool = True
+    # A preview whose `distance` is the exact Levenshtein distance all the same (computed in
+    # the preview's band), though its script is not a minimal one (`preview.proven_table`).
+    distance_exact: bool = False
 
     def move_at(self, side: str, offset: int) -> int | None:
         """The index of the move covering code point `offset` on `side`, or None."""

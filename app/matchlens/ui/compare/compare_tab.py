@@ -322,7 +322,8 @@ class CompareTab(QWidget):
     def highlighted_edits(self) -> int:
         """The exact edit count shown with the highlight (levenshtein_distance's; in the Exact
         edits view at word granularity, whole words); while a preview is shown, an upper bound
-        (`current_table().exact` is False)."""
+        (`current_table().exact` is False) unless it carries the exact distance
+        (`distance_exact`)."""
         return self._table.distance if self._table is not None else 0
 
     def _normalise_all(self, value: str) -> None:

@@ -115,12 +115,19 @@ class DifferenceNavigation(QObject):
         else:
             text = f"difference {self.hunk + 1} of {count}"
         preview = table is not None and not table.exact
-        if preview:
-            text += " (preview)"
-        tab.difference_label.setText(f" {text} ")
         edits = tab.highlighted_edits() if table is not None else 0
         plural = "" if edits == 1 else "s"
-        if preview:
+        if preview and table.distance_exact:
+            text += f" (preview; distance {edits:,} exact)"
+        elif preview:
+            text += " (preview)"
+        tab.difference_label.setText(f" {text} ")
+        if preview and table.distance_exact:
+            tip = (f"The exact Levenshtein distance is {edits} edit{plural}. This highlight is "
+                   f"a quick readable one, drawn from an edit script that is not a minimal one "
+                   f"(text was moved about, so it counts more edits than the distance); the "
+                   f"minimal script replaces it when it arrives.")
+        elif preview:
             tip = (f"A quick preview of these long texts' differences, drawn while the exact "
                    f"edit script is computed (it replaces this one when it arrives). Until "
                    f"then the edit count is not the distance: it is at most {edits} "

@@ -17,7 +17,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QThreadPool, Signal
 
 from matchlens.core.diff.pair import timed_task
-from matchlens.core.diff.preview import PREVIEW_TASK
+from matchlens.core.diff.preview import DISTANCE_TASK, PREVIEW_TASK
 from matchlens.core.diff.span_table import ALIGN_TASK
 from matchlens.core.metrics.registry import edit_script_metric_ids
 from matchlens.core.results import Label, Outcome
@@ -27,8 +27,22 @@ from matchlens.workers.lanes import LanePool, Task
 SYNC_LIMIT = 4_000
 # These tasks all need the character edit script of the texts: they run on one lane, in a row,
 # so it is computed once there (core.edit_script keeps it) instead of once per task. The
-# preview of long texts comes first: its anchored script is where the exact one starts from.
-SHARED_SCRIPT_TASKS = frozenset({PREVIEW_TASK, ALIGN_TASK, *edit_script_metric_ids()})
+# preview of long texts comes first: its anchored script is where the exact one starts from;
+# then the exact distance in its band (the exact table itself, when that proves it minimal).
+SHARED_SCRIPT_TASKS = frozenset({PREVIEW_TASK, DISTANCE_TASK, ALIGN_TASK,
+                                 *edit_script_metric_ids()})
+# The highlight's tasks (their answer is a SpanTable, or None when they fail), in the order a
+# lane should take them.
+TABLE_TASKS = (PREVIEW_TASK, DISTANCE_TASK, ALIGN_TASK)
+
+
+# The first long text's order before any task has been timed here: CPU seconds each metric took
+# on a 1,000,000-character pair with ~10% edits (2M characters together; one lane process,
+# benchmarks/bench_compare_screenshot.py's pair), per character. Longest first keeps the two
+# lanes' last answers close together (~0.6 s sooner than the registry's order at 1M).
+FIRST_SECONDS_PER_CHAR = {name: seconds / 2_000_000 for name, seconds in {
+    "levenshtein_similarity": 2.8, "rouge_l": 2.5, "chrf": 2.1, "bleu": 1.1, "wer": 0.85,
+    "token_f1": 0.12}.items()}
 
 
 def shares_script(name: str, tasks: dict[str, dict[str, Any]]) -> bool:
@@ -69,7 +83,7 @@ class ScoreScheduler(QObject):
         self._texts: tuple[str, str] = ("", "")
         self._live: dict[str, int] = {}  # task name -> the token whose answer is wanted
         self._live_tokens: set[int] = set()
-        self._seconds_per_char: dict[str, float] = {}
+        self._seconds_per_char: dict[str, float] = dict(FIRST_SECONDS_PER_CHAR)
         self._pool: LanePool | None = None
         self._bridge = _Bridge(self)
         self._bridge.sig_delivered.connect(self._on_delivered)
@@ -112,10 +126,10 @@ class ScoreScheduler(QObject):
         size = len(expected) + len(actual)
 
         def cost(name: str) -> tuple[int, float]:
-            # The preview, then the alignment (what the eye reads; the exact script starts from
-            # the preview's), then longest-first for a short makespan.
-            if name in (ALIGN_TASK, PREVIEW_TASK):
-                return (2 if name == PREVIEW_TASK else 1, 0.0)
+            # The preview, its exact distance, then the alignment (what the eye reads; the
+            # exact script starts from the preview's), then longest-first for a short makespan.
+            if name in TABLE_TASKS:
+                return (len(TABLE_TASKS) - TABLE_TASKS.index(name), 0.0)
             return (0, self._seconds_per_char.get(name, 0.0) * size)
 
         ordered = sorted(tasks, key=cost, reverse=True)
@@ -154,7 +168,7 @@ class ScoreScheduler(QObject):
         self.last_latency[name] = time.perf_counter() - self._asked_at.get(name, 0.0)
         if status != "done":
             payload = (Outcome(None, f"Could not compute: {payload}", Label.ERROR)
-                       if name not in (ALIGN_TASK, PREVIEW_TASK) else None)
+                       if name not in TABLE_TASKS else None)
         self.sig_result.emit(name, payload)
         self._maybe_idle()
 

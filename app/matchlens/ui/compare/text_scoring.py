@@ -15,7 +15,7 @@ from typing import Any
 from PySide6.QtCore import QEvent, QObject, QTimer
 
 from matchlens.core.diff.pair import DISTANCE_METRIC as HIGHLIGHT_METRIC
-from matchlens.core.diff.preview import PREVIEW_MIN_CHARS, PREVIEW_TASK
+from matchlens.core.diff.preview import DISTANCE_TASK, PREVIEW_MIN_CHARS, PREVIEW_TASK
 from matchlens.core.diff.span_table import ALIGN_TASK
 from matchlens.ui.compare.scheduler import SYNC_LIMIT
 from matchlens.ui.compare.semantic import NetworkPanel
@@ -107,6 +107,7 @@ class TextScoring(QObject):
         if (align["view"] == "readable" and not align["normalise"]
                 and self._total_chars() >= PREVIEW_MIN_CHARS):
             tasks[PREVIEW_TASK] = align  # long texts: a quick highlight while the exact one works
+            tasks[DISTANCE_TASK] = align  # then its exact distance (or the exact table)
         for metric_id, panel in self.tab.panels.items():
             if not panel.spec.network:
                 tasks[metric_id] = dict(self.tab.config.settings(metric_id).options)
@@ -133,11 +134,17 @@ class TextScoring(QObject):
         tab = self.tab
         if name == ALIGN_TASK:
             self.scheduler.drop(PREVIEW_TASK)  # the exact table came first: no use waiting
+            self.scheduler.drop(DISTANCE_TASK)
             tab.set_table(payload)
-        elif name == PREVIEW_TASK:
+        elif name in (PREVIEW_TASK, DISTANCE_TASK):
             # Only while the exact table of these texts is still coming (it may come first).
-            if payload is not None and ALIGN_TASK in self.scheduler.pending():
-                tab.set_table(payload)
+            if payload is None or ALIGN_TASK not in self.scheduler.pending():
+                return
+            if name == DISTANCE_TASK:
+                self.scheduler.drop(PREVIEW_TASK)
+                if payload.exact:  # the preview's script proved minimal: this is the table
+                    self.scheduler.drop(ALIGN_TASK)
+            tab.set_table(payload)
         elif name in tab.panels:
             tab.panels[name].set_outcome(payload)
 
