@@ -89,3 +89,52 @@ def test_finished_tasks_are_freed_even_when_a_slot_held_them(qtbot):
     del task
     gc.collect()
     assert [o for o in gc.get_objects() if isinstance(o, Task)] == []
+
+
+class _Dataset:
+    """Stands in for what a task is given: a whole table."""
+
+
+def _count(data: _Dataset, cancel) -> int:
+    return len(vars(data))
+
+
+def _pieces(data: _Dataset, cancel):
+    yield len(vars(data))
+
+
+def test_a_worker_that_outlives_its_task_keeps_nothing_it_was_given(qtbot, monkeypatch):
+    """A finished superqt worker can outlive its task: in a reference cycle that a gc.freeze()
+    (the next file read or scored, while the last table's release still runs) puts out of
+    the collector's reach. In the window that kept the whole last joined table for the rest of
+    the session. Here the workers are kept on purpose; the dataset must still go."""
+    import weakref
+
+    from superqt.utils import FunctionWorker, GeneratorWorker
+
+    from matchlens.ui.batch import worker as worker_module
+
+    kept: list[object] = []
+
+    class KeptFunctionWorker(FunctionWorker):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            kept.append(self)
+
+    class KeptGeneratorWorker(GeneratorWorker):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            kept.append(self)
+
+    monkeypatch.setattr(worker_module, "FunctionWorker", KeptFunctionWorker)
+    monkeypatch.setattr(worker_module, "GeneratorWorker", KeptGeneratorWorker)
+    for fn in (_count, _pieces):
+        data = _Dataset()
+        gone = weakref.ref(data)
+        task = Task(fn, data)
+        with qtbot.waitSignal(task.sig_done, timeout=5_000):
+            task.start()
+        del data, task
+        gc.collect()
+        assert gone() is None, fn.__name__
+    assert [type(w) for w in kept] == [KeptFunctionWorker, KeptGeneratorWorker]

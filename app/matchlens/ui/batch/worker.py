@@ -15,6 +15,7 @@ table is torn down in slices on a worker instead of in one 0.4 s deallocation.
 from __future__ import annotations
 
 import gc
+import inspect
 import sys
 import threading
 import time
@@ -24,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
-from superqt.utils import create_worker
+from superqt.utils import FunctionWorker, GeneratorWorker, create_worker
 
 from matchlens.core.datasets import Table
 from matchlens.core.datasets.stored_table import read_stored
@@ -53,8 +54,12 @@ class Task(QObject):
         super().__init__()
         self.owner = owner
         self._cancel = threading.Event()
-        self._worker = create_worker(fn, *args, cancel=self._cancel.is_set, _start_thread=False,
-                                     _ignore_errors=True, **kwargs)
+        self._call = _Call(fn, args, kwargs)
+        generator = inspect.isgeneratorfunction(fn)
+        self._worker = create_worker(
+            self._call.run_generator if generator else self._call.run,
+            cancel=self._cancel.is_set, _start_thread=False, _ignore_errors=True,
+            _worker_class=GeneratorWorker if generator else FunctionWorker)
         self._running = True
         signals = self._worker.signals
         if hasattr(signals, "yielded"):
@@ -105,7 +110,8 @@ class Task(QObject):
 
     def _on_finished(self) -> None:
         self._running = False
-        self._worker = _Finished()  # drop the arguments (they may hold a whole dataset)
+        self._call.clear()  # the arguments may hold a whole dataset: see _Call
+        self._worker = _Finished()
         Task._live.discard(self)
         if not Task._live:
             _share_gil_finely(False)
@@ -136,6 +142,33 @@ def _share_gil_finely(on: bool) -> None:
     elif not on and _saved_interval is not None:
         sys.setswitchinterval(_saved_interval)
         _saved_interval = None
+
+
+class _Call:
+    """A task's work function and its arguments, emptied when the task finishes.
+
+    superqt's worker keeps what it is given, and a finished worker can outlive its task: its
+    signals' connections make a reference cycle, and a `gc.freeze()` (a file opened or scored
+    since) puts that cycle out of the collector's reach for good. What the worker keeps is
+    this call, emptied, never the dataset it was given."""
+
+    __slots__ = ("args", "fn", "kwargs")
+
+    def __init__(self, fn: Callable[..., Any], args: tuple, kwargs: dict[str, Any]) -> None:
+        self.fn, self.args, self.kwargs = fn, args, kwargs
+
+    def run(self, **extra: Any) -> Any:
+        return self.fn(*self.args, **self.kwargs, **extra)
+
+    def run_generator(self, **extra: Any) -> Any:
+        return (yield from self.fn(*self.args, **self.kwargs, **extra))
+
+    def clear(self) -> None:
+        self.fn, self.args, self.kwargs = _nothing, (), {}
+
+
+def _nothing(*_args: Any, **_kwargs: Any) -> None:
+    return None
 
 
 class _Finished:
