@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import numba
 import numpy as np
 
-from matchlens.core.metrics.fast.word_table import space_table
+from matchlens.core.metrics.fast.word_table import code_points, space_table
 
 _CACHE = True  # compiled code cached on disk, as word_kernel's
 _FNV_OFFSET = np.uint64(14695981039346656037)
@@ -130,13 +130,7 @@ def pair_counts(expected: Sequence[str], actual: Sequence[str], prime=FNV_PRIME,
                 skip_equal: bool = False) -> np.ndarray:
     """(3, n) int64: per pair, |E|, |A| and |E & A| of the two texts' whitespace word sets
     ((0, 0, 0) for equal texts with `skip_equal`)."""
-    texts = [*expected, *actual]
-    joined = "".join(texts)
-    if joined.isascii():  # one byte per character, copied as is
-        chars = np.frombuffer(joined.encode("ascii"), dtype=np.uint8)
-    else:  # a lone surrogate is one character to Python: kept as one code point
-        chars = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    text_ends = np.cumsum(np.fromiter(map(len, texts), dtype=np.int64, count=len(texts)))
+    _, chars, text_ends = code_points([*expected, *actual])
     if not len(expected):
         return np.zeros((3, 0), dtype=np.int64)
     return distinct_pair_counts(chars, text_ends, len(expected), space_table(), prime,

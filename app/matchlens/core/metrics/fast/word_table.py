@@ -32,6 +32,19 @@ from matchlens.core.metrics.shared_work import shared
 _SPACE_LIMIT = 0x3001
 
 
+def code_points(texts: Sequence[str]) -> tuple[str, np.ndarray, np.ndarray]:
+    """The texts joined, as the kernels read them: (joined, chars, text_ends). `chars` is one
+    byte a character when all are ASCII, else one code point each (a lone surrogate, one
+    character to Python, kept as one code point); `text_ends` the cumulative lengths."""
+    joined = "".join(texts)
+    if joined.isascii():  # one byte per character, copied as is
+        chars = np.frombuffer(joined.encode("ascii"), dtype=np.uint8)
+    else:
+        chars = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    text_ends = np.cumsum(np.fromiter(map(len, texts), dtype=np.int64, count=len(texts)))
+    return joined, chars, text_ends
+
+
 @cache
 def space_table() -> np.ndarray:
     return np.array([chr(c).isspace() for c in range(_SPACE_LIMIT)], dtype=np.bool_)
@@ -76,12 +89,7 @@ def word_table(expected: Sequence[str], actual: Sequence[str], glue: bool = Fals
 def _build(texts: list[str], glue: bool = False) -> WordTable:
     from matchlens.core.metrics.fast.word_kernel import FNV_PRIME, split_words
 
-    joined = "".join(texts)
-    if joined.isascii():  # one byte per character, copied as is
-        chars = np.frombuffer(joined.encode("ascii"), dtype=np.uint8)
-    else:  # a lone surrogate is one character to Python: kept as one code point
-        chars = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    text_ends = np.cumsum(np.fromiter(map(len, texts), dtype=np.int64, count=len(texts)))
+    joined, chars, text_ends = code_points(texts)
     ids, ends, first, length, lone = split_words(chars, text_ends, space_table(), FNV_PRIME, glue)
     starts = _starts(ends)
     vocabulary = [joined[s:s + n] for s, n in zip(first.tolist(), length.tolist(), strict=True)]
