@@ -53,6 +53,12 @@ machine. Measured one at a time (bench_compare_features_parts.py, thread CPU tim
       after  base 2.9, +ruler 3.5, +collapse 3.4, both 4.1 ms
 so moves + ruler + collapse now cost ~3 ms of a ~40 ms keystroke (~8%), against ~9.5 ms of
 ~80 ms before.
+
+Re-measured 2026-11-27 on a quiet machine (load 0.8), every branch of the round merged,
+--keys 40, two runs (CPU ms per keystroke, overhead over base; wall ms):
+      base 47.6 / 51.2; +moves +9.3% / +2.8%; +ruler +11.3% / +11.0%; +collapse +9.1% / +5.8%;
+      all 57.0 (+19.9%, wall 51.6 against 44.4) / 60.3 (+17.8%, wall 52.6 against 47.2)
+so the three together still add ~9 ms of CPU (~18%): over the 10% target.
 """
 
 from __future__ import annotations

@@ -53,6 +53,11 @@ the exact table after it 2.4 s (rapidfuzz's distance in the preview's band prove
 minimal: 24.8 s before, of which rapidfuzz's opcodes ~15 s), levenshtein_similarity 2.6 s
 (8.0 s: the distance in the anchored band), wer 0.7 s (3.1 s: the same for word lists),
 rouge_l 2.2 s, chrf 2.0 s, bleu 1.1 s, the rest < 0.2 s: 16.9 s of CPU over two lanes.
+
+Re-measured 2026-11-27 on a quiet machine (load 1.8-1.9), every branch of the round merged,
+`--runs 3 --app <a868cf4>/app --app app`, a warm-up run each first (PNG s / CPU s):
+      before (a868cf4)  14.2, 11.7, 10.5 s  (median 11.7); 22.4 s CPU
+      after             11.9,  9.3,  8.7 s  (median  9.3); 18.6 s CPU
 """
 
 from __future__ import annotations

@@ -24,6 +24,13 @@ of 3 rounds; wall times at that load mean little):
 The reports' own CPU in the main process (thread time inside start/feed/finish, load ~9,
 medians of 3): 3.80 s before, 1.79 s after; of it the 1,000 readable diffs per variant take
 ~0.3-0.7 s, the rest is per piece (names, endings, joins, the spool write).
+
+Re-measured 2026-11-27 on a quiet machine (load 0.4-1.7), every branch of the round merged,
+1M rows, --rounds 5 --before <a868cf4>/app, medians:
+  before: alone 9.3 s wall / 16.5 s CPU, with the reports 11.2 s / 18.8 s: +20.2% wall, +13.9% CPU
+  after:  alone 7.7 s wall / 13.7 s CPU, with the reports 9.8 s / 16.4 s: +26.5% wall, +19.1% CPU
+The run alone got faster (jaccard's kernel); what the reports add did not shrink whole-process
+(+2.1 s wall / +2.7 s CPU against +1.9 s / +2.3 s): still over the 10% target.
 """
 
 from __future__ import annotations
