@@ -29,6 +29,7 @@ from matchlens.core.diff.overview import (
     line_of_pixel,
     pixel_marks,
     ruler_marks,
+    same_lines,
 )
 from matchlens.core.diff.span_table import SpanTable
 from matchlens.ui.compare.editors import DiffEditor
@@ -70,9 +71,12 @@ class OverviewRuler(QWidget):
             return
         # A keystroke's table usually puts the same rectangles on the same pixels as the last
         # one: then the cached pixmap stays, and only a moved outline needs a repaint.
-        pixels_before = self._pixels
-        self._pixels = None
-        if pixels_before is None or self.pixel_marks() != pixels_before[1]:
+        if same_lines(marks_before, self.marks) and self._pixels is not None:
+            changed = False  # the same lines in the same styles: the same pixels
+        else:
+            pixels_before, self._pixels = self._pixels, None
+            changed = pixels_before is None or self.pixel_marks() != pixels_before[1]
+        if changed:
             self._pixmap = None
             self.update()
         elif self._outline() != self._painted_outline:
