@@ -53,6 +53,22 @@ machine. Measured one at a time (bench_compare_features_parts.py, thread CPU tim
       after  base 2.9, +ruler 3.5, +collapse 3.4, both 4.1 ms
 so moves + ruler + collapse now cost ~3 ms of a ~40 ms keystroke (~8%), against ~9.5 ms of
 ~80 ms before.
+
+Then (branch features2, before = d8c7a0c): the ruler keeps its marks' pixmap when a keystroke's
+table puts the same rectangles on the same pixels (it was re-drawn, ~340 fillRects, on every
+keystroke's paint) and repaints only for a moved outline; moves keep the unchanged side's piece
+ids, read rapidfuzz's opcodes as tuples and cache `long_enough` (find_moves at the end of a 100k
+text, thread CPU, medians of 37 keystrokes, three runs: 3.42 3.26 3.32 -> 2.34 2.51 2.56 ms);
+a side's folds are kept by text and marked lines (the side not typed into is not folded again).
+Quiet machine (load 0.7-0.9, 2 cores), --keys 25, two runs alternating, CPU ms per keystroke:
+                base          +moves        +ruler        +collapse     all
+  before      40.9 / 41.8   +1.6/+11.3%   +6.5/+21.7%   +2.6/+12.8%   50.5 (+23.4%) / 52.9 (+26.6%)
+  after       45.1 / 42.5   +3.6/+4.8%    +3.9/+14.6%   +5.0/+22.0%   50.7 (+12.4%) / 50.8 (+19.5%)
+The keystroke's own noise (+-5 ms run to run, base itself 40.9-45.1) is as large as what the
+three cost: the waiting loops poll processEvents every 0.2-2 ms, so a slower keystroke also
+burns more polling CPU. "all" went from +23-27% to +12-20%, still over the 10% target here;
+the parts (bench_compare_features_parts, --keys 15, two runs alternating) were within noise of
+each other (window: before base 3.20/3.75, both 3.76/5.16; after 3.62/3.46, both 4.03/4.36 ms).
 """
 
 from __future__ import annotations
