@@ -6,7 +6,8 @@
 One real CompareTab, its lanes run as threads of this process (MATCHLENS_COMPUTE=thread), so
 every CPU second of a keystroke is this process's: `time.process_time` from the key press until
 every local result has answered and the window has painted it (a settle of 30 ms; both waits
-are a sleeping event loop, so idle time costs no CPU). Typing goes into the actual side of bench_compare_keystroke's pair (one
+are a sleeping event loop, so idle time costs no CPU). Typing goes into the actual side of
+bench_compare_keystroke's pair (one
 '#' every 200 characters, lines of ~10 words). The configurations alternate keystroke by
 keystroke, so a slow spell of a shared machine hits them all:
 
