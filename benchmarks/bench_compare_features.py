@@ -5,8 +5,9 @@
 
 One real CompareTab, its lanes run as threads of this process (MATCHLENS_COMPUTE=thread), so
 every CPU second of a keystroke is this process's: `time.process_time` from the key press until
-every local result has answered and the window has painted it (a settle of 30 ms, whose idle
-time costs no CPU). Typing goes into the actual side of bench_compare_keystroke's pair (one
+every local result has answered and the window has painted it (a settle of 30 ms; both waits
+are a sleeping event loop, so idle time costs no CPU). Typing goes into the actual side of
+bench_compare_keystroke's pair (one
 '#' every 200 characters, lines of ~10 words). The configurations alternate keystroke by
 keystroke, so a slow spell of a shared machine hits them all:
 
@@ -59,6 +60,27 @@ Re-measured 2026-11-27 on a quiet machine (load 0.8), every branch of the round 
       base 47.6 / 51.2; +moves +9.3% / +2.8%; +ruler +11.3% / +11.0%; +collapse +9.1% / +5.8%;
       all 57.0 (+19.9%, wall 51.6 against 44.4) / 60.3 (+17.8%, wall 52.6 against 47.2)
 so the three together still add ~9 ms of CPU (~18%): over the 10% target.
+
+Then (branch features2, before = d8c7a0c): the ruler keeps its marks' pixmap when a keystroke's
+table puts the same rectangles on the same pixels (it was re-drawn, ~340 fillRects, on every
+keystroke's paint) and repaints only for a moved outline; moves keep the unchanged side's piece
+ids, read rapidfuzz's opcodes as tuples and cache `long_enough` (find_moves at the end of a 100k
+text, thread CPU, medians of 37 keystrokes, three runs: 3.42 3.26 3.32 -> 2.34 2.51 2.56 ms);
+a side's folds are kept by text and marked lines (the side not typed into is not folded again).
+Quiet machine (load 0.7-0.9, 2 cores), --keys 25, two runs alternating, CPU ms per keystroke:
+                base          +moves        +ruler        +collapse     all
+  before      40.9 / 41.8   +1.6/+11.3%   +6.5/+21.7%   +2.6/+12.8%   50.5 (+23.4%) / 52.9 (+26.6%)
+  after       45.1 / 42.5   +3.6/+4.8%    +3.9/+14.6%   +5.0/+22.0%   50.7 (+12.4%) / 50.8 (+19.5%)
+The keystroke's own noise (+-5 ms run to run, base itself 40.9-45.1) is as large as what the
+three cost: the waiting loops poll processEvents every 0.2-2 ms, so a slower keystroke also
+burns more polling CPU. "all" went from +23-27% to +12-20%, still over the 10% target here;
+the parts (bench_compare_features_parts, --keys 15, two runs alternating) were within noise of
+each other (window: before base 3.20/3.75, both 3.76/5.16; after 3.62/3.46, both 4.03/4.36 ms).
+The waits then became an event loop that sleeps until the last result (no polling); two more
+runs alternating, same load, --keys 25:
+                base          +moves        +ruler        +collapse     all
+  before      47.8 / 43.0   +4.2/+9.2%    +5.3/+12.8%   +6.5/+3.4%    58.4 (+22.2%) / 53.0 (+23.3%)
+  after       49.7 / 38.9   +7.3/-1.1%    -0.6/+8.9%    +2.4/+11.1%   56.1 (+12.8%) / 45.7 (+17.7%)
 """
 
 from __future__ import annotations
@@ -87,7 +109,7 @@ def main() -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     os.environ["MATCHLENS_COMPUTE"] = "thread"
 
-    from PySide6.QtCore import QTimer
+    from PySide6.QtCore import QEventLoop, QTimer
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
@@ -141,16 +163,23 @@ def main() -> int:
                 done["flag"] = True
 
             tab.sig_finished.connect(finished)
+            # An event loop that sleeps until the last result (no polling: a loop of
+            # processEvents would burn CPU in proportion to the wait), then 30 ms more for the
+            # paint; a 30 s timer ends a keystroke that never finishes.
+            loop = QEventLoop()
+            tab.sig_finished.connect(loop.quit)
+            guard = QTimer(singleShot=True, interval=30_000)
+            guard.timeout.connect(loop.quit)
             c0, w0 = time.process_time(), time.perf_counter()
             QTimer.singleShot(0, lambda ch="abcdefghij"[k % 10]: QTest.keyClick(editor, ch))
-            while not done["flag"] and time.perf_counter() - w0 < 30:
-                app.processEvents()
-                time.sleep(0.0002)
+            guard.start()
+            if not done["flag"]:
+                loop.exec()
             w1 = time.perf_counter()
-            settle = w1 + 0.03
-            while time.perf_counter() < settle:
-                app.processEvents()
-                time.sleep(0.001)
+            guard.stop()
+            tab.sig_finished.disconnect(loop.quit)
+            QTimer.singleShot(30, loop.quit)
+            loop.exec()
             c1 = time.process_time()
             tab.sig_finished.disconnect(finished)
             if k:  # the first round warms every configuration up

@@ -102,6 +102,27 @@ def test_side_by_side_folds_around_a_changed_line_and_a_moved_one():
     assert len(folds.ranges) >= 2 and folds.hidden_count() > 30
 
 
+def test_side_folds_follow_the_text_when_the_marked_lines_stay():
+    """Typing into the other side (same text, same marked lines) gives the same folds; a text
+    with the same marked lines but another shortest line moves the placeholder's host."""
+    lines = [f"Line {i} of the text is this long." for i in range(40)]
+    changed = list(lines)
+    changed[20] = "Line 20 of the text is different."
+    expected, actual = "\n".join(lines), "\n".join(changed)
+    first = side_folds(table_for(expected, actual, READABLE), "expected", expected)
+    typed = actual.replace("different.", "different, typed.")  # still line 20 on both sides
+    again = side_folds(table_for(expected, typed, READABLE), "expected", expected)
+    assert first.ranges.tolist() == again.ranges.tolist() == [[0, 17], [24, 40]]
+    assert first.hosts.tolist() == again.hosts.tolist() == [0, 24]  # all lines equally long
+    shorter = list(lines)
+    shorter[30] = "Line 30 is short."  # in the second fold: its host now
+    expected2 = "\n".join(shorter)
+    actual2 = "\n".join(shorter[:20] + changed[20:21] + shorter[21:])
+    moved = side_folds(table_for(expected2, actual2, READABLE), "expected", expected2)
+    assert moved.ranges.tolist() == [[0, 17], [24, 40]]
+    assert moved.hosts.tolist() == [0, 30]
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.integers(5, 80), st.lists(st.tuples(st.integers(0, 79), st.sampled_from(
     ["replace", "delete", "insert"])), max_size=6), st.integers(0, 4))

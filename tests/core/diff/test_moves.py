@@ -159,3 +159,22 @@ def test_a_moved_sentence_is_found_and_the_distance_stays_exact(old, data):
     assert len(found) == 1
     assert found[0][0] == found[0][1]
     assert_whole(e, a)
+
+
+def test_typing_on_either_side_finds_what_a_fresh_pair_finds():
+    """The unchanged side's piece ids are kept between calls: typing into one side, then the
+    other, must pair as if each pair were new ("Beta" moved from second to last)."""
+    alpha = "Alpha sentence is first here. "
+    beta = "Beta sentence moves to the end. "
+    gamma = "Gamma sentence stays in place. "
+    delta = "Delta sentence stays in place too. "
+    e, a = alpha + beta + gamma + delta, alpha + gamma + delta + beta
+    steps = [(e, a, True), (e, a + "x", True), (e + "y", a + "x", True), (e + "y", a, True),
+             (e, a, True), (alpha + gamma + delta, a, False), (e, e, False),
+             (a, a, False), (a, e, True)]
+    for left, right, moved in steps:
+        got = find_moves(left, right, exact_opcodes(left, right))
+        assert len(got) == int(moved), (left, right, got)
+        for m in got:  # the move is the "Beta" sentence on both sides
+            assert left[m.exp_start:m.exp_end].startswith("Beta")
+            assert right[m.act_start:m.act_end].startswith("Beta")

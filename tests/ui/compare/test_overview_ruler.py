@@ -12,7 +12,7 @@ from matchlens.core.diff.overview import (
     pixel_marks,
 )
 from matchlens.core.diff.readable.chunks import readable_diff
-from tests.ui.conftest import set_pair
+from tests.ui.conftest import set_pair, wait_done
 
 
 def _pair() -> tuple[str, str]:
@@ -73,3 +73,39 @@ def test_pixels_cover_every_mark_and_a_click_goes_to_its_line(qtbot, compare_tab
     assert editor.textCursor().blockNumber() == 200
     top, bottom = ruler.visible_lines()
     assert top <= 200 < bottom  # the outlined region is where the editor now is
+
+
+def _row_colours(ruler) -> list[int]:
+    """The colour (rgb) of the ruler's middle column on every pixel row, as painted now."""
+    image = ruler.grab().toImage()
+    ratio = image.devicePixelRatio()
+    return [image.pixel(int(6 * ratio), int(y * ratio)) & 0xFFFFFF
+            for y in range(ruler.height())]
+
+
+def test_the_painted_marks_follow_typing(qtbot, compare_tab) -> None:
+    """A keystroke's table repaints the ruler when its marks move, and only the outline
+    otherwise (the marks' pixmap is kept): the painted strip is always the current marks."""
+    e, a = _pair()
+    set_pair(qtbot, compare_tab, e, a)
+    ruler = compare_tab.panes["actual"].ruler
+    line = 280  # the last difference is on line 250 (the moved line's old place)
+    y = int(line * ruler.height() / ruler.marks.line_count)
+    assert ruler.height() > 2 * ruler.marks.line_count / (line - 250)  # apart on the strip
+    background = _row_colours(ruler)[y]
+    editor = compare_tab.editor("actual")
+    # a change far from line 280 (same pixels elsewhere): the strip there stays background
+    compare_tab.set_texts(e, a.replace("item number 5 ", "item numbr 5 ", 1))
+    wait_done(qtbot, compare_tab)
+    assert _row_colours(ruler)[y] == background
+    # a change on line 280 puts a mark there; undoing it takes the mark away again
+    start = editor.document().findBlockByNumber(line).position()
+    changed = a[:start + 5] + "changed " + a[start + 5:]  # after "Line "
+    compare_tab.set_texts(e, changed)
+    wait_done(qtbot, compare_tab)
+    assert any(py <= y < py + h for py, h, _s in ruler.pixel_marks())
+    assert _row_colours(ruler)[y] != background
+    compare_tab.set_texts(e, a)
+    wait_done(qtbot, compare_tab)
+    assert not any(py <= y < py + h for py, h, _s in ruler.pixel_marks())
+    assert _row_colours(ruler)[y] == background

@@ -16,6 +16,7 @@ what the placeholder has to cover.
 
 from __future__ import annotations
 
+import threading
 from typing import NamedTuple
 
 import numpy as np
@@ -99,12 +100,31 @@ def line_lengths(text: str) -> np.ndarray:
     return np.diff(starts) - 1
 
 
+# A keystroke in one side gives the other side a new table but, mostly, the same lines to
+# keep: its folds are kept by text and marked lines (the last few), not worked out again.
+_KEEP = 4
+_kept: list[tuple[str, bytes, bytes, int, int, Folds]] = []
+_lock = threading.Lock()
+
+
 def side_folds(table: SpanTable, side: str, text: str, context: int = CONTEXT_LINES,
                min_lines: int = MIN_FOLDED_LINES) -> Folds:
     """The folds of one side of the side by side view: every row of the table is kept."""
     marks = ruler_marks(table, side, text)
-    return fold_lines(marks.first_line, marks.last_line, marks.line_count, line_lengths(text),
-                      context, min_lines)
+    first, last = marks.first_line.tobytes(), marks.last_line.tobytes()
+    with _lock:
+        for kept_text, kept_first, kept_last, kept_context, kept_min, folds in _kept:
+            if (kept_first == first and kept_last == last and kept_context == context
+                    and kept_min == min_lines and kept_text == text):
+                return folds
+    folds = fold_lines(marks.first_line, marks.last_line, marks.line_count, line_lengths(text),
+                       context, min_lines)
+    for array in folds:
+        array.setflags(write=False)  # shared by the callers of the same lines (kept)
+    with _lock:
+        _kept.append((text, first, last, context, min_lines, folds))
+        del _kept[:-_KEEP]
+    return folds
 
 
 def inline_folds(layout: InlineLayout, context: int = CONTEXT_LINES,

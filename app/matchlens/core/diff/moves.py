@@ -30,6 +30,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -63,8 +64,25 @@ class Move(NamedTuple):
                 "actual": [self.act_start, self.act_end], "edits": self.edits}
 
 
+@lru_cache(maxsize=16_384)  # asked again for the same pieces every keystroke
 def long_enough(key: str) -> bool:
     return len(key) >= MIN_CHARS or len(_WORD.findall(key)) >= MIN_WORDS
+
+
+# Typing changes one side: the other side's piece ids are kept (by its pieces list, which
+# `keyed_pieces` keeps for an unchanged text).
+_kept_ids: list[tuple[list, dict[str, int], list[int]]] = []
+
+
+def _expected_ids(e_pieces: list[tuple[int, int, str]]) -> tuple[dict[str, int], list[int]]:
+    """A fresh key -> id dict holding `e_pieces`' keys, and their ids in order."""
+    for pieces, ids, e_ids in list(_kept_ids):
+        if pieces is e_pieces:
+            return dict(ids), e_ids
+    ids: dict[str, int] = {}
+    e_ids = [ids.setdefault(k, len(ids)) for _, _, k in e_pieces]
+    _kept_ids[:] = [*_kept_ids[-1:], (e_pieces, ids, e_ids)]  # one swap: thread-safe enough
+    return dict(ids), e_ids
 
 
 def find_moves(e: str, a: str, ops: Sequence[tuple] = ()) -> list[Move]:
@@ -73,8 +91,7 @@ def find_moves(e: str, a: str, ops: Sequence[tuple] = ()) -> list[Move]:
     e_pieces, a_pieces = keyed_pieces(e), keyed_pieces(a)
     if not e_pieces or not a_pieces:
         return []
-    ids: dict[str, int] = {}
-    e_ids = [ids.setdefault(k, len(ids)) for _, _, k in e_pieces]
+    ids, e_ids = _expected_ids(e_pieces)
     a_ids = [ids.setdefault(k, len(ids)) for _, _, k in a_pieces]
     # Pieces in the longest common subsequence are in place; the gap each other piece is in
     # tells an edit in place (same gap on both sides) from a move.
@@ -82,14 +99,17 @@ def find_moves(e: str, a: str, ops: Sequence[tuple] = ()) -> list[Move]:
     e_out: list[int] = []  # the pieces out of place, in order (a keystroke: a few)
     a_out: list[int] = []
     gap = 0
-    for op in Indel.opcodes(e_ids, a_ids):
-        if op.tag == "equal":
+    for tag, s1, e1, s2, e2 in Indel.opcodes(e_ids, a_ids).as_list():  # tuples: no objects
+        if tag == "equal":
             gap += 1
-        else:  # a deletion and an insertion between the same two equal runs: one gap
-            e_gap[op.src_start:op.src_end] = [gap] * (op.src_end - op.src_start)
-            a_gap[op.dest_start:op.dest_end] = [gap] * (op.dest_end - op.dest_start)
-            e_out.extend(range(op.src_start, op.src_end))
-            a_out.extend(range(op.dest_start, op.dest_end))
+            continue
+        # a deletion and an insertion between the same two equal runs: one gap
+        if e1 > s1:
+            e_gap[s1:e1] = [gap] * (e1 - s1)
+            e_out.extend(range(s1, e1))
+        if e2 > s2:
+            a_gap[s2:e2] = [gap] * (e2 - s2)
+            a_out.extend(range(s2, e2))
     pairs = _pair(e_pieces, a_pieces, e_gap, a_gap, e_out, a_out)
     script = None  # built for the first move (most keystrokes have none)
     out = []

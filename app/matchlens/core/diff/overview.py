@@ -102,6 +102,17 @@ def _ruler_marks(table: SpanTable, side: str, text: str) -> Marks:
     return marks
 
 
+def same_lines(first: Marks | None, second: Marks | None) -> bool:
+    """Whether two sets of marks cover the same lines in the same styles (so the same
+    pixels), whatever rows they come from."""
+    if first is None or second is None:
+        return first is second
+    return (first.line_count == second.line_count
+            and np.array_equal(first.first_line, second.first_line)
+            and np.array_equal(first.last_line, second.last_line)
+            and np.array_equal(first.style, second.style))
+
+
 def pixel_marks(marks: Marks, height: int, min_height: int = 2
                 ) -> list[tuple[int, int, int]]:
     """(y, h, style) rectangles for a ruler `height` pixels tall: marks that fall on the same

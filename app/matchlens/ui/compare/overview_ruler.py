@@ -29,6 +29,7 @@ from matchlens.core.diff.overview import (
     line_of_pixel,
     pixel_marks,
     ruler_marks,
+    same_lines,
 )
 from matchlens.core.diff.span_table import SpanTable
 from matchlens.ui.compare.editors import DiffEditor
@@ -47,6 +48,7 @@ class OverviewRuler(QWidget):
         self.marks: Marks | None = None
         self._pixels: tuple[int, list[tuple[int, int, int]]] | None = None
         self._pixmap: tuple[tuple, QPixmap] | None = None
+        self._painted_outline: tuple[int, int, int, int] | None = None
         self.setFixedWidth(RULER_WIDTH)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.setToolTip("Overview: every difference in the whole text (click to go there)")
@@ -65,9 +67,20 @@ class OverviewRuler(QWidget):
             self.marks = None  # the text moved on: the next table brings marks that fit
         else:
             self.marks = ruler_marks(table, self.side, text)
-        if self.marks is not marks_before:
-            self._pixels = self._pixmap = None
-        self.update()
+        if self.marks is marks_before:
+            return
+        # A keystroke's table usually puts the same rectangles on the same pixels as the last
+        # one: then the cached pixmap stays, and only a moved outline needs a repaint.
+        if same_lines(marks_before, self.marks) and self._pixels is not None:
+            changed = False  # the same lines in the same styles: the same pixels
+        else:
+            pixels_before, self._pixels = self._pixels, None
+            changed = pixels_before is None or self.pixel_marks() != pixels_before[1]
+        if changed:
+            self._pixmap = None
+            self.update()
+        elif self._outline() != self._painted_outline:
+            self.update()
 
     def pixel_marks(self) -> list[tuple[int, int, int]]:
         """(y, height, style) of what is painted, at the current height."""
@@ -111,16 +124,18 @@ class OverviewRuler(QWidget):
         painter = QPainter(self)
         palette = self.palette()
         painter.drawPixmap(0, 0, self._marks_pixmap())
-        width = self.width()
-        lines = max(1, self.editor.blockCount())
-        top, bottom = self.visible_lines()
-        scale = self.height() / lines
+        x, y, w, h = self._painted_outline = self._outline()
         outline = QColor(palette.text().color())
         outline.setAlphaF(0.55)
         painter.setPen(QPen(outline, 1))
-        painter.drawRect(0, int(top * scale), width - 1,
-                         max(3, int((bottom - top) * scale) - 1))
+        painter.drawRect(x, y, w, h)
         painter.end()
+
+    def _outline(self) -> tuple[int, int, int, int]:
+        """The rectangle (x, y, width, height) outlining the lines the editor shows."""
+        top, bottom = self.visible_lines()
+        scale = self.height() / max(1, self.editor.blockCount())
+        return (0, int(top * scale), self.width() - 1, max(3, int((bottom - top) * scale) - 1))
 
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
         if event.button() != Qt.MouseButton.LeftButton:
