@@ -416,3 +416,34 @@ def test_every_verdict_drawn_is_cores_whatever_the_user_does(qtbot, tmp_path):
         WindowMachine.TestCase().runTest()
     finally:
         WindowMachine.qtbot = WindowMachine.files = None
+
+
+class BaselineMachine(WindowMachine):
+    """The same window and invariants, every step on a run compared with its baseline: the
+    rules that open another file, change the mapping or the metrics, or restart, are left out
+    (plain methods are not rules), so the compare view's three panes (collapse, outputs
+    directly, stepping rows) are driven in every example instead of now and then."""
+
+    @initialize(variant=st.sampled_from(["output_a", "output_b"]))
+    def first_file(self, variant: str) -> None:  # type: ignore[override]
+        """The run compared with its baseline, one of its rows open in the three panes."""
+        self.compare_with_a_baseline("output_b")
+        self.step_rows_in_compare(1, variant)
+
+    def open_good_file(self, which: str) -> None:  # type: ignore[override]
+        raise AssertionError("not a rule of this machine")
+
+    open_bad_file = change_mapping = toggle_metric = filter_from_a_chart = open_good_file
+    save_and_restart = open_good_file
+
+
+def test_baseline_rows_drawn_are_cores_whatever_the_user_does(qtbot, tmp_path):
+    """Every step's invariants on the three panes (compare_row_is_cores) are checked on a
+    shown baseline row in every example, not only when the rules happen to reach one."""
+    BaselineMachine.qtbot = qtbot
+    BaselineMachine.files = Files(tmp_path)
+    BaselineMachine.TestCase.settings = STEPS
+    try:
+        BaselineMachine.TestCase().runTest()
+    finally:
+        BaselineMachine.qtbot = BaselineMachine.files = None

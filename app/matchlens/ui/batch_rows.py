@@ -5,7 +5,9 @@ the table on the same row.
 `BatchRows` belongs to the main window and owns the row open in the compare view (`row`).
 While a row is open, the Label keys and buttons label that row; as soon as the compare view
 shows anything else (a file opened, dropped, or taken from the recent list) the row is left,
-so a label can never land on a row no longer in view.
+so a label can never land on a row no longer in view. The open row follows the Batch tab: another
+variant chosen there (the variant box, a Runs or Fields count) shows that variant's output of
+the same row, and another dataset there (a file read, a new mapping) leaves the row.
 """
 
 from __future__ import annotations
@@ -47,19 +49,25 @@ class BatchRows(QObject):
         # a moved threshold or another metric in the Runs view: the row's change again
         window.config.sig_changed.connect(lambda _metric: self.show_change())
         self._change_source: object = None
+        self._followed: object = None  # the batch tab whose changes the open row follows
+        self._opened_from: tuple[object, str] | None = None  # (its prepared data, variant)
         self.update_actions()
 
-    def open(self, row: int) -> None:
-        """Show dataset row `row` in the compare view (its winning reference, if several)."""
+    def open(self, row: int, show: bool = True) -> None:
+        """Show dataset row `row` in the compare view (its winning reference, if several);
+        `show`: bring the compare view to the front and say so on the status bar."""
         window = self.window
         if window.batch_tab is None:
             return
-        pair = window.batch_tab.pair_for_row(row)
+        tab = window.batch_tab
+        self._follow(tab)
+        pair = tab.pair_for_row(row)
         if pair is None:
             window.show_status(f"Row {row + 1} has no text pair to compare.")
             return
         expected, actual, description = pair
         self.row = row
+        self._opened_from = (getattr(tab, "prepared", None), tab.model.variant())
         references = window.batch_tab.references_for_row(row)
         if references is not None:  # several references: open the winner, step to the others
             refs, current, why = references
@@ -73,9 +81,33 @@ class BatchRows(QObject):
         window.compare_tab.baseline_pane.show_baseline(
             runs.baseline_for_row(row) if runs is not None else None)
         self.show_change()
-        window.tabs.setCurrentWidget(window.compare_tab)
         self.update_actions()
-        window.show_status(f"Opened {description}.")
+        if show:
+            window.tabs.setCurrentWidget(window.compare_tab)
+            window.show_status(f"Opened {description}.")
+
+    def _follow(self, tab: object) -> None:
+        """Watch `tab` (once) for another variant or another dataset."""
+        if self._followed is tab:
+            return
+        self._followed = tab
+        tab.table_bar.variant.currentTextChanged.connect(lambda _text: self._batch_changed(tab))
+        tab.model.modelReset.connect(lambda: self._batch_changed(tab))
+        tab.sig_finished.connect(lambda: self._batch_changed(tab))
+
+    def _batch_changed(self, tab: object) -> None:
+        """The open row again in the variant the Batch tab shows now, or no row once the tab
+        holds other data (its row numbers are another file's) or the row has no pair there."""
+        if self.row is None or self.window.batch_tab is not tab or self._opened_from is None:
+            return
+        prepared, variant = self._opened_from
+        if getattr(tab, "prepared", None) is not prepared:
+            self.leave()
+        elif tab.model.variant() != variant:
+            if tab.pair_for_row(self.row) is None:
+                self.leave()
+            else:
+                self.open(self.row, show=False)
 
     def show_change(self) -> None:
         """The row bar's change label for the row open here (hidden without a baseline)."""
@@ -96,6 +128,7 @@ class BatchRows(QObject):
         if self.row is None:
             return
         self.row = None
+        self._opened_from = None
         self.window.compare_tab.context_label.setText("")
         self.window.compare_tab.set_references([])
         self.window.compare_tab.baseline_pane.show_baseline(None)
