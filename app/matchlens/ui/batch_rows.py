@@ -67,7 +67,9 @@ class BatchRows(QObject):
             return
         expected, actual, description = pair
         self.row = row
-        self._opened_from = (getattr(tab, "prepared", None), tab.model.variant())
+        model = getattr(tab, "model", None)
+        self._opened_from = (getattr(tab, "prepared", None),
+                             model.variant() if model is not None else "")
         references = window.batch_tab.references_for_row(row)
         if references is not None:  # several references: open the winner, step to the others
             refs, current, why = references
@@ -91,8 +93,11 @@ class BatchRows(QObject):
         if self._followed is tab:
             return
         self._followed = tab
-        tab.table_bar.variant.currentTextChanged.connect(lambda _text: self._batch_changed(tab))
-        tab.model.modelReset.connect(lambda: self._batch_changed(tab))
+        bar, model = getattr(tab, "table_bar", None), getattr(tab, "model", None)
+        if bar is None or model is None:  # (a stand-in tab of the tests has neither)
+            return
+        bar.variant.currentTextChanged.connect(lambda _text: self._batch_changed(tab))
+        model.modelReset.connect(lambda: self._batch_changed(tab))
         tab.sig_finished.connect(lambda: self._batch_changed(tab))
 
     def _batch_changed(self, tab: object) -> None:

@@ -91,6 +91,8 @@ class MainWindow(QMainWindow):
         self.thresholds_label.setTextInteractionFlags(
             Qt.TextInteractionFlag.TextSelectableByMouse)
         self.statusBar().addPermanentWidget(self.thresholds_label)
+        # the compare view's colour legend while it shows (no room beside three panes' headers)
+        self.statusBar().insertPermanentWidget(0, self.compare_tab.toolbar.legend)
         self.config.sig_source.connect(self._show_thresholds_source)
         self._show_thresholds_source()
         self._shown_once = False
@@ -128,9 +130,8 @@ class MainWindow(QMainWindow):
     # -- the batch tab, made when first needed --------------------------------------------------
     @property
     def batch_tab(self) -> QWidget | None:
-        """The Batch tab (None when this build has none), made on first use: its plots and
-        workers import pyqtgraph and superqt (~0.3-0.5 s), which the first paint of the window
-        does not need."""
+        """The Batch tab (None when this build has none), made on first use: its plots and workers
+        import pyqtgraph and superqt (~0.3-0.5 s), which the window's first paint does not need."""
         if not self._batch_made:
             self._make_batch()
         return self._batch_tab
@@ -164,6 +165,7 @@ class MainWindow(QMainWindow):
         self._batch_slot.deleteLater()
 
     def _on_tab_changed(self, index: int) -> None:
+        self.compare_tab.toolbar.legend.setVisible(self.tabs.widget(index) is self.compare_tab)
         if not self._batch_made and self.tabs.widget(index) is self._batch_slot:
             self._make_batch()
 

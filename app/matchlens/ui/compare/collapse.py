@@ -21,6 +21,7 @@ import numpy as np
 from PySide6.QtCore import QEvent, QObject, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import (
     QAction,
+    QFontMetricsF,
     QMouseEvent,
     QPainter,
     QPaintEvent,
@@ -35,9 +36,22 @@ from matchlens.core.diff.inline import InlineLayout
 from matchlens.core.diff.span_table import SpanTable
 from matchlens.ui.palette import blend
 
+CLICK_HINT = " (click to show)"
+
 
 def placeholder_text(lines: int) -> str:
-    return f"⋯ {lines:,} unchanged line{'' if lines == 1 else 's'} (click to show)"
+    return f"⋯ {lines:,} unchanged line{'' if lines == 1 else 's'}{CLICK_HINT}"
+
+
+def fitted(text: str, metrics: QFontMetricsF, room: float) -> str:
+    """`text` as it fits in `room` pixels: whole, else without the click hint (the Collapse
+    button's tooltip says it too), else cut with an ellipsis."""
+    if metrics.horizontalAdvance(text) <= room:
+        return text
+    text = text.removesuffix(CLICK_HINT)
+    if metrics.horizontalAdvance(text) <= room:
+        return text
+    return metrics.elidedText(text, Qt.TextElideMode.ElideRight, room)
 
 
 class Collapser(QObject):
@@ -227,6 +241,7 @@ class Collapser(QObject):
         texts = self.placeholders()
         ink = palette.color(QPalette.ColorRole.PlaceholderText)
         painter.setPen(ink)
+        metrics = QFontMetricsF(painter.font())
         for number, rect in hosts:
             box = QRectF(0, rect.top(), width, rect.height())
             painter.fillRect(box, fill)
@@ -236,7 +251,7 @@ class Collapser(QObject):
             row = editor_row_height(self.editor)
             painter.drawText(QRectF(8, box.top(), width - 8, row),
                              Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                             texts[number])
+                             fitted(texts[number], metrics, width - 12))
 
 
 def _all_blocks(doc: QTextDocument) -> Iterator[QTextBlock]:

@@ -112,9 +112,8 @@ class CompareTab(QWidget):
         self.editor_splitter.addWidget(self.panes["expected"])
         self.editor_splitter.addWidget(self.panes["actual"])
         self.editor_splitter.setChildrenCollapsible(False)
-        # The colour legend sits at the right of the actual text's header: the toolbar is full
-        # at 1280 px (a legend there went into the overflow menu).
-        self.panes["actual"].header_row.addWidget(bar.legend)
+        # The colour legend (bar.legend) sits on the main window's status bar: the toolbar is
+        # full at 1280 px, and beside a pane's header it cut the header off with three panes.
         for pane in self.panes.values():  # long file names shrink; the panes stay equal
             pane.header.setMinimumWidth(0)
             pane.header.setSizePolicy(QSizePolicy.Policy.Ignored,

@@ -2,12 +2,51 @@
 
 from __future__ import annotations
 
-from PySide6.QtGui import QColor, QPalette, QTextCharFormat, QTextCursor
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QTextEdit, QVBoxLayout, QWidget
+import html
+
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPalette, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QTextEdit, QVBoxLayout, QWidget
 
 from matchlens.ui.compare.decorations import DiffDecorator, Flasher, to_code_points, to_utf16
 from matchlens.ui.compare.editors import DiffEditor
 from matchlens.ui.compare.overview_ruler import OverviewRuler
+
+
+class FittingHeader(QLabel):
+    """A pane's header line: the longest of its forms (longest first; rich text with the
+    title in bold) that fits its width, the whole line as its tooltip."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.setMinimumWidth(24)
+        self._forms: list[str] = [""]
+
+    def set_forms(self, forms: list[str]) -> None:
+        self._forms = forms
+        self.setToolTip(_plain(forms[0]))
+        self._fit()
+
+    def resizeEvent(self, event) -> None:  # noqa: ANN001, N802 - Qt override
+        super().resizeEvent(event)
+        self._fit()
+
+    def _fit(self) -> None:
+        bold = QFont(self.font())
+        bold.setBold(True)
+        plain, strong = QFontMetrics(self.font()), QFontMetrics(bold)
+        room = self.contentsRect().width()  # (a resize on showing fits it again)
+        for form in self._forms:
+            title, _, rest = form.partition("</b>")
+            need = strong.horizontalAdvance(_plain(title)) + plain.horizontalAdvance(_plain(rest))
+            if need <= room:
+                break
+        if self.text() != form:
+            self.setText(form)
+
+
+def _plain(form: str) -> str:
+    return html.unescape(form.replace("<b>", "").replace("</b>", ""))
 
 
 class EditorPane(QWidget):
@@ -16,7 +55,7 @@ class EditorPane(QWidget):
         self.side = side
         self.title = title
         self.source: str = ""
-        self.header = QLabel(self)
+        self.header = FittingHeader(self)
         self.header.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.editor = DiffEditor(side, self)
         self.editor.setAccessibleName(f"{title} text")
@@ -53,9 +92,14 @@ class EditorPane(QWidget):
         if self.source:
             # Typed into or pasted over since it was loaded: no longer the file's text.
             edited = self.editor.document().isModified()
-            parts.append(f"{self.source} (modified)" if edited else self.source)
+            source = html.escape(self.source)  # a file's name is no markup
+            parts.append(f"{source} (modified)" if edited else source)
         parts.append(f"{count:,} character{'' if count == 1 else 's'}")
-        self.header.setText(" · ".join(parts))
+        # narrower forms for a narrow pane (three panes at 1280 pixels, the legend beside)
+        # (the file's name before the count: it says what the text is)
+        short = f"{count:,}"
+        forms = [parts, [*parts[:-1], short], parts[:-1], [parts[0], short], [parts[0]]]
+        self.header.set_forms([" · ".join(form) for form in forms])
 
     # -- offsets --------------------------------------------------------------------------------
     def _astral(self):  # noqa: ANN202 - numpy array

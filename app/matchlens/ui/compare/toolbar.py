@@ -63,8 +63,8 @@ class CompareToolbar(QToolBar):
         self.addWidget(QLabel(" Normalise ", self))
         self.normalise_box = NormaliseBox(self)
         self.addWidget(self.normalise_box)
-        # (shown by the tab beside the actual text's header, not on this bar)
-        self.legend = QLabel(self)
+        # (not on this bar: the main window puts it on its status bar, shown with this view)
+        self.legend = QLabel()
         self.legend.setToolTip("Underlined and faint: differs only in case or whitespace. "
                                "Moved: a sentence, list item or paragraph found in another "
                                "place (hover it to light its other place; Ctrl+click to go "
