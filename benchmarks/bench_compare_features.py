@@ -1,7 +1,7 @@
 """What moved text, the overview ruler and collapsing add to a 100k-character keystroke.
 
     QT_QPA_PLATFORM=offscreen PYTHONPATH=app .venv/bin/python \
-        benchmarks/bench_compare_features.py [--size 100000] [--keys 12] [--rounds 3]
+        benchmarks/bench_compare_features.py [--size 100000] [--keys 25] [--widen]
 
 One real CompareTab, its lanes run as threads of this process (MATCHLENS_COMPUTE=thread), so
 every CPU second of a keystroke is this process's: `time.process_time` from the key press until
@@ -11,8 +11,8 @@ bench_compare_keystroke's pair (one
 '#' every 200 characters, lines of ~10 words). The configurations alternate keystroke by
 keystroke, so a slow spell of a shared machine hits them all:
 
-  base        moves off (`find_moves` finds none), ruler off (hidden, given no table),
-              collapse off
+  base        moves off (`find_moves` finds none), ruler off (hidden, given no table, but
+              keeping its 12 px: the editors are as wide as with the ruler), collapse off
   +moves      moved-text detection on (as shipped)
   +ruler      the overview ruler on (as shipped)
   +collapse   Collapse toggled on
@@ -81,6 +81,19 @@ runs alternating, same load, --keys 25:
                 base          +moves        +ruler        +collapse     all
   before      47.8 / 43.0   +4.2/+9.2%    +5.3/+12.8%   +6.5/+3.4%    58.4 (+22.2%) / 53.0 (+23.3%)
   after       49.7 / 38.9   +7.3/-1.1%    -0.6/+8.9%    +2.4/+11.1%   56.1 (+12.8%) / 45.7 (+17.7%)
+
+Until 2026-11-27 `base` hid the ruler and let the editors take its 12 px (482 px of viewport
+instead of 469 in this window): with word wrap every line then breaks elsewhere and the
+document lays out differently, so "+ruler" (and "all") also counted a narrower editor's
+layout, not the ruler. Now a hidden ruler keeps its place (`setRetainSizeWhenHidden`) and
+every configuration's editor is as wide (the last column prints the viewport widths seen);
+`--widen` restores the old base. Keeping the geometry, rather than fixing the editors' width,
+is what a user's choice would be: with or without marks, the window keeps its panes. Same code
+(611794f), load 2.5-5.7, --keys 25, two runs each alternating, CPU ms per keystroke:
+                base          +moves        +ruler        +collapse     all
+  --widen     38.9 / 32.8   +18.7/+6.7%   +13.0/+7.6%   +22.1/+8.7%   50.1 (+28.9%) / 38.4 (+17.1%)
+  same width  36.7 / 35.9   -1.6/+3.3%    -3.5/-0.3%    -6.6/+2.6%    37.3 (+1.6%)  / 39.1 (+8.8%)
+so with the editors equally wide the three together add 0.6-3.2 ms (+2-9%), within the target.
 """
 
 from __future__ import annotations
@@ -105,6 +118,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=100_000)
     parser.add_argument("--keys", type=int, default=12, help="keystrokes per configuration")
+    parser.add_argument("--widen", action="store_true",
+                        help="the old base: a hidden ruler gives its width to the editor")
     args = parser.parse_args()
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     os.environ["MATCHLENS_COMPUTE"] = "thread"
@@ -127,6 +142,11 @@ def main() -> int:
     editor = tab.editor("actual")
     rulers = [pane.ruler for pane in tab.panes.values()]
     real_set_table = {id(r): r.set_table for r in rulers}
+    for r in rulers:  # a hidden ruler keeps its place: the editors' width never changes
+        policy = r.sizePolicy()
+        policy.setRetainSizeWhenHidden(not args.widen)
+        r.setSizePolicy(policy)
+    widths: dict[str, set[int]] = {name: set() for name in CONFIGS}
 
     def configure(moves: bool, ruler: bool, collapse: bool) -> None:
         chunks.find_moves = real_find_moves if moves else (lambda *_a, **_k: [])
@@ -182,6 +202,7 @@ def main() -> int:
             loop.exec()
             c1 = time.process_time()
             tab.sig_finished.disconnect(finished)
+            widths[name].add(editor.viewport().width())
             if k:  # the first round warms every configuration up
                 cpu[name].append((c1 - c0) * 1000)
                 wall[name].append((w1 - w0) * 1000)
@@ -190,11 +211,11 @@ def main() -> int:
     base = statistics.median(cpu["base"])
     print(f"{args.size:,} characters a side, {args.keys} keystrokes per configuration, "
           f"load {os.getloadavg()[0]:.1f}")
-    print(f"{'':<10} | {'CPU ms':>7} {'+%':>6} | {'wall ms':>7}")
+    print(f"{'':<10} | {'CPU ms':>7} {'+%':>6} | {'wall ms':>7} | editor px")
     for name in CONFIGS:
         med = statistics.median(cpu[name])
         print(f"{name:<10} | {med:7.1f} {100 * (med - base) / base:+5.1f}% | "
-              f"{statistics.median(wall[name]):7.1f}")
+              f"{statistics.median(wall[name]):7.1f} | {sorted(widths[name])}")
     app.quit()
     return 0
 
