@@ -18,8 +18,8 @@ CompareTab at 1280x720 with its lane processes prewarmed gets both texts (`set_t
   exact hl    the highlight drawn from the minimal script (the table is `exact`)
   all         every local task answered
   cpu         CPU seconds of the window and its lanes together (getrusage, self + children)
-With --shot-pending the window is saved when the panel first shows a distance while its counts
-are still coming; with --shot-final when everything has answered.
+With --shot-pending the first --app's first run saves the window when the panel first shows a
+distance while its counts are still coming; with --shot-final when everything has answered.
 """
 
 from __future__ import annotations
@@ -129,7 +129,7 @@ def main() -> int:
             cmd = [sys.executable, __file__, "--child", "--size", str(args.size),
                    "--timeout", str(args.timeout)]
             for flag in ("shot_pending", "shot_final"):
-                if getattr(args, flag) and run == 0:
+                if getattr(args, flag) and run == 0 and app == apps[0]:
                     cmd += [f"--{flag.replace('_', '-')}", getattr(args, flag)]
             load = os.getloadavg()[0]
             proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
