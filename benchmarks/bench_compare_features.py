@@ -118,6 +118,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=100_000)
     parser.add_argument("--keys", type=int, default=12, help="keystrokes per configuration")
+    parser.add_argument("--profile", metavar="PREFIX",
+                        help="cProfile the GUI thread's keystrokes: PREFIX-<config>.prof each")
     parser.add_argument("--widen", action="store_true",
                         help="the old base: a hidden ruler gives its width to the editor")
     args = parser.parse_args()
@@ -170,6 +172,11 @@ def main() -> int:
     tab.set_texts(expected, actual)
     wait_idle()
     editor.moveCursor(editor.textCursor().MoveOperation.End)
+    import cProfile
+
+    # GUI-thread CPU time (the lanes are other threads; idle waits cost none)
+    profiles = ({name: cProfile.Profile(time.thread_time) for name in CONFIGS}
+                if args.profile else {})
     cpu: dict[str, list[float]] = {name: [] for name in CONFIGS}
     wall: dict[str, list[float]] = {name: [] for name in CONFIGS}
     for k in range(args.keys + 1):
@@ -190,6 +197,8 @@ def main() -> int:
             tab.sig_finished.connect(loop.quit)
             guard = QTimer(singleShot=True, interval=30_000)
             guard.timeout.connect(loop.quit)
+            if k and profiles:
+                profiles[name].enable()
             c0, w0 = time.process_time(), time.perf_counter()
             QTimer.singleShot(0, lambda ch="abcdefghij"[k % 10]: QTest.keyClick(editor, ch))
             guard.start()
@@ -201,11 +210,15 @@ def main() -> int:
             QTimer.singleShot(30, loop.quit)
             loop.exec()
             c1 = time.process_time()
+            if k and profiles:
+                profiles[name].disable()
             tab.sig_finished.disconnect(finished)
             widths[name].add(editor.viewport().width())
             if k:  # the first round warms every configuration up
                 cpu[name].append((c1 - c0) * 1000)
                 wall[name].append((w1 - w0) * 1000)
+    for name, profile in profiles.items():
+        profile.dump_stats(f"{args.profile}-{name.strip('+')}.prof")
     configure(True, True, False)
     tab.shutdown()
     base = statistics.median(cpu["base"])
