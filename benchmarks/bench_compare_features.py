@@ -94,6 +94,27 @@ is what a user's choice would be: with or without marks, the window keeps its pa
   --widen     38.9 / 32.8   +18.7/+6.7%   +13.0/+7.6%   +22.1/+8.7%   50.1 (+28.9%) / 38.4 (+17.1%)
   same width  36.7 / 35.9   -1.6/+3.3%    -3.5/-0.3%    -6.6/+2.6%    37.3 (+1.6%)  / 39.1 (+8.8%)
 so with the editors equally wide the three together add 0.6-3.2 ms (+2-9%), within the target.
+
+Then (branch cmp5) profiled what remains: `--profile PREFIX` (cProfile on the GUI thread's
+CPU clock, one file per configuration), and thread CPU per piece without the profiler
+(`time.thread_time` around each method, Collapse on, 30 keystrokes at the end of the actual
+text): the window's share is ruler `set_table` 0.5-0.8 ms a keystroke (its marks 0.4, the
+outline's visible lines 0.2), folds 0.3, the placeholders' paint 0.25; the lane's share is moves,
+`find_moves` ~2 ms (cut pieces 0.35, piece ids 0.2, rapidfuzz's Indel script of the ids 0.35,
+gaps 0.4, pairing 0.6). Cut: the side not typed into keeps its ruler marks when the new table
+marks it alike (`overview.ruler_marks`: one `_ruler_marks` a keystroke instead of two), and the
+outline's lines come from one hit test (`firstVisibleBlock` and the bottom-right corner) instead
+of `visible_positions`' three: ruler `set_table` 0.65 / 0.78 -> 0.55 / 0.42 ms, the outline
+0.17 / 0.22 -> 0.07 / 0.06 ms (two runs each, alternating). Tried and dropped: numpy for the
+moves' gaps and pairing (the same 2.0-2.5 ms: at ~1,500 pieces converting the opcodes costs
+what the Python loops did). Whole keystrokes, before = 611794f, load 3.4-3.8, --keys 25, two
+runs alternating, CPU ms (overhead over base):
+                base          +moves        +ruler        +collapse     all
+  before      52.7 / 51.9   +3.2/-0.1%    -3.2/-0.2%    -0.1/-0.9%    58.5 (+11.0%) / 56.0 (+8.1%)
+  after       55.2 / 48.4   +2.4/+3.6%    -7.1/-5.5%    +3.4/+1.4%    60.4 (+9.5%)  / 52.5 (+8.6%)
+The base keystroke itself moved by 7 ms between runs (the machine's other sessions): the three
+features add 4-6 ms (+8-11%), of which the pieces above account for ~3.5 ms; the cut (~0.25 ms)
+is below what whole keystrokes can resolve here.
 """
 
 from __future__ import annotations
