@@ -20,6 +20,20 @@ CompareTab at 1280x720 with its lane processes prewarmed gets both texts (`set_t
   cpu         CPU seconds of the window and its lanes together (getrusage, self + children)
 With --shot-pending the first --app's first run saves the window when the panel first shows a
 distance while its counts are still coming; with --shot-final when everything has answered.
+
+Measured 2026-11-27 (branch cmp5; before = 611794f, where the panel waited for the script),
+2 cores shared with other sessions, lanes as processes, alternating, wall seconds:
+  100k a side (load 3.3-4.0; a third run of each, at load 4.4-8.9 while a test suite started,
+  left out: after 51.6 / 23.0 / 51.8, before 13.3 / 13.4 / 13.4):
+                first hl  distance  counts  exact hl   all   cpu
+    before  run 1   5.7     5.8      5.8     5.7      8.1   7.7
+            run 2   5.0     5.1      5.1     5.0      7.5   6.1
+    after   run 1   6.6     1.3      6.7     6.6      9.3   6.9
+            run 2   6.2     2.1      6.4     6.2     10.3   7.5
+  The exact distance is on screen 1.3-2.1 s after opening instead of 5-6 s. The exact
+  highlight comes ~1 s later here, within this machine's run-to-run spread: in one process the
+  first answer costs 0.55 s of CPU and the highlight 0.45 s less after it (the distance it would
+  have computed is kept), ~0.08 s more in all (the anchored bound is worked out twice).
 """
 
 from __future__ import annotations
