@@ -34,6 +34,17 @@ Measured 2026-11-27 (branch cmp5; before = 611794f, where the panel waited for t
   highlight comes ~1 s later here, within this machine's run-to-run spread: in one process the
   first answer costs 0.55 s of CPU and the highlight 0.45 s less after it (the distance it would
   have computed is kept), ~0.08 s more in all (the anchored bound is worked out twice).
+  1M a side, one run each (each takes minutes; "-": not within --timeout):
+                       first hl  distance  counts  exact hl   all    cpu
+    load 5-6  before     22.0    222.0     222.0   222.0    245.8  206.3
+              after      11.5    169.5     322.3   322.1    363.8  217.2
+    load 7-9  before     61.2    555.1     555.1   555.0    597.5  241.4
+    (a suite  after      56.2    446.5       -       -        -    180.3 (stopped at 600 s)
+    running)
+  The distance comes ~50-110 s sooner (it is the highlight's own exact distance, ~35 s of CPU
+  in the preview's band, kept for the panel); the script itself is rapidfuzz's, minutes of CPU
+  here, and the highlight's wall times at this size say more about the machine than the code
+  (CPU 206 vs 217 s in the quieter pair of runs).
 """
 
 from __future__ import annotations
