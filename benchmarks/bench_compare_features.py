@@ -1,7 +1,7 @@
 """What moved text, the overview ruler and collapsing add to a 100k-character keystroke.
 
     QT_QPA_PLATFORM=offscreen PYTHONPATH=app .venv/bin/python \
-        benchmarks/bench_compare_features.py [--size 100000] [--keys 12] [--rounds 3]
+        benchmarks/bench_compare_features.py [--size 100000] [--keys 25] [--widen]
 
 One real CompareTab, its lanes run as threads of this process (MATCHLENS_COMPUTE=thread), so
 every CPU second of a keystroke is this process's: `time.process_time` from the key press until
@@ -11,8 +11,8 @@ bench_compare_keystroke's pair (one
 '#' every 200 characters, lines of ~10 words). The configurations alternate keystroke by
 keystroke, so a slow spell of a shared machine hits them all:
 
-  base        moves off (`find_moves` finds none), ruler off (hidden, given no table),
-              collapse off
+  base        moves off (`find_moves` finds none), ruler off (hidden, given no table, but
+              keeping its 12 px: the editors are as wide as with the ruler), collapse off
   +moves      moved-text detection on (as shipped)
   +ruler      the overview ruler on (as shipped)
   +collapse   Collapse toggled on
@@ -81,6 +81,40 @@ runs alternating, same load, --keys 25:
                 base          +moves        +ruler        +collapse     all
   before      47.8 / 43.0   +4.2/+9.2%    +5.3/+12.8%   +6.5/+3.4%    58.4 (+22.2%) / 53.0 (+23.3%)
   after       49.7 / 38.9   +7.3/-1.1%    -0.6/+8.9%    +2.4/+11.1%   56.1 (+12.8%) / 45.7 (+17.7%)
+
+Until 2026-11-27 `base` hid the ruler and let the editors take its 12 px (482 px of viewport
+instead of 469 in this window): with word wrap every line then breaks elsewhere and the
+document lays out differently, so "+ruler" (and "all") also counted a narrower editor's
+layout, not the ruler. Now a hidden ruler keeps its place (`setRetainSizeWhenHidden`) and
+every configuration's editor is as wide (the last column prints the viewport widths seen);
+`--widen` restores the old base. Keeping the geometry, rather than fixing the editors' width,
+is what a user's choice would be: with or without marks, the window keeps its panes. Same code
+(611794f), load 2.5-5.7, --keys 25, two runs each alternating, CPU ms per keystroke:
+                base          +moves        +ruler        +collapse     all
+  --widen     38.9 / 32.8   +18.7/+6.7%   +13.0/+7.6%   +22.1/+8.7%   50.1 (+28.9%) / 38.4 (+17.1%)
+  same width  36.7 / 35.9   -1.6/+3.3%    -3.5/-0.3%    -6.6/+2.6%    37.3 (+1.6%)  / 39.1 (+8.8%)
+so with the editors equally wide the three together add 0.6-3.2 ms (+2-9%), within the target.
+
+Then (branch cmp5) profiled what remains: `--profile PREFIX` (cProfile on the GUI thread's
+CPU clock, one file per configuration), and thread CPU per piece without the profiler
+(`time.thread_time` around each method, Collapse on, 30 keystrokes at the end of the actual
+text): the window's share is ruler `set_table` 0.5-0.8 ms a keystroke (its marks 0.4, the
+outline's visible lines 0.2), folds 0.3, the placeholders' paint 0.25; the lane's share is moves,
+`find_moves` ~2 ms (cut pieces 0.35, piece ids 0.2, rapidfuzz's Indel script of the ids 0.35,
+gaps 0.4, pairing 0.6). Cut: the side not typed into keeps its ruler marks when the new table
+marks it alike (`overview.ruler_marks`: one `_ruler_marks` a keystroke instead of two), and the
+outline's lines come from one hit test (`firstVisibleBlock` and the bottom-right corner) instead
+of `visible_positions`' three: ruler `set_table` 0.65 / 0.78 -> 0.55 / 0.42 ms, the outline
+0.17 / 0.22 -> 0.07 / 0.06 ms (two runs each, alternating). Tried and dropped: numpy for the
+moves' gaps and pairing (the same 2.0-2.5 ms: at ~1,500 pieces converting the opcodes costs
+what the Python loops did). Whole keystrokes, before = 611794f, load 3.4-3.8, --keys 25, two
+runs alternating, CPU ms (overhead over base):
+                base          +moves        +ruler        +collapse     all
+  before      52.7 / 51.9   +3.2/-0.1%    -3.2/-0.2%    -0.1/-0.9%    58.5 (+11.0%) / 56.0 (+8.1%)
+  after       55.2 / 48.4   +2.4/+3.6%    -7.1/-5.5%    +3.4/+1.4%    60.4 (+9.5%)  / 52.5 (+8.6%)
+The base keystroke itself moved by 7 ms between runs (the machine's other sessions): the three
+features add 4-6 ms (+8-11%), of which the pieces above account for ~3.5 ms; the cut (~0.25 ms)
+is below what whole keystrokes can resolve here.
 """
 
 from __future__ import annotations
@@ -105,6 +139,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=100_000)
     parser.add_argument("--keys", type=int, default=12, help="keystrokes per configuration")
+    parser.add_argument("--profile", metavar="PREFIX",
+                        help="cProfile the GUI thread's keystrokes: PREFIX-<config>.prof each")
+    parser.add_argument("--widen", action="store_true",
+                        help="the old base: a hidden ruler gives its width to the editor")
     args = parser.parse_args()
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     os.environ["MATCHLENS_COMPUTE"] = "thread"
@@ -127,6 +165,11 @@ def main() -> int:
     editor = tab.editor("actual")
     rulers = [pane.ruler for pane in tab.panes.values()]
     real_set_table = {id(r): r.set_table for r in rulers}
+    for r in rulers:  # a hidden ruler keeps its place: the editors' width never changes
+        policy = r.sizePolicy()
+        policy.setRetainSizeWhenHidden(not args.widen)
+        r.setSizePolicy(policy)
+    widths: dict[str, set[int]] = {name: set() for name in CONFIGS}
 
     def configure(moves: bool, ruler: bool, collapse: bool) -> None:
         chunks.find_moves = real_find_moves if moves else (lambda *_a, **_k: [])
@@ -150,6 +193,11 @@ def main() -> int:
     tab.set_texts(expected, actual)
     wait_idle()
     editor.moveCursor(editor.textCursor().MoveOperation.End)
+    import cProfile
+
+    # GUI-thread CPU time (the lanes are other threads; idle waits cost none)
+    profiles = ({name: cProfile.Profile(time.thread_time) for name in CONFIGS}
+                if args.profile else {})
     cpu: dict[str, list[float]] = {name: [] for name in CONFIGS}
     wall: dict[str, list[float]] = {name: [] for name in CONFIGS}
     for k in range(args.keys + 1):
@@ -170,6 +218,8 @@ def main() -> int:
             tab.sig_finished.connect(loop.quit)
             guard = QTimer(singleShot=True, interval=30_000)
             guard.timeout.connect(loop.quit)
+            if k and profiles:
+                profiles[name].enable()
             c0, w0 = time.process_time(), time.perf_counter()
             QTimer.singleShot(0, lambda ch="abcdefghij"[k % 10]: QTest.keyClick(editor, ch))
             guard.start()
@@ -181,20 +231,25 @@ def main() -> int:
             QTimer.singleShot(30, loop.quit)
             loop.exec()
             c1 = time.process_time()
+            if k and profiles:
+                profiles[name].disable()
             tab.sig_finished.disconnect(finished)
+            widths[name].add(editor.viewport().width())
             if k:  # the first round warms every configuration up
                 cpu[name].append((c1 - c0) * 1000)
                 wall[name].append((w1 - w0) * 1000)
+    for name, profile in profiles.items():
+        profile.dump_stats(f"{args.profile}-{name.strip('+')}.prof")
     configure(True, True, False)
     tab.shutdown()
     base = statistics.median(cpu["base"])
     print(f"{args.size:,} characters a side, {args.keys} keystrokes per configuration, "
           f"load {os.getloadavg()[0]:.1f}")
-    print(f"{'':<10} | {'CPU ms':>7} {'+%':>6} | {'wall ms':>7}")
+    print(f"{'':<10} | {'CPU ms':>7} {'+%':>6} | {'wall ms':>7} | editor px")
     for name in CONFIGS:
         med = statistics.median(cpu[name])
         print(f"{name:<10} | {med:7.1f} {100 * (med - base) / base:+5.1f}% | "
-              f"{statistics.median(wall[name]):7.1f}")
+              f"{statistics.median(wall[name]):7.1f} | {sorted(widths[name])}")
     app.quit()
     return 0
 

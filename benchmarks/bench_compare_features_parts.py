@@ -86,6 +86,10 @@ def window_cost(keys: int) -> dict[str, float]:
     editor = tab.editor("actual")
     editor.moveCursor(editor.textCursor().MoveOperation.End)
     rulers = [pane.ruler for pane in tab.panes.values()]
+    for r in rulers:  # a hidden ruler keeps its place: the editors are as wide in every config
+        policy = r.sizePolicy()
+        policy.setRetainSizeWhenHidden(True)
+        r.setSizePolicy(policy)
     real = {id(r): r.set_table for r in rulers}
     configs = {"base": (False, False), "+ruler": (True, False), "+collapse": (False, True),
                "both": (True, True)}

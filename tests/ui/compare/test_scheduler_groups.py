@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from matchlens.core.diff.pair import run_task
+from matchlens.core.diff.pair import first_task, run_task
 from matchlens.core.diff.span_table import ALIGN_TASK
 from matchlens.core.text import edit_script
 from matchlens.ui.compare.scheduler import shares_script
@@ -53,7 +53,8 @@ def test_a_first_long_text_runs_the_longest_metrics_first(qtbot):
     order: list[str] = []
     scheduler.sig_result.connect(lambda name, _payload: order.append(name))
     names = ["wer", "bleu", "token_f1", "chrf", "rouge_l", "levenshtein_similarity"]
-    tasks = {PREVIEW_TASK: ALIGN, DISTANCE_TASK: ALIGN, ALIGN_TASK: ALIGN,
+    first = first_task("levenshtein_distance")
+    tasks = {PREVIEW_TASK: ALIGN, DISTANCE_TASK: ALIGN, ALIGN_TASK: ALIGN, first: {},
              **{name: {} for name in names}}
     try:
         scheduler.request("The cat sat on the mat. " * 40, "The cat sat on a mat! " * 40,
@@ -64,3 +65,5 @@ def test_a_first_long_text_runs_the_longest_metrics_first(qtbot):
     metrics = [name for name in order if name in names]
     assert metrics == ["levenshtein_similarity", "rouge_l", "chrf", "bleu", "wer", "token_f1"]
     assert order.index(PREVIEW_TASK) < order.index(DISTANCE_TASK) < order.index(metrics[0])
+    # a metric's first answer (the distance the distance task kept) before the script
+    assert order.index(DISTANCE_TASK) < order.index(first) < order.index(ALIGN_TASK)

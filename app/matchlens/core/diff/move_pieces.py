@@ -108,7 +108,9 @@ def _recut(old: _Cut, text: str, edit: tuple[int, int, int]) -> _Cut:
     cut = _Cut(text, old.ends[:i + 1], old.glued[:i + 1], old.made[:i + 1], old.pieces[:made])
     # From a boundary past the edit, in the same state, all is as before: the list-marker rule
     # of a later piece reads back to its line's start, but a boundary ends on a line break or
-    # on a non-space character, so that text is blank or not whatever came before it.
+    # on a non-space character, so that text is blank or not whatever came before it, as
+    # long as both boundaries end alike (a line break on both sides, or on neither: an edit
+    # that deletes the line break before "1." makes it no marker).
     resync_from = new_end
     glued = -1
     for m in _BOUNDARY.finditer(text, pos):
@@ -122,7 +124,8 @@ def _recut(old: _Cut, text: str, edit: tuple[int, int, int]) -> _Cut:
         cut.made.append(len(cut.pieces))
         if end >= resync_from and glued < 0:
             j = bisect_left(old.ends, end - delta)
-            if j < len(old.ends) - 1 and old.ends[j] == end - delta and old.glued[j] < 0:
+            if (j < len(old.ends) - 1 and old.ends[j] == end - delta and old.glued[j] < 0
+                    and (text[end - 1] == "\n") == (old.text[end - delta - 1] == "\n")):
                 shift = len(cut.pieces) - old.made[j]
                 cut.ends.extend(e + delta for e in old.ends[j + 1:])
                 cut.glued.extend(g + delta if g >= 0 else g for g in old.glued[j + 1:])

@@ -73,14 +73,29 @@ def ruler_marks(table: SpanTable, side: str, text: str) -> Marks:
     """The marks of `side` ("expected" or "actual") whose text is `text` (kept for the last
     few tables: the ruler and the folds of a side ask for the same)."""
     with _lock:
-        for kept_table, kept_side, kept_text, marks in _marks:
-            if kept_table is table and kept_side == side and kept_text == text:
-                return marks
-    marks = _ruler_marks(table, side, text)
+        kept = list(_marks)
+    for kept_table, kept_side, kept_text, marks in kept:
+        if kept_table is table and kept_side == side and kept_text == text:
+            return marks
+    # A keystroke on the other side: a new table, but this side's rows as they were
+    alike = (marks for kept_table, kept_side, kept_text, marks in reversed(kept)
+             if kept_side == side and kept_text == text
+             and _same_rows(kept_table, table, side))
+    marks = next(alike, None) or _ruler_marks(table, side, text)
     with _lock:
         _marks.append((table, side, text, marks))
         del _marks[:-_KEEP]
     return marks
+
+
+def _same_rows(first: SpanTable, second: SpanTable, side: str) -> bool:
+    """Whether two tables mark the same spans of `side` in the same kinds and flags (so the
+    same marks)."""
+    if len(first) != len(second):
+        return False
+    cols = (first.exp, second.exp) if side == "expected" else (first.act, second.act)
+    return (np.array_equal(*cols) and np.array_equal(first.kind, second.kind)
+            and np.array_equal(first.flags, second.flags))
 
 
 def _ruler_marks(table: SpanTable, side: str, text: str) -> Marks:

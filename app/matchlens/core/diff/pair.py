@@ -44,12 +44,28 @@ def distance_case_sensitive(config: Settings) -> bool:
     return bool(config.settings(DISTANCE_METRIC).options.get("case_sensitive", True))
 
 
+# A metric's quicker first answer (`MetricSpec.compute_first`) is the task named
+# `first_task(metric_id)`: the compare view asks for it on long texts before the metric itself.
+FIRST_SUFFIX = "~first"
+
+
+def first_task(metric_id: str) -> str:
+    return metric_id + FIRST_SUFFIX
+
+
+def metric_of_first_task(name: str) -> str | None:
+    """The metric whose first answer the task `name` is, or None."""
+    return name[:-len(FIRST_SUFFIX)] if name.endswith(FIRST_SUFFIX) else None
+
+
 def metric_outcome(metric_id: str, expected: str, actual: str,
-                   options: Mapping[str, Any] | None) -> Outcome:
-    """One metric's outcome for the pair, its options resolved; an exception is its error."""
+                   options: Mapping[str, Any] | None, first: bool = False) -> Outcome:
+    """One metric's outcome for the pair, its options resolved; an exception is its error.
+    `first`: its quicker first answer (`MetricSpec.compute_first`), when it has one."""
     spec = get_metric(metric_id)
+    compute = spec.compute_first if first and spec.compute_first is not None else spec.compute
     try:
-        return spec.compute(expected, actual, spec.resolve_options(options))
+        return compute(expected, actual, spec.resolve_options(options))
     except Exception as err:  # a metric bug shows as that metric's error, never stops the rest
         return Outcome(None, f"{spec.label} failed: {type(err).__name__}: {err}", Label.ERROR)
 
@@ -102,6 +118,9 @@ def run_task(name: str, expected: str, actual: str, options: Mapping[str, Any]) 
         return preview_table(expected, actual, options)
     if name == DISTANCE_TASK:
         return proven_table(expected, actual, options)
+    metric_id = metric_of_first_task(name)
+    if metric_id is not None:
+        return metric_outcome(metric_id, expected, actual, options, first=True)
     return metric_outcome(name, expected, actual, options)
 
 

@@ -84,17 +84,8 @@ def normalising_metric(spec: MetricSpec) -> MetricSpec:
         return spec  # registered twice (a module reloaded): already wrapped
     raw_compute = spec.compute
     raw_many = spec.compute_many
-
-    def compute(expected: str, actual: str, options: Mapping[str, Any]) -> Outcome:
-        value = options.get(NORMALISE)
-        if not value:
-            return raw_compute(expected, actual, options)
-        if raw_compute in _BY_WORD and by_word(value):
-            out = raw_compute(expected, actual, options)  # it applies the preset itself
-        else:
-            steps = pipeline(value)
-            out = raw_compute(steps.apply(expected), steps.apply(actual), options)
-        return replace(out, explanation=f"{out.explanation} (normalised: {describe(value)})")
+    compute = normalising_compute(raw_compute)
+    first = None if spec.compute_first is None else normalising_compute(spec.compute_first)
 
     def compute_many(expected: Sequence[str], actual: Sequence[str],
                      options: Mapping[str, Any]) -> ManyOutcome:
@@ -113,4 +104,21 @@ def normalising_metric(spec: MetricSpec) -> MetricSpec:
     wrapped_many: ManyFn = compute_many
     wrapped: ComputeFn = compute
     return replace(spec, options=(*spec.options, normalise_option(spec.normalise_default)),
-                   compute=wrapped, compute_many=wrapped_many)
+                   compute=wrapped, compute_many=wrapped_many, compute_first=first)
+
+
+def normalising_compute(raw_compute: ComputeFn) -> ComputeFn:
+    """A single-pair `compute` that runs the `normalise` steps on both texts first."""
+
+    def compute(expected: str, actual: str, options: Mapping[str, Any]) -> Outcome:
+        value = options.get(NORMALISE)
+        if not value:
+            return raw_compute(expected, actual, options)
+        if raw_compute in _BY_WORD and by_word(value):
+            out = raw_compute(expected, actual, options)  # it applies the preset itself
+        else:
+            steps = pipeline(value)
+            out = raw_compute(steps.apply(expected), steps.apply(actual), options)
+        return replace(out, explanation=f"{out.explanation} (normalised: {describe(value)})")
+
+    return compute

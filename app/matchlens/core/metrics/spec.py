@@ -140,6 +140,10 @@ class MetricSpec:
     # numba): 0 from the first row, None never. A run loads them once, before forking its
     # scoring worker (fast.loading), rather than in both processes.
     compiled_from_rows: int | None = None
+    # A quicker first answer for long texts: the same score as `compute`, an explanation that
+    # says what is still being computed (levenshtein_distance: the distance before the edit
+    # script's counts). The compare view shows it while `compute` works (ui.compare).
+    compute_first: ComputeFn | None = None
 
     def option(self, name: str) -> OptionSpec:
         for opt in self.options:

@@ -7,7 +7,7 @@ line under a click (the scroll lock brings the other side along).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QPoint, QSize, Qt
 from PySide6.QtGui import (
     QColor,
     QMouseEvent,
@@ -90,11 +90,17 @@ class OverviewRuler(QWidget):
             self._pixels = (self.height(), pixel_marks(self.marks, self.height()))
         return self._pixels[1]
 
-    def visible_lines(self) -> tuple[float, float]:
-        """The first and last line the editor shows (the outlined region)."""
-        first, last = self.editor.visible_positions()
-        doc = self.editor.document()
-        return (doc.findBlock(first).blockNumber(), doc.findBlock(last).blockNumber() + 1)
+    def visible_lines(self) -> tuple[int, int]:
+        """The first line the editor shows and one past the last (the outlined region).
+
+        The lines of the viewport's top and bottom-right corners, as `visible_positions`
+        finds them, with one hit test instead of its three and no block searches: asked on
+        every keystroke's table and every paint."""
+        editor = self.editor
+        viewport = editor.viewport()
+        first = editor.firstVisibleBlock().blockNumber()
+        last = editor.cursorForPosition(QPoint(viewport.width(), viewport.height())).blockNumber()
+        return first, max(first, last) + 1
 
     def _marks_pixmap(self) -> QPixmap:
         """The background and the marks, painted once per table, size and palette (the

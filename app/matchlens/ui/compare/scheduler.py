@@ -16,7 +16,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QThreadPool, Signal
 
-from matchlens.core.diff.pair import timed_task
+from matchlens.core.diff.pair import metric_of_first_task, timed_task
 from matchlens.core.diff.preview import DISTANCE_TASK, PREVIEW_TASK
 from matchlens.core.diff.span_table import ALIGN_TASK
 from matchlens.core.metrics.registry import edit_script_metric_ids
@@ -34,6 +34,11 @@ SHARED_SCRIPT_TASKS = frozenset({PREVIEW_TASK, DISTANCE_TASK, ALIGN_TASK,
 # The highlight's tasks (their answer is a SpanTable, or None when they fail), in the order a
 # lane should take them.
 TABLE_TASKS = (PREVIEW_TASK, DISTANCE_TASK, ALIGN_TASK)
+# Where a lane takes the leading tasks: the preview, the exact distance, the metrics' quicker
+# first answers (`pair.first_task`: a distance kept by the distance task, before the script the
+# alignment waits for), the alignment; then the metrics.
+_LEAD_RANK = {PREVIEW_TASK: 4, DISTANCE_TASK: 3, ALIGN_TASK: 1}
+_FIRST_RANK = 2
 
 
 # The first long text's order before any task has been timed here: CPU seconds each metric took
@@ -50,7 +55,7 @@ def shares_script(name: str, tasks: dict[str, dict[str, Any]]) -> bool:
     texts, i.e. the same case and normalisation options. A metric that folds case while the
     highlight does not (levenshtein_similarity's default) diffs other texts: it runs on another
     lane, in parallel, instead of after the highlight (~8 s of CPU at a million characters)."""
-    if name not in SHARED_SCRIPT_TASKS:
+    if (metric_of_first_task(name) or name) not in SHARED_SCRIPT_TASKS:
         return False
     align = tasks.get(ALIGN_TASK)
     if align is None or name == ALIGN_TASK:
@@ -126,10 +131,13 @@ class ScoreScheduler(QObject):
         size = len(expected) + len(actual)
 
         def cost(name: str) -> tuple[int, float]:
-            # The preview, its exact distance, then the alignment (what the eye reads; the
-            # exact script starts from the preview's), then longest-first for a short makespan.
-            if name in TABLE_TASKS:
-                return (len(TABLE_TASKS) - TABLE_TASKS.index(name), 0.0)
+            # The preview, its exact distance, the first answers, then the alignment (what the
+            # eye reads; the exact script starts from the preview's), then longest-first for a
+            # short makespan.
+            if name in _LEAD_RANK:
+                return (_LEAD_RANK[name], 0.0)
+            if metric_of_first_task(name) is not None:
+                return (_FIRST_RANK, 0.0)
             return (0, self._seconds_per_char.get(name, 0.0) * size)
 
         ordered = sorted(tasks, key=cost, reverse=True)

@@ -15,8 +15,11 @@ from typing import Any
 from PySide6.QtCore import QEvent, QObject, QTimer
 
 from matchlens.core.diff.pair import DISTANCE_METRIC as HIGHLIGHT_METRIC
+from matchlens.core.diff.pair import first_task, metric_of_first_task
 from matchlens.core.diff.preview import DISTANCE_TASK, PREVIEW_MIN_CHARS, PREVIEW_TASK
 from matchlens.core.diff.span_table import ALIGN_TASK
+from matchlens.core.results import Label
+from matchlens.core.text.edit_script import LONG_CHARS
 from matchlens.ui.compare.scheduler import SYNC_LIMIT
 from matchlens.ui.compare.semantic import NetworkPanel
 
@@ -25,6 +28,12 @@ _AUTO_NETWORK_MS = 1000
 # are scored: the first scores import sacrebleu & co (~0.1-0.4 s), and a window that shows
 # its texts first and its scores a moment later opens that much sooner.
 _FIRST_PAINT_GRACE_MS = 250
+# A metric with a quicker first answer (levenshtein_distance: the distance before its script's
+# counts) is asked for it on texts of LONG_CHARS or more (both sides), where the script can take
+# seconds, unless the texts are a small edit of the last ones (a keystroke: at most this many
+# characters more or fewer) and the metric's last answer came within FIRST_ANSWER_WORTH_S.
+FIRST_ANSWER_EDIT = 2_000
+FIRST_ANSWER_WORTH_S = 0.25
 
 
 def debounce_ms(total_chars: int) -> int:
@@ -52,6 +61,7 @@ class TextScoring(QObject):
         self.network_timer = QTimer(self, singleShot=True, interval=_AUTO_NETWORK_MS)
         self.network_timer.timeout.connect(self._compute_auto_network)
         self.painted = False
+        self._last_total = 0  # characters of the texts last asked about
         tab.panes["expected"].editor.viewport().installEventFilter(self)
         for pane in tab.panes.values():
             pane.editor.textChanged.connect(self._on_text_changed)
@@ -111,7 +121,19 @@ class TextScoring(QObject):
         for metric_id, panel in self.tab.panels.items():
             if not panel.spec.network:
                 tasks[metric_id] = dict(self.tab.config.settings(metric_id).options)
+                if panel.spec.compute_first is not None and self._first_answer_worth(metric_id):
+                    tasks[first_task(metric_id)] = tasks[metric_id]
         return tasks
+
+    def _first_answer_worth(self, metric_id: str) -> bool:
+        """Whether the metric's full answer may keep the panel waiting (see FIRST_ANSWER_EDIT)."""
+        total = self._total_chars()
+        if total < LONG_CHARS:
+            return False
+        keystroke = abs(total - self._last_total) <= FIRST_ANSWER_EDIT
+        quick = self.scheduler.last_latency.get(metric_id, FIRST_ANSWER_WORTH_S) \
+            < FIRST_ANSWER_WORTH_S
+        return not (keystroke and quick)
 
     def compute(self, new_text: bool, only: set[str] | None = None) -> None:
         """Ask for the tasks (`only` those, unless the texts moved on too) of the texts now."""
@@ -122,7 +144,9 @@ class TextScoring(QObject):
         if pending_edit or not self.scheduler.has_texts(expected, actual):
             only, new_text = None, True  # the text moved on too: everything is stale
         if only is not None:
-            tasks = {name: opts for name, opts in tasks.items() if name in only}
+            tasks = {name: opts for name, opts in tasks.items()
+                     if name in only or metric_of_first_task(name) in only}
+        self._last_total = len(expected) + len(actual)
         self.requested.update(tasks)
         if len(expected) + len(actual) > self.scheduler.sync_limit:
             for name in tasks:
@@ -146,7 +170,13 @@ class TextScoring(QObject):
                     self.scheduler.drop(ALIGN_TASK)
             tab.set_table(payload)
         elif name in tab.panels:
+            self.scheduler.drop(first_task(name))
             tab.panels[name].set_outcome(payload)
+        elif ((metric_id := metric_of_first_task(name)) in tab.panels
+              and metric_id in self.scheduler.pending() and payload.label is not Label.ERROR):
+            # Only while the metric's own answer is still coming; a failed first answer is
+            # left to the metric's own to report.
+            tab.panels[metric_id].set_outcome(payload)
 
     def _show_busy(self, busy: bool) -> None:
         # Only worth showing when the answer is not immediate.
