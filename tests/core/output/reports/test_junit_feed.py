@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from matchlens.core.config import Config
 from matchlens.core.datasets import table_from_columns
-from matchlens.core.output.reports import junit_feed
+from matchlens.core.output.reports import failing_codes, junit_feed
 from matchlens.core.output.reports.junit import (
     failure_tail,
     joined_testcases,
@@ -74,7 +74,7 @@ def test_lines_are_the_rows_written_one_by_one(values, data):
 def test_combinations_are_the_distinct_rows(rows):
     width = min(len(r) for r in rows)
     grid = np.array([r[:width] for r in rows], dtype=np.int64)
-    first, which = junit_feed.combination_codes([grid[:, k] for k in range(width)])
+    first, which = failing_codes.combination_codes([grid[:, k] for k in range(width)])
     # rows share a number exactly when they are equal, and `first` holds one of each
     for a in range(len(grid)):
         assert (grid[first[which[a]]] == grid[a]).all()
@@ -88,7 +88,7 @@ def test_combinations_of_many_wide_columns_stay_distinct():
     rng = np.random.default_rng(5)
     columns = [rng.integers(0, 2**20, 500) for _ in range(8)]
     columns[3][:250] = columns[3][250:]  # still distinct: the other columns differ
-    first, which = junit_feed.combination_codes(columns)
+    first, which = failing_codes.combination_codes(columns)
     grid = np.column_stack(columns)
     assert len(first) == len({tuple(r) for r in grid.tolist()}) == 500
 
@@ -98,7 +98,7 @@ def test_combinations_past_int64_are_not_confused():
     # as (0, 0, 0, 0, 0) in int64 arithmetic, unless the key is renumbered on the way
     top = 2**16 - 1
     grid = np.array([[0, 0, 0, 0, 0], [1, 0, 0, 0, 0], [top] * 5], dtype=np.int64)
-    first, which = junit_feed.combination_codes([grid[:, k] for k in range(5)])
+    first, which = failing_codes.combination_codes([grid[:, k] for k in range(5)])
     assert len(first) == 3 and len(set(which.tolist())) == 3
 
 

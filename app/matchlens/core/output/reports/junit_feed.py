@@ -18,6 +18,7 @@ import numpy as np
 
 from matchlens.core.datasets.table import Table
 from matchlens.core.metrics.registry import STATUS_SCORED
+from matchlens.core.output.reports.failing_codes import combination_codes, dense_codes, text_keys
 from matchlens.core.output.reports.junit import (
     JunitWriter,
     failure_tail,
@@ -45,22 +46,6 @@ ExpectedOf = Callable[[str, int], "str | None"]
 def no_diff_text() -> str:
     """The body of a failing testcase past the cut (short: a 1M-row run has 700,000)."""
     return f"(no diff past the first {JUNIT_DIFFS:,} failing rows: see {DIFFS_PROPERTY})"
-
-
-def combination_codes(columns: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """For rows described by several columns of small non-negative codes: the position of the
-    first row of each distinct combination, and each row's combination number (an index into
-    the first). Column by column in one dimension — `np.unique(axis=0)` sorts rows as opaque
-    records, which costs seconds at 1M rows."""
-    n = len(columns[0]) if columns else 0
-    key = np.zeros(n, dtype=np.int64)
-    for column in columns:
-        size = int(column.max()) + 1 if n else 1
-        if int(key.max(initial=0)) >= (1 << 62) // size:  # renumbered: the key stays in range
-            key = np.unique(key, return_inverse=True)[1].reshape(-1)
-        key = key * size + column
-    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
-    return first, inverse.reshape(-1)
 
 
 class JunitFeed:
@@ -156,13 +141,21 @@ class JunitFeed:
     def sentence_codes(self, job: MetricJob, scores: np.ndarray, fails: np.ndarray
                        ) -> tuple[np.ndarray, list[str]]:
         """Each row's failing sentence of `job` as a code into the distinct sentences ("" for a
-        row this metric does not fail): scores are many (fractions), sentences few."""
-        values, inverse = np.unique(np.where(fails, scores, _NO_FAIL), return_inverse=True)
-        index: dict[str, int] = {}
-        of_value = np.array([index.setdefault(
-            "" if value == _NO_FAIL else self.sentence(job, value), len(index))
-            for value in values.tolist()], dtype=np.int64)
-        return of_value[inverse.reshape(-1)], list(index)
+        row this metric does not fail): scores are many (fractions), sentences few. Coded by
+        the number each score is written as (failing_codes), sorted only where it cannot be."""
+        at = np.flatnonzero(fails)
+        keys = text_keys(scores[at], float(job.threshold), job.spec.integer)
+        if keys is None:
+            values, inverse = np.unique(np.where(fails, scores, _NO_FAIL), return_inverse=True)
+            index: dict[str, int] = {}
+            of_value = np.array([index.setdefault(
+                "" if value == _NO_FAIL else self.sentence(job, value), len(index))
+                for value in values.tolist()], dtype=np.int64)
+            return of_value[inverse.reshape(-1)], list(index)
+        number, first = dense_codes(keys)
+        codes = np.zeros(len(scores), dtype=np.int64)
+        codes[at] = number + 1
+        return codes, ["", *(self.sentence(job, value) for value in scores[at[first]].tolist())]
 
     def sentence(self, job: MetricJob, score: float) -> str:
         """failing_sentence, remembered: scores take few distinct values (0.01 steps, counts)."""
