@@ -28,7 +28,7 @@ from matchlens.core.scoring import plan
 from matchlens.core.scoring.mapping import ColumnMapping
 from matchlens.core.scoring.pipeline import score_stream
 from matchlens.core.scoring.tally import Tally
-from tests.core.output.reports.runs import THRESHOLDS, run_reports
+from tests.core.output.reports.runs import THRESHOLDS, run_joined_reports, run_reports
 from tests.core.output.reports.test_junit import parse_valid
 
 # ids as users bring them: plain, empty or missing, markup and quotes, line breaks and tabs,
@@ -178,3 +178,20 @@ def test_the_junit_file_does_not_load_pandas(tmp_path):
                          timeout=300)
     assert run.stdout.split()[:2] == ["False", "True"], run.stdout + run.stderr
     assert 'name="q&amp;1"' in (tmp_path / "j.xml").read_text(encoding="utf-8")
+
+
+def test_a_row_regressed_to_no_score_past_the_cut(tmp_path, monkeypatch):
+    # the one diff goes to the first failing row; the row that lost its output regressed
+    # past the cut: its body says where to look (it used to be an IndexError)
+    monkeypatch.setattr(junit_feed, "JUNIT_DIFFS", 1)
+    ids, expected = ["r1", "r2", "r3"], ["alpha", "beta", "gamma"]
+    run_joined_reports(tmp_path, {"id": ids, "expected": expected,
+                                  "actual": ["alpine", "beta", None]},
+                       {"id": ids, "expected": expected, "actual": expected},
+                       html=False, markdown=False)
+    cases = {c.get("name"): c for c in
+             parse_valid(tmp_path / "j.xml").find("testsuite").findall("testcase")}
+    assert cases["r1"].find("failure").text == "[-alpha-]{+alpine+}"  # whole words: 2 edits
+    lost = cases["r3"].find("failure")
+    assert lost.get("message").startswith(junit_feed.REGRESSED_SAYS + "; no score now")
+    assert lost.text == junit_feed.no_diff_text()

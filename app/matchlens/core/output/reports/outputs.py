@@ -172,6 +172,7 @@ class ReportOutputs:
             thresholds={job.id: job.threshold for job in tally.jobs},
             options=scrubbed(options), command=scrub(command))
         junit = None
+        self.collector.finish_junit()  # before the worst rows: they share its diffs
         if self.junit is not None and self.paths.junit:
             # its testcases are all spooled: copied and flushed to disk by the kernel (the GIL
             # let go) while the worst rows are diffed and the HTML and Markdown rendered
