@@ -96,16 +96,17 @@ def _written(name: str, folder: Path, monkeypatch: pytest.MonkeyPatch) -> bytes:
     return _STAMP.sub(b'timestamp="T"', CASES[name](folder))
 
 
-# (diffs worked out a piece, rows held at most): as shipped; a few diffs a piece, so pieces
-# wait in memory for theirs (and the pieces after them); and the memory bound reached
-SPREADS = [(junit_feed.DIFFS_PER_PIECE, junit_feed.HELD_ROWS), (3, 10**6), (3, 80)]
+# (diffs worked out a piece, bytes held at most): as shipped; a few diffs a piece, so pieces
+# wait in memory for theirs (and the pieces after them); and the memory bound reached (a
+# piece of 37 rows holds ~650 bytes of names and codes: two or three held)
+SPREADS = [(junit_feed.DIFFS_PER_PIECE, junit_feed.HELD_BYTES), (3, 10**8), (3, 1500)]
 
 
 @pytest.mark.parametrize("spread", SPREADS)
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_the_xml_is_what_it_was(name, spread, tmp_path, monkeypatch):
     monkeypatch.setattr(junit_feed, "DIFFS_PER_PIECE", spread[0])
-    monkeypatch.setattr(junit_feed, "HELD_ROWS", spread[1])
+    monkeypatch.setattr(junit_feed, "HELD_BYTES", spread[1])
     written = _written(name, tmp_path, monkeypatch)
     assert KEY.encode() not in written
     parse_valid(tmp_path / "j.xml")

@@ -11,8 +11,8 @@ saying where the cut is.
 
 Which rows get a diff is decided as the pieces come; the diffs themselves are worked out a
 few at a time (DIFFS_PER_PIECE a piece), the pieces waiting for theirs held in memory (and
-the pieces after them, so the testcases keep their order) — up to HELD_ROWS rows, past which
-every diff still due is worked out at once. Spread so, the diffs run while the scoring worker
+the pieces after them, so the testcases keep their order: names and codes, ~20 bytes a row)
+— up to HELD_BYTES, past which every diff still due is worked out at once. Spread so, the diffs run while the scoring worker
 has work of its own, rather than all with the first piece while it waits.
 """
 
@@ -47,7 +47,7 @@ DIFFS_PROPERTY = "matchlens.diffs"
 REGRESSED_SAYS = "regressed: passed every thresholded metric in the baseline"
 _NO_FAIL = -1e308  # in the grid of failing scores: this metric does not fail the row
 DIFFS_PER_PIECE = 100  # readable diffs worked out per variant each time a piece comes
-HELD_ROWS = 150_000  # rows of a variant held waiting for their diffs, at most
+HELD_BYTES = 32 << 20  # of a variant's pieces held waiting for diffs (names, codes), at most
 
 # (variant, row of the piece) -> the row's reference text, as the scoring resolved it
 ExpectedOf = Callable[[str, int], "str | None"]
@@ -177,8 +177,8 @@ class JunitFeed:
                                   len(skipped))
             return
         held.append(HeldPiece(names, tails, codes, (n, failures, len(skipped)), due))
-        waiting = sum(int(piece.counts[0]) for piece in held)
-        self.work(variant, DIFFS_PER_PIECE if waiting <= HELD_ROWS else None)
+        waiting = sum(piece.names.nbytes + piece.codes.nbytes for piece in held)
+        self.work(variant, DIFFS_PER_PIECE if waiting <= HELD_BYTES else None)
 
     def work(self, variant: str, budget: int | None) -> None:
         """Work out up to `budget` (None: all) of the variant's diffs still due, in order, and
