@@ -21,6 +21,7 @@ from bench_score import _load, make_dataset  # noqa: E402 - a sibling script
 from matchlens.core.config import Config  # noqa: E402
 from matchlens.core.datasets import iter_tables  # noqa: E402
 from matchlens.core.output.reports.outputs import ReportOutputs, ReportPaths  # noqa: E402
+from matchlens.core.output.reports.rows import report_chunks  # noqa: E402
 from matchlens.core.scoring import plan  # noqa: E402
 from matchlens.core.scoring.mapping import ColumnMapping  # noqa: E402
 from matchlens.core.scoring.pipeline import score_stream  # noqa: E402
@@ -48,6 +49,8 @@ def main() -> None:
                                    planned.jobs, tally))
         cpu, wall = [], []
         for _ in range(args.rounds):
+            # every round from cold: the reports remember their last diffs (rows.report_chunks)
+            getattr(report_chunks, "cache_clear", lambda: None)()
             paths = ReportPaths(folder / "r.html", folder / "s.md", folder / "j.xml")
             c0, w0 = time.thread_time(), time.perf_counter()
             outputs = ReportOutputs(paths, mapping, planned.jobs, source=first.label,
