@@ -31,6 +31,21 @@ Re-measured 2026-11-27 on a quiet machine (load 0.4-1.7), every branch of the ro
   after:  alone 7.7 s wall / 13.7 s CPU, with the reports 9.8 s / 16.4 s: +26.5% wall, +19.1% CPU
 The run alone got faster (jaccard's kernel); what the reports add did not shrink whole-process
 (+2.1 s wall / +2.7 s CPU against +1.9 s / +2.3 s): still over the 10% target.
+
+2026-11-27, branch reports5 against 611794f (`--before`), 1M rows, medians of 3 alternating
+rounds, on the shared machine while two other engineers ran benchmarks and a full test suite
+(wall times there mean nothing; CPU seconds of the run and its scoring worker):
+  load 3.6-4.3:  before +2.9 s CPU (16.7 → 19.6 s, +17.7%); after +2.4 s (15.3 → 17.7, +16.1%)
+  load 6.9-8.1:  before +3.3 s CPU (17.0 → 20.3 s, +19.8%); after +2.4 s (18.8 → 21.2, +12.7%)
+  report.html 0.15 MB, summary.md 2,494 bytes, results.xml 175.6 MB (byte for byte as before).
+What changed: failure messages coded without sorting (failing_codes), the JUnit diffs spread a
+hundred a piece (not all in the first piece, while the scoring worker waits), the worst rows
+reuse those diffs, the JUnit file copied and flushed on a thread while the HTML renders. The
+reports' own CPU in one process (bench_reports_feed.py, 300k rows, alternating, load 7.5):
+1.03 / 0.95 s before, 0.94 / 0.89 s after. The readable diffs remain the largest part (1,000 a
+variant, ~0.6 ms each with the scrubbing of their texts, core.diff), then the input's SHA-256
+(0.25 s CPU on its thread at 342 MB) and the modules' import (~0.15 s). To re-measure quietly:
+    PYTHONPATH=app .venv/bin/python benchmarks/bench_reports.py --rounds 5 --before OLD/app
 """
 
 from __future__ import annotations

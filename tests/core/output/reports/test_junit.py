@@ -92,3 +92,13 @@ def test_every_failing_row_has_its_diff_under_the_cap(tmp_path):
     assert bodies == ["a[-b-]{+x+}", "c[-d-]{+x+}"]
     (prop,) = suite.find("properties").findall("property")
     assert prop.get("value") == "a readable diff in every failing testcase (2)"
+
+
+def test_a_junit_file_that_cannot_be_written_is_the_runs_error(tmp_path):
+    # the JUnit file is written on a thread beside the HTML: its error still reaches the caller
+    from matchlens.core.errors import OutputError
+
+    (tmp_path / "j.xml").mkdir()
+    with pytest.raises(OutputError, match="j.xml"):
+        run_reports(tmp_path, {"expected": ["a", "b"], "actual": ["a", "c"]}, markdown=False)
+    assert (tmp_path / "r.html").is_file()  # rendered meanwhile

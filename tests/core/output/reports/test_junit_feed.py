@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from matchlens.core.config import Config
 from matchlens.core.datasets import table_from_columns
-from matchlens.core.output.reports import junit_feed
+from matchlens.core.output.reports import failing_codes, junit_feed
 from matchlens.core.output.reports.junit import (
     failure_tail,
     joined_testcases,
@@ -28,7 +28,7 @@ from matchlens.core.scoring import plan
 from matchlens.core.scoring.mapping import ColumnMapping
 from matchlens.core.scoring.pipeline import score_stream
 from matchlens.core.scoring.tally import Tally
-from tests.core.output.reports.runs import THRESHOLDS, run_reports
+from tests.core.output.reports.runs import THRESHOLDS, run_joined_reports, run_reports
 from tests.core.output.reports.test_junit import parse_valid
 
 # ids as users bring them: plain, empty or missing, markup and quotes, line breaks and tabs,
@@ -74,7 +74,7 @@ def test_lines_are_the_rows_written_one_by_one(values, data):
 def test_combinations_are_the_distinct_rows(rows):
     width = min(len(r) for r in rows)
     grid = np.array([r[:width] for r in rows], dtype=np.int64)
-    first, which = junit_feed.combination_codes([grid[:, k] for k in range(width)])
+    first, which = failing_codes.combination_codes([grid[:, k] for k in range(width)])
     # rows share a number exactly when they are equal, and `first` holds one of each
     for a in range(len(grid)):
         assert (grid[first[which[a]]] == grid[a]).all()
@@ -88,7 +88,7 @@ def test_combinations_of_many_wide_columns_stay_distinct():
     rng = np.random.default_rng(5)
     columns = [rng.integers(0, 2**20, 500) for _ in range(8)]
     columns[3][:250] = columns[3][250:]  # still distinct: the other columns differ
-    first, which = junit_feed.combination_codes(columns)
+    first, which = failing_codes.combination_codes(columns)
     grid = np.column_stack(columns)
     assert len(first) == len({tuple(r) for r in grid.tolist()}) == 500
 
@@ -98,7 +98,7 @@ def test_combinations_past_int64_are_not_confused():
     # as (0, 0, 0, 0, 0) in int64 arithmetic, unless the key is renumbered on the way
     top = 2**16 - 1
     grid = np.array([[0, 0, 0, 0, 0], [1, 0, 0, 0, 0], [top] * 5], dtype=np.int64)
-    first, which = junit_feed.combination_codes([grid[:, k] for k in range(5)])
+    first, which = failing_codes.combination_codes([grid[:, k] for k in range(5)])
     assert len(first) == 3 and len(set(which.tolist())) == 3
 
 
@@ -178,3 +178,20 @@ def test_the_junit_file_does_not_load_pandas(tmp_path):
                          timeout=300)
     assert run.stdout.split()[:2] == ["False", "True"], run.stdout + run.stderr
     assert 'name="q&amp;1"' in (tmp_path / "j.xml").read_text(encoding="utf-8")
+
+
+def test_a_row_regressed_to_no_score_past_the_cut(tmp_path, monkeypatch):
+    # the one diff goes to the first failing row; the row that lost its output regressed
+    # past the cut: its body says where to look (it used to be an IndexError)
+    monkeypatch.setattr(junit_feed, "JUNIT_DIFFS", 1)
+    ids, expected = ["r1", "r2", "r3"], ["alpha", "beta", "gamma"]
+    run_joined_reports(tmp_path, {"id": ids, "expected": expected,
+                                  "actual": ["alpine", "beta", None]},
+                       {"id": ids, "expected": expected, "actual": expected},
+                       html=False, markdown=False)
+    cases = {c.get("name"): c for c in
+             parse_valid(tmp_path / "j.xml").find("testsuite").findall("testcase")}
+    assert cases["r1"].find("failure").text == "[-alpha-]{+alpine+}"  # whole words: 2 edits
+    lost = cases["r3"].find("failure")
+    assert lost.get("message").startswith(junit_feed.REGRESSED_SAYS + "; no score now")
+    assert lost.text == junit_feed.no_diff_text()

@@ -224,6 +224,12 @@ class ReportCollector:
             return [row[at] for row in table.rows]
         return [table.cell_text(i, self.id_column) for i in range(len(table))]
 
+    def finish_junit(self) -> None:
+        """Every row's testcase handed to the JUnit writer: the readable diffs still due
+        (junit_feed works them out a few a piece) worked out now."""
+        if self.junit_feed is not None:
+            self.junit_feed.finish()
+
     def junit_properties(self) -> dict[str, dict[str, str]]:
         """Per variant, the JUnit testsuite's `matchlens.diffs` property (junit_feed)."""
         if self.junit_feed is None:

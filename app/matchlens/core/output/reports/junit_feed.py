@@ -8,16 +8,25 @@ failing rows of each variant (their readable diff is the failure's body), the ro
 score, and the rows a baseline says regressed. Every other failing row shares its message with
 the rows failing the same metrics with the same scores (few distinct values), and the body
 saying where the cut is.
+
+Which rows get a diff is decided as the pieces come; the diffs themselves are worked out a
+few at a time (DIFFS_PER_PIECE a piece), the pieces waiting for theirs held in memory (and
+the pieces after them, so the testcases keep their order: names and codes, ~20 bytes a row)
+— up to HELD_BYTES, past which every diff still due is worked out at once. Spread so, the diffs run while the scoring worker
+has work of its own, rather than all with the first piece while it waits.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import numpy as np
+import pyarrow as pa
 
 from matchlens.core.datasets.table import Table
 from matchlens.core.metrics.registry import STATUS_SCORED
+from matchlens.core.output.reports.failing_codes import combination_codes, dense_codes, text_keys
 from matchlens.core.output.reports.junit import (
     JunitWriter,
     failure_tail,
@@ -37,30 +46,43 @@ JUNIT_DIFFS = 1_000
 DIFFS_PROPERTY = "matchlens.diffs"
 REGRESSED_SAYS = "regressed: passed every thresholded metric in the baseline"
 _NO_FAIL = -1e308  # in the grid of failing scores: this metric does not fail the row
+DIFFS_PER_PIECE = 100  # readable diffs worked out per variant each time a piece comes
+HELD_BYTES = 32 << 20  # of a variant's pieces held waiting for diffs (names, codes), at most
 
 # (variant, row of the piece) -> the row's reference text, as the scoring resolved it
 ExpectedOf = Callable[[str, int], "str | None"]
 
 
+class Diff:
+    """A failure's body to come: the readable diff of a row's texts (as shown: scrubbed,
+    cut), worked out when `text()` is first asked."""
+
+    __slots__ = ("actual", "expected")
+
+    def __init__(self, expected: str | None, actual: str | None) -> None:
+        self.expected, self.actual = expected, actual
+
+    def text(self) -> str:
+        e, _ = shown(self.expected)
+        a, _ = shown(self.actual)
+        return plain_diff(e, a, report_chunks(e, a))
+
+
+@dataclass
+class HeldPiece:
+    """A piece's testcases waiting for diffs: `tails[at]` is None for each (at, classname,
+    escaped message, Diff) of `due`."""
+
+    names: pa.Array
+    tails: list[str | None]
+    codes: np.ndarray
+    counts: tuple[int, int, int]  # tests, failures, skipped
+    due: list[tuple[int, str, str, Diff]] = field(default_factory=list)
+
+
 def no_diff_text() -> str:
     """The body of a failing testcase past the cut (short: a 1M-row run has 700,000)."""
     return f"(no diff past the first {JUNIT_DIFFS:,} failing rows: see {DIFFS_PROPERTY})"
-
-
-def combination_codes(columns: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """For rows described by several columns of small non-negative codes: the position of the
-    first row of each distinct combination, and each row's combination number (an index into
-    the first). Column by column in one dimension — `np.unique(axis=0)` sorts rows as opaque
-    records, which costs seconds at 1M rows."""
-    n = len(columns[0]) if columns else 0
-    key = np.zeros(n, dtype=np.int64)
-    for column in columns:
-        size = int(column.max()) + 1 if n else 1
-        if int(key.max(initial=0)) >= (1 << 62) // size:  # renumbered: the key stays in range
-            key = np.unique(key, return_inverse=True)[1].reshape(-1)
-        key = key * size + column
-    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
-    return first, inverse.reshape(-1)
 
 
 class JunitFeed:
@@ -74,6 +96,7 @@ class JunitFeed:
         self._ends: dict[tuple[str, str], str] = {}  # (classname, message) -> failure_tail
         self._diffs: dict[str, int] = {}  # variant -> failing rows given a diff
         self._undiffed: dict[str, int] = {}  # variant -> failing rows past the cut
+        self._held: dict[str, list[HeldPiece]] = {}  # variant -> pieces waiting, in order
 
     def wants_texts(self, variant: str) -> bool:
         """Whether this variant's failing rows still get readable diffs (the texts needed)."""
@@ -130,18 +153,55 @@ class JunitFeed:
                         messages[int(which[np.searchsorted(rows, row)])], no_diff_text())
                 else:
                     message = f"no score now ({table.unit} {table.lines[row]})"
-                    body = self.bodies(variant, [row], expected, actual)[0]
+                    # past the cut (texts no longer read) the body says where to look
+                    body = (self.bodies(variant, [row], expected, actual)
+                            or [no_diff_text()])[0]
                     failures += 1
                 own[row] = (f"{REGRESSED_SAYS}; {message}", body)
                 skipped.pop(row, None)
         for row, why in skipped.items():
             codes[row] = len(tails)
             tails.append(skipped_tail(cls, xml_attr(why)))
+        due = []
         for row, (message, body) in own.items():
             codes[row] = len(tails)
-            tails.append(failure_tail(cls, xml_attr(message), xml_text(body)))
-        lines = joined_testcases(name_column(ids, start, n), tails, codes)
-        self.writer.add_block(variant, lines, n, failures, len(skipped))
+            if isinstance(body, Diff):
+                due.append((len(tails), cls, xml_attr(message), body))
+                tails.append(None)
+            else:
+                tails.append(failure_tail(cls, xml_attr(message), xml_text(body)))
+        names = name_column(ids, start, n)
+        held = self._held.setdefault(variant, [])
+        if not held and not due:  # nothing waits: written now
+            self.writer.add_block(variant, joined_testcases(names, tails, codes), n, failures,
+                                  len(skipped))
+            return
+        held.append(HeldPiece(names, tails, codes, (n, failures, len(skipped)), due))
+        waiting = sum(piece.names.nbytes + piece.codes.nbytes for piece in held)
+        self.work(variant, DIFFS_PER_PIECE if waiting <= HELD_BYTES else None)
+
+    def work(self, variant: str, budget: int | None) -> None:
+        """Work out up to `budget` (None: all) of the variant's diffs still due, in order, and
+        write the pieces held before them that are complete."""
+        held = self._held.get(variant, [])
+        while held:
+            piece = held[0]
+            while piece.due and (budget is None or budget > 0):
+                at, cls, message, body = piece.due.pop()
+                piece.tails[at] = failure_tail(cls, message, xml_text(body.text()))
+                if budget is not None:
+                    budget -= 1
+            if piece.due:
+                return
+            held.pop(0)
+            self.writer.add_block(variant, joined_testcases(piece.names, piece.tails,
+                                                            piece.codes), *piece.counts)
+
+    def finish(self) -> None:
+        """Every diff still due worked out and its pieces written (before the writer's
+        `write`)."""
+        for variant in list(self._held):
+            self.work(variant, None)
 
     def failure_end(self, cls: str, message: str, body: str) -> str:
         """failure_tail of a message with the body past the cut, remembered: the same
@@ -156,13 +216,21 @@ class JunitFeed:
     def sentence_codes(self, job: MetricJob, scores: np.ndarray, fails: np.ndarray
                        ) -> tuple[np.ndarray, list[str]]:
         """Each row's failing sentence of `job` as a code into the distinct sentences ("" for a
-        row this metric does not fail): scores are many (fractions), sentences few."""
-        values, inverse = np.unique(np.where(fails, scores, _NO_FAIL), return_inverse=True)
-        index: dict[str, int] = {}
-        of_value = np.array([index.setdefault(
-            "" if value == _NO_FAIL else self.sentence(job, value), len(index))
-            for value in values.tolist()], dtype=np.int64)
-        return of_value[inverse.reshape(-1)], list(index)
+        row this metric does not fail): scores are many (fractions), sentences few. Coded by
+        the number each score is written as (failing_codes), sorted only where it cannot be."""
+        at = np.flatnonzero(fails)
+        keys = text_keys(scores[at], float(job.threshold), job.spec.integer)
+        if keys is None:
+            values, inverse = np.unique(np.where(fails, scores, _NO_FAIL), return_inverse=True)
+            index: dict[str, int] = {}
+            of_value = np.array([index.setdefault(
+                "" if value == _NO_FAIL else self.sentence(job, value), len(index))
+                for value in values.tolist()], dtype=np.int64)
+            return of_value[inverse.reshape(-1)], list(index)
+        number, first = dense_codes(keys)
+        codes = np.zeros(len(scores), dtype=np.int64)
+        codes[at] = number + 1
+        return codes, ["", *(self.sentence(job, value) for value in scores[at[first]].tolist())]
 
     def sentence(self, job: MetricJob, score: float) -> str:
         """failing_sentence, remembered: scores take few distinct values (0.01 steps, counts)."""
@@ -177,10 +245,10 @@ class JunitFeed:
         return said
 
     def bodies(self, variant: str, rows: list[int], expected: ExpectedOf,
-               actual: list | None) -> list[str]:
-        """The readable diffs (`[-…-]{+…+}`, texts scrubbed) of those of `rows` among the first
-        JUNIT_DIFFS failing rows of a variant — the others are counted, their body says where
-        to look. A readable diff costs ~0.2-0.6 ms a pair and scrubbing ~0.2 µs a character:
+               actual: list | None) -> list[Diff]:
+        """The readable diffs (`[-…-]{+…+}`, texts scrubbed; worked out later: Diff) of those
+        of `rows` among the first JUNIT_DIFFS failing rows of a variant — the others are
+        counted, their body says where to look. A readable diff costs ~0.2-0.6 ms a pair and scrubbing ~0.2 µs a character:
         for every failing row of a 1M-row run that is minutes, more than the scoring itself
         (bench_reports.py)."""
         done = self._diffs.get(variant, 0)
@@ -191,12 +259,7 @@ class JunitFeed:
             self._undiffed[variant] = self._undiffed.get(variant, 0) + len(rows) - given
         if given and actual is None:
             raise ValueError("the texts are read while diffs are given")
-        out = []
-        for row in rows[:given]:
-            e, _ = shown(expected(variant, row))
-            a, _ = shown(actual[row])
-            out.append(plain_diff(e, a, report_chunks(e, a)))
-        return out
+        return [Diff(expected(variant, row), actual[row]) for row in rows[:given]]
 
     def properties(self, variants: list[str]) -> dict[str, dict[str, str]]:
         """Per variant, the `matchlens.diffs` property: how many failing testcases carry a

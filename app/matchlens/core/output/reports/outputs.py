@@ -3,17 +3,20 @@
 
 `feed(piece, result)` goes beside the scored table's writer; `finish(tally, ...)` builds the
 `ReportData` (provenance, summary, distributions, calibration, worst rows) and writes each file
-(core.atomic: a file appears whole or not at all). The optional sections — the baseline's
-regressions and the JSON `fields` table — are passed in as plain dataclasses (`regressions=`,
-`fields=` of `finish`); when json_distance is scored, the `fields` table is counted in the
-pass itself (reports.fields_feed). `write_joined_reports` does the same for a run joined across
-files (`--references`, `--baseline`), with the baseline's regressions section.
+(core.atomic: a file appears whole or not at all; the JUnit file on a thread of its own, its
+copy and flush to disk overlapping the rendering of the others). The optional sections — the
+baseline's regressions and the JSON `fields` table — are passed in as plain dataclasses
+(`regressions=`, `fields=` of `finish`); when json_distance is scored, the `fields` table is
+counted in the pass itself (reports.fields_feed). `write_joined_reports` does the same for a
+run joined across files (`--references`, `--baseline`), with the baseline's regressions
+section.
 """
 
 from __future__ import annotations
 
 import hashlib
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -92,6 +95,30 @@ class EarlyDigest:
         return self.digest
 
 
+class Background:
+    """`call(*args, **kwargs)` on a thread of its own; `result()` waits for it and raises what
+    it raised."""
+
+    def __init__(self, call: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
+        self._error: BaseException | None = None
+        self._value: Any = None
+
+        def run() -> None:
+            try:
+                self._value = call(*args, **kwargs)
+            except BaseException as err:  # noqa: BLE001 - handed to the waiting thread
+                self._error = err
+
+        self._thread = threading.Thread(target=run, name="matchlens-report", daemon=True)
+        self._thread.start()
+
+    def result(self) -> Any:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._value
+
+
 def scrubbed(value: Any) -> Any:
     """Every string in a nested config scrubbed of keys."""
     if isinstance(value, str):
@@ -144,16 +171,25 @@ class ReportOutputs:
             metrics=tuple(job.id for job in tally.jobs),
             thresholds={job.id: job.threshold for job in tally.jobs},
             options=scrubbed(options), command=scrub(command))
-        data = ReportData(prov, tally, worst=self.collector.worst_rows(),
-                          calibration=self.collector.calibration(), regressions=regressions,
-                          fields=fields, worst_n=self.paths.worst)
-        if self.paths.html:
-            _write(self.paths.html, render_html(data))
-        if self.paths.markdown:
-            _write(self.paths.markdown, render_markdown(data))
+        junit = None
+        self.collector.finish_junit()  # before the worst rows: they share its diffs
         if self.junit is not None and self.paths.junit:
-            self.junit.write(self.paths.junit, self.created.strftime("%Y-%m-%dT%H:%M:%S"),
-                             properties=self.collector.junit_properties())
+            # its testcases are all spooled: copied and flushed to disk by the kernel (the GIL
+            # let go) while the worst rows are diffed and the HTML and Markdown rendered
+            junit = Background(self.junit.write, self.paths.junit,
+                               self.created.strftime("%Y-%m-%dT%H:%M:%S"),
+                               properties=self.collector.junit_properties())
+        try:
+            data = ReportData(prov, tally, worst=self.collector.worst_rows(),
+                              calibration=self.collector.calibration(), regressions=regressions,
+                              fields=fields, worst_n=self.paths.worst)
+            if self.paths.html:
+                _write(self.paths.html, render_html(data))
+            if self.paths.markdown:
+                _write(self.paths.markdown, render_markdown(data))
+        finally:
+            if junit is not None:
+                junit.result()
         return data
 
     def _sha256(self, path: Path | None) -> str | None:

@@ -7,18 +7,26 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from matchlens.core.diff.readable.chunks import Chunk, readable_diff
 from matchlens.core.output.reports.model import RowDiff
 from matchlens.core.results import Direction
 from matchlens.core.text.redact import scrub
 
+# Pairs whose chunks are remembered: a run's JUnit bodies (the first 1,000 failing rows of each
+# of a few variants) and then its worst rows, which are often among those first rows (ties keep
+# the earlier row); at most ~2 × CELL_CHARS characters and their chunks each.
+_REMEMBERED = 4096
 
+
+@lru_cache(maxsize=_REMEMBERED)
 def report_chunks(expected: str, actual: str) -> tuple[Chunk, ...]:
-    """The readable chunks of a shown pair (`matchlens diff --json`'s chunks). Always by the
-    Python steps (`compiled=False`, the same chunks): a shown cell is at most CELL_CHARS long,
-    and a report diffs a few thousand pairs at most, where loading the compiled kernel (numba)
-    would cost more than every diff of the report together."""
+    """The readable chunks of a shown pair (`matchlens diff --json`'s chunks), remembered for
+    the pairs diffed last (the worst rows of the HTML report share the diffs of the JUnit
+    bodies). Always by the Python steps (`compiled=False`, the same chunks): a shown cell is
+    at most CELL_CHARS long, and a report diffs a few thousand pairs at most, where loading the
+    compiled kernel (numba) would cost more than every diff of the report together."""
     return tuple(readable_diff(expected, actual, compiled=False).chunks)
 
 
