@@ -19,6 +19,7 @@ from matchlens.core.diff.readable.chunks import (
     exact_opcodes,
     readable_diff,
 )
+from matchlens.core.diff.readable.pieces import is_typo_pair, typo_pairs
 from matchlens.core.diff.readable.regions import extend_to_words, merge_semantic
 from matchlens.core.text.casefold import fold_case
 from matchlens.core.text.word_edges import is_word_char, word_masks
@@ -465,3 +466,13 @@ def test_word_extension_by_mask_matches_the_regex_helpers(e, a):
     changes = merge_semantic(exact_opcodes(e, a), e, a)
     by_mask = extend_to_words(e, a, changes, word_masks(e), word_masks(a))
     assert by_mask == extend_to_words(e, a, changes)
+
+
+@given(st.lists(st.text(alphabet="abcdeé Ab.,\u00a0\t1", max_size=9), max_size=12),
+       st.lists(st.text(alphabet="abcdeé Ab.,\u00a0\t1", max_size=9), max_size=12))
+def test_the_typo_matrix_is_the_pairwise_rule(e_units, a_units):
+    """pieces.typo_pairs (one cdist call) says what is_typo_pair says of every pair: the same
+    cutoff, the same half-the-letters limit, equal units never typos."""
+    got = typo_pairs(e_units, a_units)
+    assert got.shape == (len(e_units), len(a_units))
+    assert got.tolist() == [[is_typo_pair(x, y) for y in a_units] for x in e_units]

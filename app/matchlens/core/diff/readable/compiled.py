@@ -143,7 +143,7 @@ def _stripped(cls, lut, start, end):  # noqa: ANN001, ANN202
 
 @jit
 def _typo_pair(ec, ecl, xs, xe, ac, acl, ys, ye, lut, typo):  # noqa: ANN001, ANN202
-    """`readable_pieces._is_typo_pair` of the units ec[xs:xe] and ac[ys:ye]."""
+    """`pieces.is_typo_pair` of the units ec[xs:xe] and ac[ys:ye]."""
     letters = max(_stripped(ecl, lut, xs, xe), _stripped(acl, lut, ys, ye))
     limit = min(typo, (letters - 1) // 2)
     return limit > 0 and not _same(ec, xs, xe, ac, ys, ye) and within(ec, xs, xe, ac, ys, ye,

@@ -10,7 +10,9 @@ import re
 from collections import defaultdict
 from typing import NamedTuple
 
+import numpy as np
 from rapidfuzz.distance import Levenshtein
+from rapidfuzz.process import cdist
 
 from matchlens.core.diff.readable.regions import is_blank
 from matchlens.core.text.word_edges import is_word_char
@@ -243,13 +245,14 @@ def _split_typos(out: list[Chunk], e: str, a: str, i1: int, i2: int, j1: int, j2
     if len(e_units) + len(a_units) <= 2 or len(e_units) * len(a_units) > TYPO_PAIR_LIMIT:
         return False
     typos: list[tuple[int, int]] = []
+    pairs = typo_pairs(e_units, a_units)
     start = 0
-    for x, unit in enumerate(e_units):  # first typo partner of each word, in order
-        for y in range(start, len(a_units)):
-            if _is_typo_pair(unit, a_units[y]):
-                typos.append((x, y))
-                start = y + 1
-                break
+    for x in np.flatnonzero(pairs.any(axis=1)).tolist():  # first typo partner of each word
+        later = np.flatnonzero(pairs[x, start:])
+        if later.size:
+            y = start + int(later[0])
+            typos.append((x, y))
+            start = y + 1
     if not typos:
         return False
     e_off, a_off = _offsets(e_units, i1), _offsets(a_units, j1)
@@ -262,13 +265,26 @@ def _split_typos(out: list[Chunk], e: str, a: str, i1: int, i2: int, j1: int, j2
     return True
 
 
-def _is_typo_pair(x: str, y: str) -> bool:
+def is_typo_pair(x: str, y: str) -> bool:
     """Two word units one typo apart: at most TYPO_EDITS edits, and fewer than half the
     letters of the longer word (so "a" / "I" or "is" / "in" are different words, not typos)."""
     letters = max(len(x.strip()), len(y.strip()))
     limit = min(TYPO_EDITS, (letters - 1) // 2)
     # Equal words are not typos: they are anchors, and the anchor step chose not to cut there.
     return limit > 0 and x != y and Levenshtein.distance(x, y, score_cutoff=limit) <= limit
+
+
+def typo_pairs(e_units: list[str], a_units: list[str]) -> np.ndarray:
+    """`is_typo_pair` of every unit of one side with every unit of the other (bool, [x, y]),
+    the distances in one call of rapidfuzz's cdist instead of a Python loop over the pairs."""
+    dist = cdist(e_units, a_units, scorer=Levenshtein.distance, score_cutoff=TYPO_EDITS,
+                 dtype=np.int32)
+    e_letters = np.fromiter((len(u.strip()) for u in e_units), np.int64, len(e_units))
+    a_letters = np.fromiter((len(u.strip()) for u in a_units), np.int64, len(a_units))
+    limit = np.minimum(TYPO_EDITS, (np.maximum.outer(e_letters, a_letters) - 1) // 2)
+    # a distance of 0 is an equal pair (no typo); a positive one within the limit needs
+    # limit > 0 (cdist gives TYPO_EDITS + 1 for any pair further apart than its cutoff)
+    return (dist > 0) & (dist <= limit)
 
 
 def _piece(out: list[Chunk], e: str, a: str, i1: int, i2: int, j1: int, j2: int) -> None:
