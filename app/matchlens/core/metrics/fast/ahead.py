@@ -37,6 +37,9 @@ from typing import Any
 import numpy as np
 
 ENV_DIR = "MATCHLENS_KERNELS_DIR"  # the folder of built modules, instead of the user cache's
+# A call no compiled overload fits is a TypeError instead of the JIT (checks that a build
+# covers a run, as in the standalone app: packaging/smoke.py)
+STRICT = "MATCHLENS_KERNELS_STRICT"
 MODULE = "matchlens_aot"  # the extension module's name (its PyInit_ symbol)
 INDEX = "index.json"  # beside it: {"key": ..., "kernels": {module.qualname: [[export, kinds]]}}
 SOURCE_DIR = Path(__file__).resolve().parent
@@ -150,6 +153,10 @@ class AheadKernel:
             run = self.overloads.get(tuple(kind(arg) for arg in args))
             if run is not None:
                 return run(*args)
+        if os.environ.get(STRICT) == "1":
+            kinds = ", ".join(str(kind(arg)) for arg in args)
+            raise TypeError(f"no compiled {self.py_func.__qualname__} for ({kinds})"
+                            f"{' with keywords' if kwargs else ''}")
         return self.jitted(*args, **kwargs)
 
 
