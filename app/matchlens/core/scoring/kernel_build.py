@@ -53,14 +53,16 @@ def texts(rng: random.Random, words: tuple[str, ...] | list[str], n: int
 
 
 def exercise(work: Path, tests: Path | None = None) -> None:
-    """Score exercise files with every local metric in this process (and run the metrics'
-    tests in `tests`, when pytest is at hand), so numba compiles each kernel for every
-    signature a run calls it with."""
+    """Score exercise files with every local metric in this process, the ways the app does
+    (a file piece by piece: `score`; values: the Python API and calibrate; chunks: the window),
+    and run the metrics' tests in `tests` when pytest is at hand, so that numba compiles each
+    kernel for every signature a run calls it with (they differ between the ways: a chunk's
+    word ids are int32 where the word table is the run's first, int64 once mapped)."""
     from matchlens.core.config import Config
     from matchlens.core.datasets.readers import iter_tables
     from matchlens.core.metrics.fast.jaccard_kernel import jaccard_from_chars
     from matchlens.core.scoring.mapping import ColumnMapping
-    from matchlens.core.scoring.pipeline import score_stream
+    from matchlens.core.scoring.pipeline import score_chunks, score_stream, score_values
     from matchlens.core.scoring.plan import choose_metrics, make_jobs
     from matchlens.core.scoring.tally import Tally
 
@@ -82,8 +84,12 @@ def exercise(work: Path, tests: Path | None = None) -> None:
         tally = Tally(first.label, mapping.variants, jobs, unit=first.unit)
         for _piece, _result in score_stream([first, *tables], mapping, jobs, tally):
             pass
+        expected, actual = [e for e, _ in pairs], [a for _, a in pairs]
+        score_values(expected, {"a": actual}, jobs)
+        for _step in score_chunks(expected, {"a": actual}, jobs, chunk_rows=100):
+            pass
         # jaccard's own kernel runs only in big runs without a word metric (fast.loading)
-        jaccard_from_chars([e for e, _ in pairs], [a for _, a in pairs])
+        jaccard_from_chars(expected, actual)
     if tests is None:
         return
     try:
