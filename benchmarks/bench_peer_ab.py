@@ -3,13 +3,16 @@ same generated files (bench_score.make_dataset), with wall and CPU seconds of ev
 
     .venv/bin/python benchmarks/bench_peer_ab.py --before a868cf4 \\
         --autoevals-python /work/autoevals-venv/bin/python [--sizes 10000,100000,1000000]
-        [--runs 7,5,3] [--all-sizes 10000,100000] [--all-runs 5]
+        [--runs 7,5,3] [--all-sizes 10000,100000] [--all-runs 5] [--kernels DIR]
 
 For each size: `--runs` rounds, each round one run of the revision `--before`, one of this
 tree and one of autoevals' loop (ExactMatch + Levenshtein, the script bench_metrics.py times),
 in that order; then the medians of wall and CPU (user + system, the process and the children
 it waited for: the forked scoring worker included) and the largest peak RSS. Then the default
-five metrics against `--metrics all` at `--all-sizes`, again alternating. CPU seconds are the
+five metrics against `--metrics all` at `--all-sizes`, again alternating, this tree twice:
+with the kernels compiled ahead of time (`--kernels DIR`, else where the app looks: the user
+cache, filled by `python -m matchlens.core.scoring.kernel_build`) and with numba's JIT (an empty
+kernels folder). CPU seconds are the
 figure to trust on a shared machine; the load average is printed beside each size.
 Each command runs once untimed first (bytecode and numba caches written, the file in the page
 cache), as bench_metrics.py does.
@@ -86,6 +89,8 @@ def main() -> None:
     parser.add_argument("--runs", default="7,5,3")
     parser.add_argument("--all-sizes", default="10000,100000")
     parser.add_argument("--all-runs", type=int, default=5)
+    parser.add_argument("--kernels", metavar="DIR", default=None,
+                        help="the kernels built ahead of time (MATCHLENS_KERNELS_DIR)")
     args = parser.parse_args()
     sizes = [int(n) for n in args.sizes.split(",") if n]
     runs = [int(n) for n in args.runs.split(",")]
@@ -118,18 +123,22 @@ def main() -> None:
                 theirs_cpu = statistics.median(s[1] for s in result["autoevals"])
                 print(f"  autoevals / now: {theirs / ours:.2f}x wall, "
                       f"{theirs_cpu / ours_cpu:.2f}x CPU ({load()} after)")
+        ahead = {"MATCHLENS_KERNELS_DIR": args.kernels} if args.kernels else {}
+        jit = {"MATCHLENS_KERNELS_DIR": str(tmp / "no-kernels")}
         for n in all_sizes:
             commands = {}
-            for name, app in ((args.before, before), ("now", ROOT / "app")):
-                commands[f"{name} default"] = score_cmd(app, files[n], tmp / "d.csv")
-                commands[f"{name} all"] = score_cmd(app, files[n], tmp / "a.csv",
-                                                    "--metrics", "all")
+            for name, app, env in ((args.before, before, {}), ("now", ROOT / "app", ahead),
+                                   ("now-jit", ROOT / "app", jit)):
+                cmd, app_env = score_cmd(app, files[n], tmp / "d.csv")
+                commands[f"{name} default"] = (cmd, {**app_env, **env})
+                cmd, app_env = score_cmd(app, files[n], tmp / "a.csv", "--metrics", "all")
+                commands[f"{name} all"] = (cmd, {**app_env, **env})
             print(f"\n--metrics all against the default five, {n:,} rows, {args.all_runs} "
                   f"rounds ({load()} before):")
             result = alternate(commands, args.all_runs)
             for name, samples in result.items():
                 print(f"  {name:>18}: {medians(samples)}")
-            for name in (args.before, "now"):
+            for name in (args.before, "now", "now-jit"):
                 ratio = [statistics.median(s[k] for s in result[f"{name} all"])
                          / statistics.median(s[k] for s in result[f"{name} default"])
                          for k in (0, 1)]

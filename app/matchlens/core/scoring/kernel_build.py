@@ -59,37 +59,25 @@ def exercise(work: Path, tests: Path | None = None) -> None:
     kernel for every signature a run calls it with (they differ between the ways: a chunk's
     word ids are int32 where the word table is the run's first, int64 once mapped)."""
     from matchlens.core.config import Config
-    from matchlens.core.datasets.readers import iter_tables
-    from matchlens.core.metrics.fast.jaccard_kernel import jaccard_from_chars
+    from matchlens.core.scoring import parallel
     from matchlens.core.scoring.mapping import ColumnMapping
-    from matchlens.core.scoring.pipeline import score_chunks, score_stream, score_values
     from matchlens.core.scoring.plan import choose_metrics, make_jobs
-    from matchlens.core.scoring.tally import Tally
 
     rng = random.Random(26)
     sets = {"ascii": texts(rng, WORDS_ASCII, 300),
             "wide": texts(rng, WORDS_WIDE + WORDS_ASCII, 300),
             "mixed": texts(rng, WORDS_ASCII, 150) + texts(rng, WORDS_WIDE, 150)}
-    config = Config()
-    jobs = make_jobs(choose_metrics("all", config), config)
     mapping = ColumnMapping(expected="expected", actuals=("output_a",))
-    for name, pairs in sets.items():
-        path = work / f"{name}.csv"
-        with path.open("w", encoding="utf-8", newline="") as f:
-            out = csv.writer(f)
-            out.writerow(["expected", "output_a"])
-            out.writerows(pairs)
-        tables = iter_tables(path)
-        first = next(tables)
-        tally = Tally(first.label, mapping.variants, jobs, unit=first.unit)
-        for _piece, _result in score_stream([first, *tables], mapping, jobs, tally):
-            pass
-        expected, actual = [e for e, _ in pairs], [a for _, a in pairs]
-        score_values(expected, {"a": actual}, jobs)
-        for _step in score_chunks(expected, {"a": actual}, jobs, chunk_rows=100):
-            pass
-        # jaccard's own kernel runs only in big runs without a word metric (fast.loading)
-        jaccard_from_chars(expected, actual)
+    # every kernel runs in this process: a forked scoring worker's signatures would be lost
+    fork_from, parallel.PARALLEL_MIN_WORK = parallel.PARALLEL_MIN_WORK, float("inf")
+    try:
+        # as configured by default, and with the squad preset (token_f1's words normalised)
+        for config in (Config(), Config().with_normalisation("squad")):
+            jobs = make_jobs(choose_metrics("all", config), config)
+            for name, pairs in sets.items():
+                exercise_file(work / f"{name}.csv", pairs, mapping, jobs)
+    finally:
+        parallel.PARALLEL_MIN_WORK = fork_from
     if tests is None:
         return
     try:
@@ -99,6 +87,30 @@ def exercise(work: Path, tests: Path | None = None) -> None:
         return
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     pytest.main(["-q", "-p", "no:cacheprovider", "--no-header", "-o", "addopts=", str(tests)])
+
+
+def exercise_file(path: Path, pairs: list[tuple[str, str]], mapping: Any, jobs: list) -> None:
+    """`pairs` scored from a file written at `path`, as values and as the window's chunks."""
+    from matchlens.core.datasets.readers import iter_tables
+    from matchlens.core.metrics.fast.jaccard_kernel import jaccard_from_chars
+    from matchlens.core.scoring.pipeline import score_chunks, score_stream, score_values
+    from matchlens.core.scoring.tally import Tally
+
+    with path.open("w", encoding="utf-8", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(["expected", "output_a"])
+        out.writerows(pairs)
+    tables = iter_tables(path)
+    first = next(tables)
+    tally = Tally(first.label, mapping.variants, jobs, unit=first.unit)
+    for _piece, _result in score_stream([first, *tables], mapping, jobs, tally):
+        pass
+    expected, actual = [e for e, _ in pairs], [a for _, a in pairs]
+    score_values(expected, {"a": actual}, jobs)
+    for _step in score_chunks(expected, {"a": actual}, jobs, chunk_rows=100):
+        pass
+    # jaccard's own kernel runs only in big runs without a word metric (fast.loading)
+    jaccard_from_chars(expected, actual)
 
 
 def kind(t: Any) -> object:
@@ -171,7 +183,6 @@ def use_the_jit(work: Path) -> None:
     if loaded:
         raise RuntimeError(f"build the kernels in a fresh process ({loaded[0]} is imported)")
     os.environ[ahead.ENV_DIR] = str(work / "empty")
-    os.environ["NUMBA_CACHE_DIR"] = str(work / "numba-cache")
     ahead.built.cache_clear()
 
 
@@ -217,14 +228,23 @@ def main(argv: list[str] | None = None) -> int:
     try:
         import numba.pycc  # noqa: F401 - the compiler is needed here, and only here
     except ImportError as exc:
-        print(f"matchlens: cannot build the kernels: {exc}", file=sys.stderr)
+        print(f"matchlens: cannot build the kernels ({exc}); runs use numba's JIT",
+              file=sys.stderr)
         return 1
-    folder = install(args.dir, args.tests)
+    if not (shutil.which("cc") or shutil.which("gcc")):
+        # optional: without a build every run uses numba's JIT as before
+        print("matchlens: no C compiler (cc or gcc), which numba.pycc needs: kernels not "
+              "built ahead of time; runs use numba's JIT", file=sys.stderr)
+        return 0
+    try:
+        folder = install(args.dir, args.tests)
+    except KeyboardInterrupt:
+        print("matchlens: interrupted; no kernels installed", file=sys.stderr)
+        return 130
     index = json.loads((folder / ahead.INDEX).read_text(encoding="utf-8"))["kernels"]
     print(f"matchlens: {sum(map(len, index.values()))} overloads of {len(index)} kernels "
           f"compiled ahead of time into {folder}")
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -62,9 +62,12 @@ class Scorer:
         self.metrics = json.loads(self.process.stdout.readline())
 
     def score(self, pairs: list[tuple[str, str]]) -> dict:
-        self.process.stdin.write(json.dumps(pairs) + "\n")
-        self.process.stdin.flush()
-        line = self.process.stdout.readline()
+        try:
+            self.process.stdin.write(json.dumps(pairs) + "\n")
+            self.process.stdin.flush()
+            line = self.process.stdout.readline()
+        except BrokenPipeError:
+            line = ""
         assert line, f"the scoring child ended (exit {self.process.wait()})"
         return json.loads(line)
 
