@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from matchlens.core.metrics.fast import ahead
 import numpy as np
 
+from matchlens.core.metrics.fast import ahead
 from matchlens.core.metrics.fast.word_table import code_points, space_table
 
 _CACHE = True  # compiled code cached on disk, as word_kernel's

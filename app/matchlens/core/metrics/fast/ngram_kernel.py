@@ -4,8 +4,9 @@ run."""
 
 from __future__ import annotations
 
-from matchlens.core.metrics.fast import ahead
 import numpy as np
+
+from matchlens.core.metrics.fast import ahead
 
 # Compiled code is cached on disk: beside the source, or in a frozen (PyInstaller) app under
 # the user's cache folder (packaging/frozen/ names numba the cache locator for it).

@@ -9,8 +9,9 @@ on (built from str.isspace by the caller), so the words are split()'s words.
 
 from __future__ import annotations
 
-from matchlens.core.metrics.fast import ahead
 import numpy as np
+
+from matchlens.core.metrics.fast import ahead
 
 _CACHE = True  # see ngram_kernel
 SPACE, SYMBOL, FLAGGED = 1, 2, 4  # what a code point is to words(): bits of `kinds`

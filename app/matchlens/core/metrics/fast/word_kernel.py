@@ -5,8 +5,9 @@ Imported only when a batch scores a word metric: numba costs ~0.4 s to import.""
 
 from __future__ import annotations
 
-from matchlens.core.metrics.fast import ahead
 import numpy as np
+
+from matchlens.core.metrics.fast import ahead
 
 # Compiled code is cached on disk: beside the source, or in a frozen (PyInstaller) app under
 # the user's cache folder (packaging/frozen/ names numba the cache locator for it).
