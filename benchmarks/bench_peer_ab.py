@@ -23,6 +23,24 @@ Measured 2026-11-27 on a quiet machine (load 0.8-1.4), every branch of the round
   100k  a868cf4 1.379 / 2.027 s   now 1.201 / 1.912 s   autoevals 2.407 / 2.313 s   2.00x, 1.21x
   1M    a868cf4 9.422 / 16.32 s   now 8.040 / 14.72 s   autoevals 22.02 / 21.66 s   2.74x, 1.47x
   --metrics all / default: 10k 3.01x wall (a868cf4 3.14x), 100k 2.30x (a868cf4 2.37x)
+
+The kernels compiled ahead of time (issue 27 item 2), 2026-11-27, a loaded machine (load 4.4-5.5:
+three engineers on 2 cores; trust CPU), `--before 611794f --sizes "" --all-sizes 10000,100000
+--all-runs 5 --kernels DIR` (DIR from `python -m matchlens.core.scoring.kernel_build --dir DIR`),
+medians of 5 alternating rounds, wall / CPU, peak RSS:
+  10k   default: 611794f 0.547 / 0.360 s, now 0.655 / 0.365 s, now-jit 0.661 / 0.376 s (61 MB)
+        all:     611794f 1.962 / 1.334 s (196 MB), now 1.144 / 0.758 s (80 MB),
+                 now-jit 1.893 / 1.216 s (197 MB)
+        all / default: 611794f 3.59x wall 3.70x CPU; now 1.75x wall 2.08x CPU; now-jit 2.86x, 3.24x
+  100k  default: 611794f 2.611 / 2.239 s, now 2.169 / 1.974 s, now-jit 2.432 / 2.067 s (173 MB)
+        all:     611794f 5.259 / 5.153 s (332 MB), now 6.255 / 4.370 s (224 MB),
+                 now-jit 6.403 / 5.231 s (332 MB)
+        all / default: 611794f 2.01x wall 2.30x CPU; now 2.88x wall 2.21x CPU; now-jit 2.63x, 2.53x
+At 10k the build removes numba's import and first use (0.46-0.58 s of CPU, ~115 MB of RSS); what is
+left over the default five is the seven metrics' own work (~0.15 s: the word table, BLEU's and
+chrF's n-grams), sacrebleu's import (~65 ms) and the forked second worker. At 100k the kernels'
+throughput is the same either way (their CPU differs by the fixed cost); the walls at load 5
+are noise of +-1 s.
 """
 
 from __future__ import annotations
