@@ -241,6 +241,11 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("matchlens: interrupted; no kernels installed", file=sys.stderr)
         return 130
+    except OSError as exc:
+        where = exc.filename or args.dir or ahead.kernels_root()
+        print(f"matchlens: {where}: cannot write the kernels there ({exc.strerror or exc}); "
+              f"choose another folder with --dir", file=sys.stderr)
+        return 1
     index = json.loads((folder / ahead.INDEX).read_text(encoding="utf-8"))["kernels"]
     print(f"matchlens: {sum(map(len, index.values()))} overloads of {len(index)} kernels "
           f"compiled ahead of time into {folder}")

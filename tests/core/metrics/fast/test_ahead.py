@@ -132,6 +132,20 @@ def test_a_build_whose_index_names_another_key_is_ignored(toy_build, tmp_path):
     assert run((toy, copy.parent), "int64")["built"] is False
 
 
+def test_a_damaged_build_is_ignored(toy_build, tmp_path):
+    # its index names an export the module lacks: every kernel from the JIT, no crash
+    toy, kernels = toy_build
+    copy = tmp_path / "kernels" / ahead.source_key()
+    shutil.copytree(kernels / ahead.source_key(), copy)
+    index = json.loads((copy / ahead.INDEX).read_text(encoding="utf-8"))
+    for overloads in index["kernels"].values():
+        for overload in overloads:
+            overload[0] = "k999"
+    (copy / ahead.INDEX).write_text(json.dumps(index), encoding="utf-8")
+    got = run((toy, copy.parent), "int64")
+    assert got == {"kind": "CPUDispatcher", "result": 30.0, "numba": True, "built": False}
+
+
 def test_the_key_changes_with_any_source_file_of_metrics_fast(tmp_path, monkeypatch):
     before = ahead.source_key()
     copy = tmp_path / "fast"

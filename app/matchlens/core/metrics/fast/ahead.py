@@ -103,9 +103,10 @@ def frozen_kinds(kinds: Any) -> Any:
 
 
 @functools.cache
-def built() -> tuple[Any, dict[str, list[tuple[str, tuple]]]] | None:
-    """This source's built module and its index, or None (no build for this key, or this is
-    the standalone app, whose stand-in numba carries its own)."""
+def built() -> dict[str, dict[tuple, Callable[..., Any]]] | None:
+    """This source's built kernels (`module.qualname` -> {argument kinds: compiled function}),
+    or None: no build for this key, a damaged one (the JIT then, as without it), or this is
+    the standalone app, whose stand-in numba carries its own."""
     if getattr(sys, "frozen", False):
         return None
     folder = kernels_root() / source_key()
@@ -122,11 +123,10 @@ def built() -> tuple[Any, dict[str, list[tuple[str, tuple]]]] | None:
     module = importlib.util.module_from_spec(spec)
     try:
         spec.loader.exec_module(module)
-    except ImportError:  # built for another numpy ABI or damaged: the JIT as without it
-        return None
-    kernels = {name: [(export, frozen_kinds(kinds)) for export, kinds in overloads]
-               for name, overloads in index.get("kernels", {}).items()}
-    return module, kernels
+        return {name: {frozen_kinds(kinds): getattr(module, export) for export, kinds in overloads}
+                for name, overloads in index["kernels"].items()}
+    except (ImportError, AttributeError, KeyError, TypeError, ValueError):
+        return None  # built for another numpy ABI, or damaged
 
 
 class AheadKernel:
@@ -182,9 +182,7 @@ def njit(**options: Any) -> Callable[[Callable[..., Any]], Any]:
             import numba
 
             return numba.njit(**options)(py_func)
-        module, kernels = found
         key = f"{py_func.__module__}.{py_func.__qualname__}"
-        overloads = {kinds: getattr(module, export) for export, kinds in kernels.get(key, ())}
-        return AheadKernel(py_func, options, overloads)
+        return AheadKernel(py_func, options, found.get(key, {}))
 
     return decorate
