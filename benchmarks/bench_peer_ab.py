@@ -36,6 +36,14 @@ medians of 5 alternating rounds, wall / CPU, peak RSS:
         all:     611794f 5.259 / 5.153 s (332 MB), now 6.255 / 4.370 s (224 MB),
                  now-jit 6.403 / 5.231 s (332 MB)
         all / default: 611794f 2.01x wall 2.30x CPU; now 2.88x wall 2.21x CPU; now-jit 2.63x, 2.53x
+Again at load 1.1-1.7 (the same files, medians of 7 rounds at 10k and 5 at 100k, each round
+611794f default, 611794f all, now default, now all, now-jit all; /usr/bin/time per process):
+  10k   now: default 0.34 / 0.40 s, all 0.60 / 0.79 s (81 MB): 1.76x wall, 1.98x CPU
+        611794f all 1.31 / 1.58 s (200 MB), now-jit all 1.18 / 1.45 s (201 MB): 3.5x of default
+        (611794f default measured 0.41-0.57 s wall in the same rounds: noisy, same CPU code)
+  100k  now: default 1.45 / 2.05 s, all 2.71 / 4.35 s (229 MB): 1.87x wall, 2.12x CPU
+        611794f: default 1.34 / 1.99 s, all 3.31 / 5.04 s (337 MB): 2.47x wall, 2.53x CPU;
+        now-jit all 3.63 / 5.10 s (340 MB)
 At 10k the build removes numba's import and first use (0.46-0.58 s of CPU, ~115 MB of RSS); what is
 left over the default five is the seven metrics' own work (~0.15 s: the word table, BLEU's and
 chrF's n-grams), sacrebleu's import (~65 ms) and the forked second worker. At 100k the kernels'
