@@ -3,13 +3,16 @@ same generated files (bench_score.make_dataset), with wall and CPU seconds of ev
 
     .venv/bin/python benchmarks/bench_peer_ab.py --before a868cf4 \\
         --autoevals-python /work/autoevals-venv/bin/python [--sizes 10000,100000,1000000]
-        [--runs 7,5,3] [--all-sizes 10000,100000] [--all-runs 5]
+        [--runs 7,5,3] [--all-sizes 10000,100000] [--all-runs 5] [--kernels DIR]
 
 For each size: `--runs` rounds, each round one run of the revision `--before`, one of this
 tree and one of autoevals' loop (ExactMatch + Levenshtein, the script bench_metrics.py times),
 in that order; then the medians of wall and CPU (user + system, the process and the children
 it waited for: the forked scoring worker included) and the largest peak RSS. Then the default
-five metrics against `--metrics all` at `--all-sizes`, again alternating. CPU seconds are the
+five metrics against `--metrics all` at `--all-sizes`, again alternating, this tree twice:
+with the kernels compiled ahead of time (`--kernels DIR`, else where the app looks: the user
+cache, filled by `python -m matchlens.core.scoring.kernel_build`) and with numba's JIT (an empty
+kernels folder). CPU seconds are the
 figure to trust on a shared machine; the load average is printed beside each size.
 Each command runs once untimed first (bytecode and numba caches written, the file in the page
 cache), as bench_metrics.py does.
@@ -20,6 +23,32 @@ Measured 2026-11-27 on a quiet machine (load 0.8-1.4), every branch of the round
   100k  a868cf4 1.379 / 2.027 s   now 1.201 / 1.912 s   autoevals 2.407 / 2.313 s   2.00x, 1.21x
   1M    a868cf4 9.422 / 16.32 s   now 8.040 / 14.72 s   autoevals 22.02 / 21.66 s   2.74x, 1.47x
   --metrics all / default: 10k 3.01x wall (a868cf4 3.14x), 100k 2.30x (a868cf4 2.37x)
+
+The kernels compiled ahead of time (issue 27 item 2), 2026-11-27, a loaded machine (load 4.4-5.5:
+three engineers on 2 cores; trust CPU), `--before 611794f --sizes "" --all-sizes 10000,100000
+--all-runs 5 --kernels DIR` (DIR from `python -m matchlens.core.scoring.kernel_build --dir DIR`),
+medians of 5 alternating rounds, wall / CPU, peak RSS:
+  10k   default: 611794f 0.547 / 0.360 s, now 0.655 / 0.365 s, now-jit 0.661 / 0.376 s (61 MB)
+        all:     611794f 1.962 / 1.334 s (196 MB), now 1.144 / 0.758 s (80 MB),
+                 now-jit 1.893 / 1.216 s (197 MB)
+        all / default: 611794f 3.59x wall 3.70x CPU; now 1.75x wall 2.08x CPU; now-jit 2.86x, 3.24x
+  100k  default: 611794f 2.611 / 2.239 s, now 2.169 / 1.974 s, now-jit 2.432 / 2.067 s (173 MB)
+        all:     611794f 5.259 / 5.153 s (332 MB), now 6.255 / 4.370 s (224 MB),
+                 now-jit 6.403 / 5.231 s (332 MB)
+        all / default: 611794f 2.01x wall 2.30x CPU; now 2.88x wall 2.21x CPU; now-jit 2.63x, 2.53x
+Again at load 1.1-1.7 (the same files, medians of 7 rounds at 10k and 5 at 100k, each round
+611794f default, 611794f all, now default, now all, now-jit all; /usr/bin/time per process):
+  10k   now: default 0.34 / 0.40 s, all 0.60 / 0.79 s (81 MB): 1.76x wall, 1.98x CPU
+        611794f all 1.31 / 1.58 s (200 MB), now-jit all 1.18 / 1.45 s (201 MB): 3.5x of default
+        (611794f default measured 0.41-0.57 s wall in the same rounds: noisy, same CPU code)
+  100k  now: default 1.45 / 2.05 s, all 2.71 / 4.35 s (229 MB): 1.87x wall, 2.12x CPU
+        611794f: default 1.34 / 1.99 s, all 3.31 / 5.04 s (337 MB): 2.47x wall, 2.53x CPU;
+        now-jit all 3.63 / 5.10 s (340 MB)
+At 10k the build removes numba's import and first use (0.46-0.58 s of CPU, ~115 MB of RSS); what is
+left over the default five is the seven metrics' own work (~0.15 s: the word table, BLEU's and
+chrF's n-grams), sacrebleu's import (~65 ms) and the forked second worker. At 100k the kernels'
+throughput is the same either way (their CPU differs by the fixed cost); the walls at load 5
+are noise of +-1 s.
 """
 
 from __future__ import annotations
@@ -86,6 +115,8 @@ def main() -> None:
     parser.add_argument("--runs", default="7,5,3")
     parser.add_argument("--all-sizes", default="10000,100000")
     parser.add_argument("--all-runs", type=int, default=5)
+    parser.add_argument("--kernels", metavar="DIR", default=None,
+                        help="the kernels built ahead of time (MATCHLENS_KERNELS_DIR)")
     args = parser.parse_args()
     sizes = [int(n) for n in args.sizes.split(",") if n]
     runs = [int(n) for n in args.runs.split(",")]
@@ -118,18 +149,22 @@ def main() -> None:
                 theirs_cpu = statistics.median(s[1] for s in result["autoevals"])
                 print(f"  autoevals / now: {theirs / ours:.2f}x wall, "
                       f"{theirs_cpu / ours_cpu:.2f}x CPU ({load()} after)")
+        ahead = {"MATCHLENS_KERNELS_DIR": args.kernels} if args.kernels else {}
+        jit = {"MATCHLENS_KERNELS_DIR": str(tmp / "no-kernels")}
         for n in all_sizes:
             commands = {}
-            for name, app in ((args.before, before), ("now", ROOT / "app")):
-                commands[f"{name} default"] = score_cmd(app, files[n], tmp / "d.csv")
-                commands[f"{name} all"] = score_cmd(app, files[n], tmp / "a.csv",
-                                                    "--metrics", "all")
+            for name, app, env in ((args.before, before, {}), ("now", ROOT / "app", ahead),
+                                   ("now-jit", ROOT / "app", jit)):
+                cmd, app_env = score_cmd(app, files[n], tmp / "d.csv")
+                commands[f"{name} default"] = (cmd, {**app_env, **env})
+                cmd, app_env = score_cmd(app, files[n], tmp / "a.csv", "--metrics", "all")
+                commands[f"{name} all"] = (cmd, {**app_env, **env})
             print(f"\n--metrics all against the default five, {n:,} rows, {args.all_runs} "
                   f"rounds ({load()} before):")
             result = alternate(commands, args.all_runs)
             for name, samples in result.items():
                 print(f"  {name:>18}: {medians(samples)}")
-            for name in (args.before, "now"):
+            for name in (args.before, "now", "now-jit"):
                 ratio = [statistics.median(s[k] for s in result[f"{name} all"])
                          / statistics.median(s[k] for s in result[f"{name} default"])
                          for k in (0, 1)]

@@ -33,11 +33,10 @@ def standin() -> ModuleType:
 
 @pytest.fixture(scope="module")
 def aot() -> ModuleType:
-    sys.path.insert(0, str(FROZEN))
-    try:
-        return load("aot_kernels_under_test", FROZEN / "aot_kernels.py")
-    finally:
-        sys.path.remove(str(FROZEN))
+    # packaging/frozen/aot_kernels.py builds through it
+    from matchlens.core.scoring import kernel_build
+
+    return kernel_build
 
 
 def values() -> list[object]:
@@ -50,11 +49,15 @@ def values() -> list[object]:
 
 
 def test_the_standin_types_arguments_as_numba_does(standin, aot):
-    # aot_kernels.kind(numba type) is what the build records for an overload; the stand-in's
-    # kind(value) must be the same for the value numba typed that way, or a compiled kernel
-    # is missed (slow) or, worse, a wrong one is picked.
+    # kernel_build.kind(numba type) is what the build records for an overload; the stand-in's
+    # kind(value), and metrics.fast.ahead's in the installed app, must be the same for the
+    # value numba typed that way, or a compiled kernel is missed (slow) or, worse, a wrong one
+    # is picked.
+    from matchlens.core.metrics.fast import ahead
+
     for value in values():
         assert standin.kind(value) == aot.kind(numba.typeof(value)), value
+        assert ahead.kind(value) == aot.kind(numba.typeof(value)), value
 
 
 def test_a_call_no_overload_fits_runs_the_python_function(standin, monkeypatch):

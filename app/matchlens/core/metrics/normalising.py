@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, TypeVar
 
+from matchlens.core.metrics.fast.loading import kernels_loaded
 from matchlens.core.metrics.shared_work import shared
 from matchlens.core.metrics.spec import (
     ComputeFn,
@@ -70,7 +71,8 @@ def normalised_pair(expected: Sequence[str], actual: Sequence[str], value: str |
     """Both columns of a chunk through the steps (shared within the chunk): a preset through
     the chunk's words when the chunk is big enough to pay for the compiled loops."""
     preset = by_word(value)
-    if preset and (len(expected) >= MIN_ROWS or "numba" in sys.modules):
+    # compiled loops already loaded (numba's JIT imported, or the kernels built ahead of time)
+    if preset and (len(expected) >= MIN_ROWS or "numba" in sys.modules or kernels_loaded()):
         from matchlens.core.metrics.fast.word_table import normalised_by_word
 
         return shared((NORMALISE, preset, "by word"), (expected, actual),

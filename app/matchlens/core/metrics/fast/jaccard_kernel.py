@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numba
 import numpy as np
 
+from matchlens.core.metrics.fast import ahead
 from matchlens.core.metrics.fast.word_table import code_points, space_table
 
 _CACHE = True  # compiled code cached on disk, as word_kernel's
@@ -27,7 +27,7 @@ FNV_PRIME = np.uint64(1099511628211)
 _EMPTY = -1
 
 
-@numba.njit(cache=_CACHE, nogil=True)
+@ahead.njit(cache=_CACHE, nogil=True)
 def _add_words(chars, start, end, space, side, prime, slots, word_at, word_len, word_hash,
                flags, used, n_used):
     """The whitespace words of chars[start:end] into the pair's table, marked with `side`
@@ -73,7 +73,7 @@ def _add_words(chars, start, end, space, side, prime, slots, word_at, word_len, 
     return n_used
 
 
-@numba.njit(cache=_CACHE, nogil=True)
+@ahead.njit(cache=_CACHE, nogil=True)
 def distinct_pair_counts(chars, text_ends, n, space, prime, skip_equal):
     """Per pair i (text i against text n + i; text t is chars[text_ends[t-1]:text_ends[t]]):
     (distinct words of text i, distinct words of text n + i, distinct words in both), words

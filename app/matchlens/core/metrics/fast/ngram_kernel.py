@@ -4,8 +4,9 @@ run."""
 
 from __future__ import annotations
 
-import numba
 import numpy as np
+
+from matchlens.core.metrics.fast import ahead
 
 # Compiled code is cached on disk: beside the source, or in a frozen (PyInstaller) app under
 # the user's cache folder (packaging/frozen/ names numba the cache locator for it).
@@ -16,7 +17,7 @@ _SMALL = 24  # a bucket of at most this many keys is sorted by insertion
 _PAIRS = 64  # up to this many distinct symbols, windows are sifted by their first two symbols
 
 
-@numba.njit(cache=_CACHE, nogil=True)
+@ahead.njit(cache=_CACHE, nogil=True)
 def _windows(symbols, h0, r0, prefix, h_stop, r_stop, order, h_pos, h_rem, r_pos, r_rem,
              out_row):
     """The windows to sort, per side: their start (pos) and how many symbols of an aligned
@@ -83,7 +84,7 @@ def _windows(symbols, h0, r0, prefix, h_stop, r_stop, order, h_pos, h_rem, r_pos
     return nh, nr
 
 
-@numba.njit(cache=_CACHE, nogil=True)
+@ahead.njit(cache=_CACHE, nogil=True)
 def _renumber_windows(symbols, t0, pos, n, length, order, local, d):
     """Renumber (d, d + 1, ...) the symbols the windows read; returns the next number."""
     covered = 0
@@ -97,7 +98,7 @@ def _renumber_windows(symbols, t0, pos, n, length, order, local, d):
     return d
 
 
-@numba.njit(cache=_CACHE, nogil=True)
+@ahead.njit(cache=_CACHE, nogil=True)
 def _forget(symbols, t0, pos, n, length, order, local):
     covered = 0
     for x in range(n):
@@ -107,7 +108,7 @@ def _forget(symbols, t0, pos, n, length, order, local):
         covered = max(covered, min(length, p + order))
 
 
-@numba.njit(cache=_CACHE, nogil=True)
+@ahead.njit(cache=_CACHE, nogil=True)
 def _window_keys(keys, k, symbols, t0, pos, rem, n, length, side, order, bits, local,
                  bigrams, low):
     """Append each window's key: its symbols (0 past the end), the lowest order at which it
@@ -129,7 +130,7 @@ def _window_keys(keys, k, symbols, t0, pos, rem, n, length, side, order, bits, l
     return k
 
 
-@numba.njit(cache=_CACHE, nogil=True)
+@ahead.njit(cache=_CACHE, nogil=True)
 def _pair_table(symbols, t0, pos, rem, n, length, side, local, bigrams, unigrams):
     """Note the first two symbols of each window of one side (bigrams[a * _PAIRS + b] |=
     1 << side), and count the symbols not in any block (the 1-grams left to match:
@@ -143,7 +144,7 @@ def _pair_table(symbols, t0, pos, rem, n, length, side, local, bigrams, unigrams
             bigrams[a * _PAIRS + local[symbols[t0 + p + 1]]] |= 1 << side
 
 
-@numba.njit(cache=_CACHE, nogil=True)
+@ahead.njit(cache=_CACHE, nogil=True)
 def _sort_keys(keys, k, shift, d, counts, sorted_keys):
     """keys[:k] sorted into sorted_keys: bucketed by their first symbol (< d, at `shift`),
     then each bucket by insertion (or numpy's sort when it is big)."""
@@ -173,7 +174,7 @@ def _sort_keys(keys, k, shift, d, counts, sorted_keys):
         start = end
 
 
-@numba.njit(cache=_CACHE, nogil=True)
+@ahead.njit(cache=_CACHE, nogil=True)
 def _clipped_matches(keys, k, order, bits, out_row, hyps, refs):
     """Add, for each n, min(hypothesis, reference) over runs of equal n-symbol prefixes, in
     one pass: how many symbols a key shares with the one before it tells which runs end (those
@@ -202,7 +203,7 @@ def _clipped_matches(keys, k, order, bits, out_row, hyps, refs):
         out_row[n - 1] += min(hyps[n], refs[n])
 
 
-@numba.njit(cache=_CACHE, nogil=True)
+@ahead.njit(cache=_CACHE, nogil=True)
 def count(symbols, hyp_start, hyp_end, ref_start, ref_end, order, local, out):
     """out[i, n-1] = clipped n-gram matches of pair i, or -1 (see ngram_matches)."""
     pairs = hyp_start.shape[0]
@@ -227,7 +228,7 @@ def count(symbols, hyp_start, hyp_end, ref_start, ref_end, order, local, out):
                     bigrams, unigrams)
 
 
-@numba.njit(cache=_CACHE, nogil=True)
+@ahead.njit(cache=_CACHE, nogil=True)
 def _count_pair(symbols, h0, h1, r0, r1, order, local, out_row, keys, sorted_keys, counts,
                 h_pos, h_rem, r_pos, r_rem, hyps, refs, bigrams, unigrams):
     max_bits = (63 - _SIDE_BITS) // order

@@ -9,8 +9,9 @@ on (built from str.isspace by the caller), so the words are split()'s words.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
+
+from matchlens.core.metrics.fast import ahead
 
 _CACHE = True  # see ngram_kernel
 SPACE, SYMBOL, FLAGGED = 1, 2, 4  # what a code point is to words(): bits of `kinds`
@@ -20,12 +21,12 @@ _HIGH = np.uint64(0xFFFFFFFF00000000)  # a slot: the high half of a hash | word 
 _LOW = np.uint64(0xFFFFFFFF)
 
 
-@numba.njit(cache=_CACHE, nogil=True, inline="always")
+@ahead.njit(cache=_CACHE, nogil=True, inline="always")
 def _is_space(c, space):
     return c < space.shape[0] and space[c]
 
 
-@numba.njit(cache=_CACHE, nogil=True)
+@ahead.njit(cache=_CACHE, nogil=True)
 def flag_texts(cps, starts, ends, marks):
     """For each text: does it hold a code point c with marks[c] (c < len(marks))?"""
     out = np.zeros(starts.shape[0], dtype=np.bool_)
@@ -38,7 +39,7 @@ def flag_texts(cps, starts, ends, marks):
     return out
 
 
-@numba.njit(cache=_CACHE, nogil=True)
+@ahead.njit(cache=_CACHE, nogil=True)
 def strip_spaces(cps, starts, ends, space):
     """Every text without its whitespace (chrF's ''.join(text.split())): the symbols end to
     end and each text's new start and end."""
@@ -58,7 +59,7 @@ def strip_spaces(cps, starts, ends, space):
     return out[:k], new_starts, new_ends
 
 
-@numba.njit(cache=_CACHE, nogil=True, inline="always")
+@ahead.njit(cache=_CACHE, nogil=True, inline="always")
 def _mix(h):
     h ^= h >> np.uint64(33)
     h *= np.uint64(0xFF51AFD7ED558CCD)
@@ -66,7 +67,7 @@ def _mix(h):
     return h
 
 
-@numba.njit(cache=_CACHE, nogil=True)
+@ahead.njit(cache=_CACHE, nogil=True)
 def _rehashed(word_hash, n_words, size):
     """The slots (a power of two) of words 0..n_words-1: per slot the high half of a word's
     hash and its id + 1 (0: empty) in one uint64, so that a probe reads 8 bytes."""
@@ -79,7 +80,7 @@ def _rehashed(word_hash, n_words, size):
     return slots
 
 
-@numba.njit(cache=_CACHE, nogil=True, inline="always")
+@ahead.njit(cache=_CACHE, nogil=True, inline="always")
 def _intern(cps, a, b, h, slots, word_start, word_len, n_words):
     """The id of the word cps[a:b] (hash h), a new one (= n_words) if it is new; the caller
     grows the tables. Equal ids for equal code points only: candidates are compared."""
@@ -105,7 +106,7 @@ def _intern(cps, a, b, h, slots, word_start, word_len, n_words):
         at = (at + 1) & (size - 1)
 
 
-@numba.njit(cache=_CACHE, nogil=True)
+@ahead.njit(cache=_CACHE, nogil=True)
 def words(cps, starts, ends, kinds):
     """Each text's words as ids. kinds[c] (0 for c >= len(kinds)) tells what code point c is:
     SPACE ends a word, SYMBOL is a word of its own (13a's first rule: spaces around it),
@@ -142,12 +143,12 @@ def words(cps, starts, ends, kinds):
             word_start[:n_words].copy(), word_len[:n_words].copy(), word_flag[:n_words].copy())
 
 
-@numba.njit(cache=_CACHE, nogil=True, inline="always")
+@ahead.njit(cache=_CACHE, nogil=True, inline="always")
 def _kind(c, kinds):
     return kinds[c] if c < kinds.shape[0] else 0
 
 
-@numba.njit(cache=_CACHE, nogil=True)
+@ahead.njit(cache=_CACHE, nogil=True)
 def _scan_words(cps, starts, ends, kinds, state, ids, offsets, slots, word_hash, word_start,
                 word_len, word_flag):
     """words() from where `state` says; True when it stopped (before a word) for room."""
@@ -192,14 +193,14 @@ def _scan_words(cps, starts, ends, kinds, state, ids, offsets, slots, word_hash,
     return False
 
 
-@numba.njit(cache=_CACHE, nogil=True)
+@ahead.njit(cache=_CACHE, nogil=True)
 def _resized(a, size):
     out = np.empty(size, dtype=a.dtype)
     out[:a.shape[0]] = a
     return out
 
 
-@numba.njit(cache=_CACHE, nogil=True)
+@ahead.njit(cache=_CACHE, nogil=True)
 def split_words(cps, ids, offsets, slots, word_hash, word_start, word_len, split_ids,
                 cut_offsets, cuts):
     """Every occurrence of word split_ids[i] replaced by its parts: the code points of its

@@ -5,8 +5,9 @@ Imported only when a batch scores a word metric: numba costs ~0.4 s to import.""
 
 from __future__ import annotations
 
-import numba
 import numpy as np
+
+from matchlens.core.metrics.fast import ahead
 
 # Compiled code is cached on disk: beside the source, or in a frozen (PyInstaller) app under
 # the user's cache folder (packaging/frozen/ names numba the cache locator for it).
@@ -17,14 +18,14 @@ _EMPTY = -1
 _SPACE = 32
 
 
-@numba.njit(cache=_CACHE, nogil=True)
+@ahead.njit(cache=_CACHE, nogil=True)
 def _grow(array, size):
     bigger = np.empty(max(size, 2 * array.shape[0]), dtype=array.dtype)
     bigger[:array.shape[0]] = array
     return bigger
 
 
-@numba.njit(cache=_CACHE, nogil=True)
+@ahead.njit(cache=_CACHE, nogil=True)
 def _rehash(hashes, count, capacity):
     slots = np.full(capacity, _EMPTY, dtype=np.int64)
     mask = np.uint64(capacity - 1)
@@ -36,7 +37,7 @@ def _rehash(hashes, count, capacity):
     return slots
 
 
-@numba.njit(cache=_CACHE, nogil=True)
+@ahead.njit(cache=_CACHE, nogil=True)
 def split_words(chars, text_ends, space, prime, glue):
     """Whitespace words of every text, numbered by first occurrence.
 
@@ -133,7 +134,7 @@ def split_words(chars, text_ends, space, prime, glue):
     return ids[:k], word_ends, first[:n_words], length[:n_words], lone
 
 
-@numba.njit(cache=_CACHE, nogil=True)
+@ahead.njit(cache=_CACHE, nogil=True)
 def shared_counts(tokens, starts, ends, left, right, n_tokens):
     """Per pair i, the size of the multiset intersection of text left[i]'s tokens and text
     right[i]'s (sum over tokens of the smaller count: SQuAD's `Counter & Counter`)."""
@@ -155,7 +156,7 @@ def shared_counts(tokens, starts, ends, left, right, n_tokens):
     return out
 
 
-@numba.njit(cache=_CACHE, nogil=True)
+@ahead.njit(cache=_CACHE, nogil=True)
 def expand(ids, word_ends, first, sizes, flat):
     """Each word id replaced by its tokens flat[first[id]:first[id] + sizes[id]] (none or
     several); returns the tokens and, per text, where its tokens end."""
@@ -177,7 +178,7 @@ def expand(ids, word_ends, first, sizes, flat):
     return out, out_ends
 
 
-@numba.njit(cache=_CACHE, nogil=True)
+@ahead.njit(cache=_CACHE, nogil=True)
 def join_tokens(ids, ends, pool, pool_ends):
     """Every text's tokens joined by single spaces, all texts end to end, and where each
     text ends; token i is pool[pool_ends[i-1]:pool_ends[i]]."""
@@ -206,7 +207,7 @@ def join_tokens(ids, ends, pool, pool_ends):
     return out, out_ends
 
 
-@numba.njit(cache=_CACHE, nogil=True)
+@ahead.njit(cache=_CACHE, nogil=True)
 def distinct_counts(ids, starts, ends, left, right, n_ids):
     """Per pair i, (distinct ids of text left[i], distinct ids of text right[i], distinct ids
     in both): the sizes of the two word sets and of their intersection (jaccard). A word's
