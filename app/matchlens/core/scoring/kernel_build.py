@@ -35,6 +35,8 @@ WORDS_ASCII = ("the cat sat on a mat , total 42 ; Paris is the capital of France
 WORDS_WIDE = ("naïve café Straße Ελληνικά русский 日本語 中文 한국어 עברית عربي 🙂 👍🏽 "
               "Ærø — – “quoted” ‘single’ … ½ №5 ｆｕｌｌ").split()
 KERNELS_PACKAGE = "matchlens.core.metrics.fast."
+# the modules whose kernels are built: the metrics' and the readable diff's compiled steps
+KERNEL_PREFIXES = (KERNELS_PACKAGE, "matchlens.core.diff.readable.compiled")
 
 
 def texts(rng: random.Random, words: tuple[str, ...] | list[str], n: int
@@ -78,6 +80,7 @@ def exercise(work: Path, tests: Path | None = None) -> None:
                 exercise_file(work / f"{name}.csv", pairs, mapping, jobs)
     finally:
         parallel.PARALLEL_MIN_WORK = fork_from
+    exercise_readable(rng)
     if tests is None:
         return
     try:
@@ -87,6 +90,21 @@ def exercise(work: Path, tests: Path | None = None) -> None:
         return
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     pytest.main(["-q", "-p", "no:cacheprovider", "--no-header", "-o", "addopts=", str(tests)])
+
+
+def exercise_readable(rng: random.Random) -> None:
+    """The readable diff's compiled steps (the compare view's long texts) on every width of
+    code points (ASCII, Latin-1, the BMP, beyond it), case-folded and by word, as the window
+    and `diff` call them."""
+    from matchlens.core.diff.readable.chunks import readable_diff
+
+    extra = ["café", "Straße", "Ελληνικά", "日本語", "🙂", "👍🏽", "ｆｕｌｌ", "½"]
+    for words in (WORDS_ASCII, [*WORDS_ASCII, *extra[:2]], [*WORDS_ASCII, *extra[2:6]],
+                  [*WORDS_ASCII, *extra]):
+        for expected, actual in texts(rng, words, 40):
+            for case_sensitive, by_word in ((True, False), (False, False), (True, True)):
+                readable_diff(expected, actual, case_sensitive=case_sensitive, words=by_word,
+                              compiled=True)
 
 
 def exercise_file(path: Path, pairs: list[tuple[str, str]], mapping: Any, jobs: list) -> None:
@@ -133,7 +151,8 @@ def kind(t: Any) -> object:
     return None
 
 
-def compile_kernels(out: Path, prefix: str = "matchlens.") -> dict[str, list[tuple[str, tuple]]]:
+def compile_kernels(out: Path, prefix: str | tuple[str, ...] = "matchlens."
+                    ) -> dict[str, list[tuple[str, tuple]]]:
     """Compile every kernel of a loaded module under `prefix`, for each signature numba's JIT
     compiled it with in this process, into out/matchlens_aot.*; returns the index (kernel
     `module.qualname` -> [(export name, argument kinds)])."""
@@ -179,7 +198,8 @@ def compile_kernels(out: Path, prefix: str = "matchlens.") -> dict[str, list[tup
 def use_the_jit(work: Path) -> None:
     """Make this process's kernels numba's JIT dispatchers (an empty kernels root), whatever
     is built: only they learn signatures. Must run before any kernel module is imported."""
-    loaded = [m for m in sys.modules if m.startswith(KERNELS_PACKAGE) and m.endswith("_kernel")]
+    loaded = [m for m in sys.modules if m.startswith(KERNEL_PREFIXES) and
+              (m.endswith("_kernel") or not m.startswith(KERNELS_PACKAGE))]
     if loaded:
         raise RuntimeError(f"build the kernels in a fresh process ({loaded[0]} is imported)")
     os.environ[ahead.ENV_DIR] = str(work / "empty")
@@ -198,7 +218,7 @@ def install(root: Path | None = None, tests: Path | None = None) -> Path:
         exercise(Path(work), tests)
         building = Path(tempfile.mkdtemp(prefix=f".{key}-", dir=root))
         try:
-            index = compile_kernels(building, KERNELS_PACKAGE)
+            index = compile_kernels(building, KERNEL_PREFIXES)
             (building / ahead.INDEX).write_text(json.dumps({"key": key, "kernels": index}),
                                                 encoding="utf-8")
             target = root / key

@@ -157,6 +157,23 @@ def test_the_key_changes_with_any_source_file_of_metrics_fast(tmp_path, monkeypa
     assert ahead.source_key() != before
 
 
+def test_the_key_changes_with_the_readable_diffs_compiled_steps(tmp_path, monkeypatch):
+    before = ahead.source_key()
+    copies = []
+    for source in ahead.DIFF_SOURCES:
+        copy = tmp_path / source.name
+        shutil.copy(source, copy)
+        copies.append(copy)
+    monkeypatch.setattr(ahead, "DIFF_SOURCES", tuple(copies))
+    assert ahead.source_key() == before
+    for copy in copies:  # an edit of either changes the key
+        text = copy.read_text(encoding="utf-8")
+        copy.write_text(text + "\n# edited\n", encoding="utf-8")
+        assert ahead.source_key() != before
+        copy.write_text(text, encoding="utf-8")
+        assert ahead.source_key() == before
+
+
 def test_the_key_changes_with_numba(monkeypatch):
     before = ahead.source_key()
     monkeypatch.setattr(ahead, "numba_version", lambda: "0.0.1")

@@ -1,5 +1,6 @@
-"""metrics.fast.ahead with the real kernels built ahead of time: every metric's scores equal
-numba's JIT's, on ASCII, non-ASCII and empty texts (Hypothesis).
+"""metrics.fast.ahead with the real kernels built ahead of time: every metric's scores, and the
+readable diff's chunks from its compiled steps, equal numba's JIT's, on ASCII, non-ASCII and
+empty texts (Hypothesis).
 
 Building the kernels takes minutes, so this runs only when a build for this source exists:
 build/aot/kernels/<key> (packaging/build.sh makes it before CI's tests) or
@@ -33,6 +34,7 @@ pytestmark = pytest.mark.skipif(BUILT is None, reason="no kernels built for this
 SERVER = '''
 import json, sys
 from matchlens.core.config import Config
+from matchlens.core.diff.readable.chunks import readable_diff
 from matchlens.core.metrics.fast.jaccard_kernel import jaccard_from_chars
 from matchlens.core.scoring.pipeline import score_values
 from matchlens.core.scoring.plan import choose_metrics, make_jobs
@@ -47,6 +49,13 @@ for line in sys.stdin:
     out = {job.id: result.scores[("a", job.id)].tolist() for job in jobs}
     # jaccard's own kernel (big runs only, fast.loading): its counts
     out["jaccard_kernel"] = jaccard_from_chars(expected, actual).tolist()
+    # the readable diff's compiled steps (the compare view's long texts): the chunks of the
+    # pairs joined 40 times over, so that a changed pair gives the kernel's many changes
+    # (chunks.KERNEL_MIN_OPS)
+    long_e, long_a = "\\n".join(expected * 40), "\\n".join(actual * 40)
+    out["readable"] = [[list(c) for c in readable_diff(long_e, long_a, case_sensitive=cs,
+                                                        words=by_word, compiled=True).chunks]
+                       for cs, by_word in ((True, False), (False, False), (True, True))]
     out["numba"] = "numba" in sys.modules
     print(json.dumps(out), flush=True)
 '''
@@ -108,4 +117,5 @@ def test_every_metric_compiled_ahead_equals_the_jit(scorers, pairs):
 def test_the_equality_check_covers_every_compiled_metric(scorers):
     compiled, _ = scorers
     got = compiled.score([("the cat sat", "the cat sat down"), ("café", "cafe")])
-    assert {"bleu", "chrf", "token_f1", "wer", "cer", "rouge_l", "jaccard"} <= set(got)
+    assert {"bleu", "chrf", "token_f1", "wer", "cer", "rouge_l", "jaccard", "readable"} <= set(got)
+    assert got["readable"][0]  # chunks there are

@@ -15,8 +15,9 @@ ends of the texts), TYPO one that `readable_pieces.write_typo` draws by characte
 
 from __future__ import annotations
 
-import numba
 import numpy as np
+
+from matchlens.core.metrics.fast import ahead
 
 # Compiled code is cached on disk: beside the source, or in a frozen (PyInstaller) app under
 # the user's cache folder (packaging/frozen/ names numba the cache locator for it).
@@ -26,7 +27,8 @@ WORD, SPACE = 1, 2  # bits of lut[cls[p]]
 EQUAL_LEN = len("equal")  # the opcode tags arrive as their lengths: "equal" is the only 5
 UNIT_CAP = 50  # units per side a change is cut with here; beyond, PYTHON (rare, long changes)
 
-jit = numba.njit(cache=_CACHE, nogil=True)
+# numba's JIT, or this source's kernels compiled ahead of time (metrics.fast.ahead)
+jit = ahead.njit(cache=_CACHE, nogil=True)
 
 
 @jit

@@ -9,12 +9,13 @@ helper imported from another); the test suite checks that the chunks equal the P
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
 from matchlens.core.diff.readable.compiled import EQUAL_LEN, SPACE, WORD
+from matchlens.core.metrics.fast import ahead
 
-jit = numba.njit(cache=True, nogil=True)
+# numba's JIT, or this source's kernels compiled ahead of time (metrics.fast.ahead)
+jit = ahead.njit(cache=True, nogil=True)
 
 
 @jit

@@ -7,7 +7,8 @@ the whole of `--metrics all`'s extra time on a 10k-row file. numba's ahead-of-ti
 extension module that loads in milliseconds without numba or LLVM. `core.scoring.kernel_build`
 builds it (`python -m matchlens.core.scoring.kernel_build`, a few minutes) into
 `<user cache>/matchlens/kernels/<key>/` or `$MATCHLENS_KERNELS_DIR/<key>/`, where `key` is a hash
-of every source file of metrics/fast, numba's, numpy's and Python's versions and the machine:
+of every source file of metrics/fast (and of the readable diff's compiled steps, which use
+`njit` too), numba's, numpy's and Python's versions and the machine:
 a developer who edits a kernel (or upgrades numba) gets no module for the new key, never old
 machine code.
 
@@ -43,6 +44,9 @@ STRICT = "MATCHLENS_KERNELS_STRICT"
 MODULE = "matchlens_aot"  # the extension module's name (its PyInit_ symbol)
 INDEX = "index.json"  # beside it: {"key": ..., "kernels": {module.qualname: [[export, kinds]]}}
 SOURCE_DIR = Path(__file__).resolve().parent
+# the readable diff's compiled steps (the compare view's long texts) use `njit` too
+DIFF_SOURCES = tuple(SOURCE_DIR.parents[1] / "diff" / "readable" / name
+                     for name in ("compiled.py", "compiled_regions.py"))
 INT64 = (-(2**63), 2**63 - 1)
 
 
@@ -66,9 +70,10 @@ def numba_version() -> str:
 
 def source_key() -> str:
     """The hash a built module must carry to be used: every .py file of metrics/fast (a kernel
-    may read a constant of a neighbour), numba, numpy, Python and the machine."""
+    may read a constant of a neighbour) and the readable diff's compiled steps, numba, numpy,
+    Python and the machine."""
     digest = hashlib.sha256()
-    for path in sorted(SOURCE_DIR.glob("*.py")):
+    for path in [*sorted(SOURCE_DIR.glob("*.py")), *DIFF_SOURCES]:
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     digest.update("|".join((numba_version(), np.__version__, sys.implementation.cache_tag,
                             platform.machine(), platform.system())).encode())
