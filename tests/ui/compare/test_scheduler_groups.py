@@ -67,3 +67,28 @@ def test_a_first_long_text_runs_the_longest_metrics_first(qtbot):
     assert order.index(PREVIEW_TASK) < order.index(DISTANCE_TASK) < order.index(metrics[0])
     # a metric's first answer (the distance the distance task kept) before the script
     assert order.index(DISTANCE_TASK) < order.index(first) < order.index(ALIGN_TASK)
+
+
+def test_quick_metrics_answer_right_after_the_preview(qtbot):
+    """exact_match and contains (before and after they were timed) are the first metrics the
+    lanes take: while one lane works through the highlight's tasks, the other
+    answers them before every slower metric (on a long reordered pair they waited minutes
+    behind ROUGE-L, their panels "Not computed yet")."""
+    from matchlens.core.diff.preview import DISTANCE_TASK, PREVIEW_TASK
+    from matchlens.ui.compare.scheduler import ScoreScheduler
+
+    scheduler = ScoreScheduler(sync_limit=10, lanes=2)
+    order: list[str] = []
+    scheduler.sig_result.connect(lambda name, _payload: order.append(name))
+    slow = ["rouge_l", "chrf", "token_f1"]
+    tasks = {PREVIEW_TASK: ALIGN, DISTANCE_TASK: ALIGN, ALIGN_TASK: ALIGN,
+             **{name: {} for name in [*slow, "exact_match", "contains"]}}
+    try:
+        for text in ("The cat sat on the mat. ", "A dog sat on the mat! "):  # twice: timed
+            order.clear()
+            scheduler.request(text * 40, "The cat sat on a mat! " * 40, tasks, new_text=True)
+            qtbot.waitUntil(lambda: not scheduler.is_busy(), timeout=60000)
+            quick = {order.index("exact_match"), order.index("contains")}
+            assert max(quick) < min(order.index(n) for n in slow), order
+    finally:
+        scheduler.shutdown()
