@@ -407,15 +407,20 @@ class WindowMachine(RuleBasedStateMachine):
             assert panel.badge.text() == want.label.value, (metric, panel.badge.text(), want)
 
 
+def run_machine(machine: type[WindowMachine], qtbot, folder: Path) -> None:
+    """Run `machine`'s examples with this test's qtbot and files."""
+    machine.qtbot = qtbot
+    machine.files = Files(folder)
+    machine.TestCase.settings = STEPS
+    try:
+        machine.TestCase().runTest()
+    finally:
+        machine.qtbot = machine.files = None
+
+
 @pytest.mark.qt_log_ignore("propagateSizeHints")
 def test_every_verdict_drawn_is_cores_whatever_the_user_does(qtbot, tmp_path):
-    WindowMachine.qtbot = qtbot
-    WindowMachine.files = Files(tmp_path)
-    WindowMachine.TestCase.settings = STEPS
-    try:
-        WindowMachine.TestCase().runTest()
-    finally:
-        WindowMachine.qtbot = WindowMachine.files = None
+    run_machine(WindowMachine, qtbot, tmp_path)
 
 
 class BaselineMachine(WindowMachine):
@@ -440,10 +445,4 @@ class BaselineMachine(WindowMachine):
 def test_baseline_rows_drawn_are_cores_whatever_the_user_does(qtbot, tmp_path):
     """Every step's invariants on the three panes (compare_row_is_cores) are checked on a
     shown baseline row in every example, not only when the rules happen to reach one."""
-    BaselineMachine.qtbot = qtbot
-    BaselineMachine.files = Files(tmp_path)
-    BaselineMachine.TestCase.settings = STEPS
-    try:
-        BaselineMachine.TestCase().runTest()
-    finally:
-        BaselineMachine.qtbot = BaselineMachine.files = None
+    run_machine(BaselineMachine, qtbot, tmp_path)
