@@ -58,6 +58,11 @@ Re-measured 2026-11-27 on a quiet machine (load 1.8-1.9), every branch of the ro
 `--runs 3 --app <a868cf4>/app --app app`, a warm-up run each first (PNG s / CPU s):
       before (a868cf4)  14.2, 11.7, 10.5 s  (median 11.7); 22.4 s CPU
       after             11.9,  9.3,  8.7 s  (median  9.3); 18.6 s CPU
+
+Quiet, 2026-11-27 03:58 (load 0.7-1.4), --runs 3 after a warm-up: with the kernels compiled
+ahead of time (kernel_build) and MATCHLENS_KERNELS_STRICT=1 (numba never imported) 9.1, 9.3,
+9.8 s to the PNG (median 9.3; 18.5 s CPU; peak 263-300 MB); numba's JIT from its warm cache
+9.0, 9.5, 9.6 s (median 9.5; 18.9 s CPU; 458 MB).
 """
 
 from __future__ import annotations

@@ -49,6 +49,15 @@ left over the default five is the seven metrics' own work (~0.15 s: the word tab
 chrF's n-grams), sacrebleu's import (~65 ms) and the forked second worker. At 100k the kernels'
 throughput is the same either way (their CPU differs by the fixed cost); the walls at load 5
 are noise of +-1 s.
+
+Quiet re-measure after every branch of the session merged (2026-11-27 03:50, load 1.2-1.5),
+the kernels built by the install command's kernel_build, `--before a868cf4 --runs 7,5,3
+--all-sizes 10000,100000 --all-runs 5` (wall / CPU, medians):
+  10k   a868cf4 0.318 / 0.364 s   now 0.320 / 0.360 s   autoevals 0.433 / 0.431 s   1.35x, 1.20x
+  100k  a868cf4 1.274 / 1.840 s   now 1.243 / 1.924 s   autoevals 2.479 / 2.408 s   1.99x, 1.25x
+  1M    a868cf4 9.621 / 17.06 s   now 7.489 / 13.59 s   autoevals 21.63 / 21.20 s   2.89x, 1.56x
+  --metrics all / default: 10k now 1.65x wall, 2.00x CPU (without the build 3.66x; a868cf4
+  3.01x); 100k now 2.03x (without the build 2.82x; a868cf4 2.52x)
 """
 
 from __future__ import annotations

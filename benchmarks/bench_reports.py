@@ -46,6 +46,10 @@ reports' own CPU in one process (bench_reports_feed.py, 300k rows, alternating, 
 variant, ~0.6 ms each with the scrubbing of their texts, core.diff), then the input's SHA-256
 (0.25 s CPU on its thread at 342 MB) and the modules' import (~0.15 s). To re-measure quietly:
     PYTHONPATH=app .venv/bin/python benchmarks/bench_reports.py --rounds 5 --before OLD/app
+
+Quiet re-measure, every branch merged (2026-11-27 03:45, load 0.5-1.8), `--rounds 5 --before
+<611794f>/app`: this checkout alone 8.5 s wall / 15.3 s CPU, with the three reports 10.5 s /
+17.1 s: +23.9% wall, +11.5% CPU; 611794f +38.4% wall, +21.1% CPU. Still over the 10% target.
 """
 
 from __future__ import annotations
