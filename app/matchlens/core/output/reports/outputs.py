@@ -77,24 +77,6 @@ def sha256_of(path: Path | None) -> str | None:
         return None
 
 
-class EarlyDigest:
-    """`sha256_of(path)` worked out on a thread while the run scores (hashing releases the
-    GIL): only for a regular file, whose bytes a second reader cannot take from the run."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.digest: str | None = None
-        self._thread = threading.Thread(target=self._run, name="matchlens-sha256", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        self.digest = sha256_of(self.path)
-
-    def result(self) -> str | None:
-        self._thread.join()
-        return self.digest
-
-
 class Background:
     """`call(*args, **kwargs)` on a thread of its own; `result()` waits for it and raises what
     it raised."""
@@ -138,8 +120,11 @@ class ReportOutputs:
                  label_column: str | None = None, input_path: Path | None = None) -> None:
         """`input_path`: the data file, hashed for the provenance while the run scores."""
         self.paths = paths
-        self._early = EarlyDigest(input_path) if (
-            input_path is not None and paths.any and input_path.is_file()) else None
+        # its SHA-256 on a thread while the run scores (hashing lets the GIL go): only for a
+        # regular file, whose bytes a second reader cannot take from the run
+        self._early: tuple[Path, Background] | None = (
+            (input_path, Background(sha256_of, input_path)) if (
+                input_path is not None and paths.any and input_path.is_file()) else None)
         self.created = datetime.now(UTC)
         self.junit = JunitWriter(mapping.variants, source) if paths.junit else None
         drawn = bool(paths.html or paths.markdown)
@@ -193,8 +178,8 @@ class ReportOutputs:
         return data
 
     def _sha256(self, path: Path | None) -> str | None:
-        if self._early is not None and path == self._early.path:
-            return self._early.result()
+        if self._early is not None and path == self._early[0]:
+            return self._early[1].result()
         return sha256_of(path)
 
     def close(self) -> None:
