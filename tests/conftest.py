@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 
 # Without a screen Qt aborts the whole process unless told to draw offscreen.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -46,6 +47,17 @@ def memory_keyring() -> MemoryKeyring:
     keyring.set_keyring(backend)
     yield backend
     keyring.set_keyring(previous)
+
+
+@pytest.fixture(autouse=True)
+def collect_between_tests():
+    """Once a window test has put the collector on the GUI thread (ui/gui_collector.py), it
+    runs when the event loop does; a test without one gets a tick at its end instead."""
+    yield
+    collector_module = sys.modules.get("matchlens.ui.gui_collector")
+    collector = collector_module.installed() if collector_module is not None else None
+    if collector is not None:
+        collector.tick()
 
 
 @pytest.fixture(autouse=True)

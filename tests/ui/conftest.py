@@ -7,7 +7,7 @@ import threading
 import pytest
 from PySide6.QtCore import QThreadPool
 
-from matchlens.ui import pyside_fixes
+from matchlens.ui import gui_collector, pyside_fixes
 from matchlens.ui.compare.compare_tab import CompareTab
 from matchlens.ui.config_model import ConfigModel
 
@@ -22,6 +22,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if "tests/ui/" in str(item.fspath).replace("\\", "/"):
             item.add_marker(pytest.mark.qt_log_level_fail("WARNING"))
             item.add_marker(pytest.mark.qt_log_ignore("propagateSizeHints"))
+
+
+@pytest.fixture(autouse=True)
+def collect_on_gui_thread(qapp):
+    """As the app does (make_application): collections run on the GUI thread only, so a
+    test's widgets left in a cycle are never destroyed by a worker's allocation."""
+    gui_collector.install(qapp)  # for the rest of the session (tests/conftest.py ticks it)
 
 
 @pytest.fixture(autouse=True)

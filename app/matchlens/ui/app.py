@@ -21,7 +21,7 @@ from matchlens.core.config import load_config
 from matchlens.core.errors import MatchLensError
 from matchlens.core.paths import resource_dir, sample_dataset, sample_pair
 from matchlens.core.text.textfile import FileReadError, read_text_file
-from matchlens.ui import pyside_fixes
+from matchlens.ui import gui_collector, pyside_fixes
 from matchlens.ui.config_model import ConfigModel
 from matchlens.ui.main_window import MainWindow
 from matchlens.ui.wheel_guard import install_wheel_guard
@@ -39,6 +39,7 @@ BUILTIN_PAIR = (
 def make_application() -> QApplication:
     pyside_fixes.apply()
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    gui_collector.install(app)  # before any worker: Qt objects are never freed off this thread
     app.setApplicationName("MatchLens")
     app.setOrganizationName("MatchLens")
     app.setApplicationVersion(__version__)

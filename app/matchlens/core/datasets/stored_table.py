@@ -50,14 +50,16 @@ def read_stored(path: str | os.PathLike, cancel: Callable[[], bool] | None = Non
     finally:
         if was_enabled:
             gc.enable()
-    _return_arrow_memory()
     assert first is not None and rows is not None  # the readers raise on a file without rows
     return replace(first, columns=rows.columns, rows=rows, lines=lines)
 
 
-def _return_arrow_memory() -> None:
+def return_arrow_memory() -> None:
     """pyarrow's allocator (a Parquet file's batches) keeps freed memory for reuse: ~140 MB
-    after a million-row file, for a window that will not read another soon. Given back."""
+    after a million-row file, for a window that will not read another soon. Given back.
+
+    Runs a collection, so call it after read_stored on a thread that may free anything: in
+    the window only the GUI thread may (ui/gui_collector.py), never the worker that read."""
     arrow = sys.modules.get("pyarrow")
     if arrow is not None:
         gc.collect(1)  # the last batches wait in young cycles (the collector was off)

@@ -23,7 +23,7 @@ from matchlens.core.datasets import Cancelled, Table, guess_columns
 from matchlens.core.errors import MatchLensError
 from matchlens.core.output.baseline_file import sidecar_record
 from matchlens.ui.batch.run_joins import Join
-from matchlens.ui.batch.worker import Task, read_dataset
+from matchlens.ui.batch.worker import Task, read_dataset, settle_read
 
 TITLES = {"reference": "References from another file", "baseline": "Compare with a baseline run",
           "run": "Add a run"}
@@ -99,6 +99,7 @@ class JoinDialog(QDialog):
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(on)
 
     def _show_columns(self, table: Table) -> None:
+        settle_read()
         guess = guess_columns(table.columns)
         for box in (self.id, self.value):
             box.addItems(table.columns)

@@ -20,7 +20,7 @@ from matchlens.core.datasets.readers import is_dataset_name
 from matchlens.core.metrics.registry import DEFAULT_METRICS, all_metrics
 from matchlens.core.scoring.run_table import JoinedRun
 from matchlens.ui.batch.run_joins import Join, opened_table, read_joined
-from matchlens.ui.batch.worker import Task, read_dataset
+from matchlens.ui.batch.worker import Task, read_dataset, settle_read
 
 
 def for_the_window(sentence: str) -> str:
@@ -125,6 +125,7 @@ class DatasetReader(QObject):
         return replace(self.request, **{kind: name or None})
 
     def _on_table(self, value: Table | JoinedRun) -> None:
+        settle_read()
         table, self.joined = opened_table(value)
         score, self._score_after_read = self._score_after_read, False
         self.sig_read.emit(table, self.request, score)

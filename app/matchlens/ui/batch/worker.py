@@ -28,7 +28,8 @@ from PySide6.QtCore import QObject, Signal
 from superqt.utils import FunctionWorker, GeneratorWorker, create_worker
 
 from matchlens.core.datasets import Table
-from matchlens.core.datasets.stored_table import read_stored
+from matchlens.core.datasets.source import gc_paused
+from matchlens.core.datasets.stored_table import read_stored, return_arrow_memory
 
 _RELEASE_SLICE = 16_384
 
@@ -225,17 +226,19 @@ def stop_tasks(owner: QObject, timeout: float = 5.0) -> bool:
 def read_dataset(path: Path, cancel: Callable[[], bool], encoding: str | None = None,
                  **options: str | None) -> Table:
     """read_table (`options`: its records, sheet, format, delimiter) with the rows in a column
-    store (stored_table.py: texts as UTF-8 buffers, not a str object a cell), and the collector
-    kept off what is left (see the module docstring)."""
-    was_enabled = gc.isenabled()
-    gc.disable()  # the reader pauses gc itself; keeping it off here avoids the pass at its end
-    try:
-        table = read_stored(path, encoding=encoding, cancel=cancel, **options)
-        gc.freeze()
-        return table
-    finally:
-        if was_enabled:
-            gc.enable()
+    store (stored_table.py: texts as UTF-8 buffers, not a str object a cell), read with the
+    collector paused. Whoever receives the table on the GUI thread calls `settle_read`."""
+    with gc_paused():  # the reader pauses gc itself; kept off here, no pass at its end
+        return read_stored(path, encoding=encoding, cancel=cancel, **options)
+
+
+def settle_read() -> None:
+    """On the GUI thread, when a read_dataset result arrives: the young cycles the read left
+    (pyarrow's last batches) collected and their memory given back, then what is left moved out
+    of the collector's reach with `gc.freeze()` (see the module docstring). Not in the worker:
+    a collection there could destroy Qt objects off their thread (ui/gui_collector.py)."""
+    return_arrow_memory()
+    gc.freeze()
 
 
 def release(lists: list[list], cancel: Callable[[], bool]) -> None:
