@@ -69,7 +69,8 @@ def start_reports(args: argparse.Namespace, first: Table, mapping: ColumnMapping
     data = getattr(args, "data", None)
     return ReportOutputs(paths, mapping, list(jobs), source=first.label,
                          id_column=id_column, label_column=label_column,
-                         input_path=None if data is None or str(data) == "-" else Path(data))
+                         input_path=None if data is None or str(data) == "-" else Path(data),
+                         helper=True)
 
 
 def feeding(stream: Iterable[tuple[Table, BatchResult]], reports: ReportOutputs | None

@@ -82,34 +82,34 @@ def score_command(args: argparse.Namespace) -> int:
     if args.output is None:
         stdout_as_utf8()
     reports = start_reports(args, first, mapping, jobs)
-    stream = feeding(score_stream(chain([first], pieces), mapping, jobs, tally), reports)
-    sink = None
-    try:
-        # The table and its sidecar are renamed into place together, or neither (atomic.py).
-        with together():
-            with scored_writer(args.output, _input_path(args.data)) as sink:
-                for piece, result in stream:
-                    sink.write(piece, result)
-                    # let go before the next piece is read (score_stream reads it meanwhile)
-                    del piece, result
-            if args.output is not None:
-                made = BatchResult.empty(0, tally.variants, jobs)
-                data = provenance(made, config_to_dict(config, metric_ids), source=args.data,
-                                  expected=mapping.recorded, model=config.model or None)
-                if getattr(args, "id_spec", None):  # a later --baseline joins on it
-                    data["matchlens"]["id"] = args.id_spec
-                write_sidecar(args.output, data)
-        if args.output is None:
-            sys.stdout.flush()  # a pipe closed early fails here, not in the exit-time flush
-    except BrokenPipeError:  # the reader of standard output stopped early (`| head`)
-        discard_stdout()
-        for _ in stream:  # the summary and the gate still count every row
-            pass
-    except OSError as err:  # only standard output gets here: files raise OutputError
-        discard_stdout()  # the exit-time flush would fail the same way
-        raise OutputError(f"standard output: cannot write the table "
-                          f"({err.strerror or err})") from None
-    try:
+    try:  # the reports' spools and helper process go however the run ends
+        stream = feeding(score_stream(chain([first], pieces), mapping, jobs, tally), reports)
+        sink = None
+        try:
+            # The table and its sidecar are renamed into place together, or neither (atomic.py).
+            with together():
+                with scored_writer(args.output, _input_path(args.data)) as sink:
+                    for piece, result in stream:
+                        sink.write(piece, result)
+                        # let go before the next piece is read (score_stream reads it meanwhile)
+                        del piece, result
+                if args.output is not None:
+                    made = BatchResult.empty(0, tally.variants, jobs)
+                    data = provenance(made, config_to_dict(config, metric_ids), source=args.data,
+                                      expected=mapping.recorded, model=config.model or None)
+                    if getattr(args, "id_spec", None):  # a later --baseline joins on it
+                        data["matchlens"]["id"] = args.id_spec
+                    write_sidecar(args.output, data)
+            if args.output is None:
+                sys.stdout.flush()  # a pipe closed early fails here, not in the exit-time flush
+        except BrokenPipeError:  # the reader of standard output stopped early (`| head`)
+            discard_stdout()
+            for _ in stream:  # the summary and the gate still count every row
+                pass
+        except OSError as err:  # only standard output gets here: files raise OutputError
+            discard_stdout()  # the exit-time flush would fail the same way
+            raise OutputError(f"standard output: cannot write the table "
+                              f"({err.strerror or err})") from None
         finish_reports(reports, tally, _input_path(args.data), config_to_dict(config, metric_ids))
     finally:
         if reports is not None:

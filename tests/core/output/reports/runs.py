@@ -28,8 +28,10 @@ def run_reports(folder: Path, columns: dict[str, list], *, actual=("actual",), w
                 piece_rows: int = 1_000, overrides=THRESHOLDS,
                 metrics: str = "exact_match,levenshtein_similarity,levenshtein_distance",
                 id_column: str | None = None, label_column: str | None = None,
-                html: bool = True, markdown: bool = True, junit: bool = True
-                ) -> ReportData:
+                html: bool = True, markdown: bool = True, junit: bool = True,
+                helper: bool = False) -> ReportData:
+    """`helper`: the JUnit testcases and the hash worked out by the forked report helper, as
+    `matchlens score` does where it can fork (it must start: asserted)."""
     config = plan.shape_config(Config(), overrides=list(overrides))
     planned = plan.make_plan(config, metrics)
     whole = table_from_columns(columns, name="data.csv")
@@ -40,10 +42,14 @@ def run_reports(folder: Path, columns: dict[str, list], *, actual=("actual",), w
                         folder / "s.md" if markdown else None,
                         folder / "j.xml" if junit else None, worst)
     outputs = ReportOutputs(paths, mapping, planned.jobs, source=whole.label,
-                            id_column=id_column, label_column=label_column)
-    for piece, result in score_stream(pieces, mapping, planned.jobs, tally):
-        outputs.feed(piece, result)
-    return outputs.finish(tally, input_path=None, options={})
+                            id_column=id_column, label_column=label_column, helper=helper)
+    assert not helper or outputs.helper is not None, "the report helper did not start"
+    try:
+        for piece, result in score_stream(pieces, mapping, planned.jobs, tally):
+            outputs.feed(piece, result)
+        return outputs.finish(tally, input_path=None, options={})
+    finally:
+        outputs.close()
 
 
 def run_joined_reports(folder: Path, run: dict[str, list], baseline: dict[str, list], *,

@@ -13,6 +13,7 @@ import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -21,7 +22,6 @@ from matchlens.core.datasets.table import Table
 from matchlens.core.labels.calibration_report import MetricReport, calibrate_scores
 from matchlens.core.metrics.registry import STATUS_SCORED
 from matchlens.core.output.reports.fields_feed import METRIC, FieldsFeed
-from matchlens.core.output.reports.junit import JunitWriter
 from matchlens.core.output.reports.junit_feed import JunitFeed
 from matchlens.core.output.reports.model import RowDiff, WorstRows
 from matchlens.core.output.reports.rows import (
@@ -33,6 +33,9 @@ from matchlens.core.results import Direction
 from matchlens.core.scoring.batch import BatchResult, MetricJob
 from matchlens.core.scoring.mapping import ColumnMapping
 from matchlens.core.scoring.references import parse_references
+
+if TYPE_CHECKING:
+    from matchlens.core.output.reports.report_helper import JunitRemote
 
 
 class Cells(Sequence):
@@ -62,19 +65,20 @@ class _Candidate:
 
 class ReportCollector:
     """Feed it every scored piece in order (`add`); `worst_rows()` and `calibration()` then
-    give the report's sections. `junit`, when given, receives one testcase per row."""
+    give the report's sections. `junit`, when given, receives one testcase per row (a
+    JunitFeed, or the report helper's JunitRemote)."""
 
     def __init__(self, mapping: ColumnMapping, jobs: list[MetricJob], *, worst: int = 50,
                  id_column: str | None = None, label_column: str | None = None,
-                 junit: JunitWriter | None = None, fields: FieldsFeed | None = None) -> None:
+                 junit: JunitFeed | JunitRemote | None = None,
+                 fields: FieldsFeed | None = None) -> None:
         self.mapping = mapping
         self.fields = fields
         self.jobs = list(jobs)
         self.worst = max(0, worst)
         self.id_column = id_column
         self.label_column = label_column
-        self.junit = junit
-        self.junit_feed = None if junit is None else JunitFeed(junit, self.jobs)
+        self.junit_feed = junit
         self.rows = 0
         self.thresholded = [job for job in self.jobs if job.threshold is not None]
         # (variant, metric) -> min-heap of (badness, -index, candidate): the root is the

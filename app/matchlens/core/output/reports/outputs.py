@@ -14,7 +14,6 @@ section.
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -32,6 +31,7 @@ from matchlens.core.output.reports.collect import ReportCollector
 from matchlens.core.output.reports.fields_feed import FieldsFeed
 from matchlens.core.output.reports.html_report import render_html
 from matchlens.core.output.reports.junit import JunitWriter
+from matchlens.core.output.reports.junit_feed import JunitFeed
 from matchlens.core.output.reports.markdown import render_markdown
 from matchlens.core.output.reports.model import (
     FieldsSection,
@@ -47,7 +47,9 @@ from matchlens.core.output.reports.regressions import (
     regression_section,
     result_rows,
 )
+from matchlens.core.output.reports.report_helper import ReportHelper, sha256_of
 from matchlens.core.scoring.batch import BatchResult, MetricJob
+from matchlens.core.scoring.forked import can_fork
 from matchlens.core.scoring.mapping import ColumnMapping
 from matchlens.core.scoring.run_scoring import RunsResult
 from matchlens.core.scoring.tally import Tally
@@ -64,17 +66,6 @@ class ReportPaths:
     @property
     def any(self) -> bool:
         return any(p is not None for p in (self.html, self.markdown, self.junit))
-
-
-def sha256_of(path: Path | None) -> str | None:
-    """The file's SHA-256 (read in 1 MB blocks), or None for standard input."""
-    if path is None:
-        return None
-    try:
-        with open(path, "rb") as handle:
-            return hashlib.file_digest(handle, "sha256").hexdigest()
-    except OSError:
-        return None
 
 
 class Background:
@@ -117,23 +108,39 @@ class ReportOutputs:
 
     def __init__(self, paths: ReportPaths, mapping: ColumnMapping, jobs: list[MetricJob],
                  *, source: str, id_column: str | None = None,
-                 label_column: str | None = None, input_path: Path | None = None) -> None:
-        """`input_path`: the data file, hashed for the provenance while the run scores."""
+                 label_column: str | None = None, input_path: Path | None = None,
+                 helper: bool = False) -> None:
+        """`input_path`: the data file, hashed for the provenance while the run scores.
+        `helper`: the hash and the JUnit testcases are worked out by a forked helper process
+        where one can be started (report_helper.py: for `score`, whose own process is the
+        run's critical path); else by this process."""
         self.paths = paths
-        # its SHA-256 on a thread while the run scores (hashing lets the GIL go): only for a
-        # regular file, whose bytes a second reader cannot take from the run
+        hashed = input_path if input_path is not None and paths.any and \
+            input_path.is_file() else None
+        self.helper: ReportHelper | None = None
+        if helper and paths.any and can_fork():
+            self.helper = ReportHelper(
+                hashed, (list(mapping.variants), source) if paths.junit else None, jobs)
+            if not self.helper.started:
+                self.helper = None
+        # else its SHA-256 on a thread while the run scores (hashing lets the GIL go): only
+        # for a regular file, whose bytes a second reader cannot take from the run
         self._early: tuple[Path, Background] | None = (
-            (input_path, Background(sha256_of, input_path)) if (
-                input_path is not None and paths.any and input_path.is_file()) else None)
+            (hashed, Background(sha256_of, hashed))
+            if hashed is not None and self.helper is None else None)
+        self._hashed = hashed
         self.created = datetime.now(UTC)
-        self.junit = JunitWriter(mapping.variants, source) if paths.junit else None
+        self.junit = JunitWriter(mapping.variants, source) if paths.junit and \
+            self.helper is None else None
         drawn = bool(paths.html or paths.markdown)
         worst = paths.worst if drawn else 0
         # json_distance scored: the JSON fields table is counted in the same pass
         json_job = FieldsFeed.job_of(jobs) if drawn else None
         self.fields = None if json_job is None else FieldsFeed(mapping.variants, json_job)
+        feed = self.helper.remote if self.helper is not None else (
+            JunitFeed(self.junit, list(jobs)) if self.junit is not None else None)
         self.collector = ReportCollector(mapping, jobs, worst=worst, id_column=id_column,
-                                         label_column=label_column, junit=self.junit,
+                                         label_column=label_column, junit=feed,
                                          fields=self.fields)
 
     def feed(self, piece: Table, result: BatchResult,
@@ -149,22 +156,24 @@ class ReportOutputs:
         `inputs`, when not given, is the one data file (`input_path`, hashed here)."""
         if fields is None and self.fields is not None:
             fields = self.fields.section()
-        prov = Provenance(
-            inputs=inputs or (InputFile(scrub(tally.source), self._sha256(input_path),
-                                        tally.rows),),
-            version=__version__, created=self.created.isoformat(timespec="seconds"),
-            metrics=tuple(job.id for job in tally.jobs),
-            thresholds={job.id: job.threshold for job in tally.jobs},
-            options=scrubbed(options), command=scrub(command))
+        timestamp = self.created.strftime("%Y-%m-%dT%H:%M:%S")
         junit = None
-        self.collector.finish_junit()  # before the worst rows: they share its diffs
-        if self.junit is not None and self.paths.junit:
+        if self.helper is not None:
+            self.helper.finish(self.paths.junit, timestamp)  # written from now on, over there
+        elif self.junit is not None and self.paths.junit:
+            self.collector.finish_junit()  # before the worst rows: they share its diffs
             # its testcases are all spooled: copied and flushed to disk by the kernel (the GIL
             # let go) while the worst rows are diffed and the HTML and Markdown rendered
-            junit = Background(self.junit.write, self.paths.junit,
-                               self.created.strftime("%Y-%m-%dT%H:%M:%S"),
+            junit = Background(self.junit.write, self.paths.junit, timestamp,
                                properties=self.collector.junit_properties())
         try:
+            prov = Provenance(
+                inputs=inputs or (InputFile(scrub(tally.source), self._sha256(input_path),
+                                            tally.rows),),
+                version=__version__, created=self.created.isoformat(timespec="seconds"),
+                metrics=tuple(job.id for job in tally.jobs),
+                thresholds={job.id: job.threshold for job in tally.jobs},
+                options=scrubbed(options), command=scrub(command))
             data = ReportData(prov, tally, worst=self.collector.worst_rows(),
                               calibration=self.collector.calibration(), regressions=regressions,
                               fields=fields, worst_n=self.paths.worst)
@@ -175,17 +184,23 @@ class ReportOutputs:
         finally:
             if junit is not None:
                 junit.result()
+            if self.helper is not None:
+                self.helper.result(self.paths.junit)
         return data
 
     def _sha256(self, path: Path | None) -> str | None:
+        if self.helper is not None and path is not None and path == self._hashed:
+            return self.helper.digest()
         if self._early is not None and path == self._early[0]:
             return self._early[1].result()
         return sha256_of(path)
 
     def close(self) -> None:
-        """Let go of the JUnit spools (a run that failed or was interrupted)."""
+        """Let go of the JUnit spools and the helper (a run that failed or was interrupted)."""
         if self.junit is not None:
             self.junit.close()
+        if self.helper is not None:
+            self.helper.close()
 
 
 def _write(path: Path, content: str) -> None:
