@@ -5,8 +5,10 @@ file, and the digest the file's own."""
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import os
+import re
 import signal
 
 import pytest
@@ -14,6 +16,7 @@ import pytest
 from matchlens.core.config import Config
 from matchlens.core.datasets import table_from_columns
 from matchlens.core.errors import OutputError
+from matchlens.core.output.reports import junit_feed
 from matchlens.core.output.reports.outputs import ReportOutputs, ReportPaths
 from matchlens.core.scoring import plan
 from matchlens.core.scoring.forked import can_fork
@@ -92,3 +95,46 @@ def test_the_provenance_digest_is_the_input_files_sha256(tmp_path):
         outputs.close()
     assert report.provenance.inputs[0].sha256 == hashlib.sha256(data.read_bytes()).hexdigest()
     assert hashlib.sha256(data.read_bytes()).hexdigest() in (tmp_path / "r.html").read_text()
+
+
+def _csv_run(folder, path, *, helper: bool) -> bytes:
+    """A CSV file read in pieces as `score` reads it (delimited rows: the helper gets their
+    ids joined in one string), reported with or without the helper."""
+    from matchlens.core.datasets.readers import iter_tables
+
+    config = plan.shape_config(Config(), overrides=["levenshtein_similarity.threshold=0.7",
+                                                    "exact_match.threshold=1"])
+    jobs = plan.make_plan(config, "exact_match,levenshtein_similarity").jobs
+    pieces = list(iter_tables(path, chunk_rows=37))
+    assert pieces[0].is_delimited
+    mapping = ColumnMapping("expected", ("a", "b"))
+    tally = Tally(pieces[0].label, mapping.variants, jobs, unit=pieces[0].unit)
+    outputs = ReportOutputs(ReportPaths(junit=folder / "j.xml"), mapping, jobs,
+                            source=pieces[0].label, id_column="id", helper=helper)
+    assert (outputs.helper is not None) == helper
+    try:
+        for piece, result in score_stream(pieces, mapping, jobs, tally):
+            outputs.feed(piece, result)
+        outputs.finish(tally, input_path=None, options={})
+    finally:
+        outputs.close()
+    return re.sub(rb'timestamp="[^"]*"', b"", (folder / "j.xml").read_bytes())
+
+
+def test_a_csv_files_testcases_are_the_same_bytes_with_the_helper(tmp_path, monkeypatch):
+    from tests.core.output.reports.test_junit_same_bytes import hostile_run
+
+    monkeypatch.setattr(junit_feed, "JUNIT_DIFFS", 40)  # the cut inside a piece
+    columns = hostile_run(11, 300)
+    path = tmp_path / "hostile.csv"
+    with path.open("w", newline="", encoding="utf-8", errors="replace") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(list(columns))
+        for row in zip(*columns.values(), strict=True):
+            writer.writerow(["" if v is None else v.replace("\ud800", "?").replace("\0", "")
+                             for v in row])
+    (tmp_path / "own").mkdir()
+    (tmp_path / "helper").mkdir()
+    own = _csv_run(tmp_path / "own", path, helper=False)
+    assert b'name="&lt;q' in own and b'name="row ' in own  # escaped ids, empty ids
+    assert _csv_run(tmp_path / "helper", path, helper=True) == own

@@ -13,7 +13,7 @@ import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING
+from operator import itemgetter
 
 import numpy as np
 
@@ -24,6 +24,7 @@ from matchlens.core.metrics.registry import STATUS_SCORED
 from matchlens.core.output.reports.fields_feed import METRIC, FieldsFeed
 from matchlens.core.output.reports.junit_feed import JunitFeed
 from matchlens.core.output.reports.model import RowDiff, WorstRows
+from matchlens.core.output.reports.report_helper import JoinedIds, JunitRemote, joined_ids
 from matchlens.core.output.reports.rows import (
     failing_sentence,
     fails,
@@ -33,9 +34,6 @@ from matchlens.core.results import Direction
 from matchlens.core.scoring.batch import BatchResult, MetricJob
 from matchlens.core.scoring.mapping import ColumnMapping
 from matchlens.core.scoring.references import parse_references
-
-if TYPE_CHECKING:
-    from matchlens.core.output.reports.report_helper import JunitRemote
 
 
 class Cells(Sequence):
@@ -96,7 +94,9 @@ class ReportCollector:
         n, start = result.rows, self.rows
         self.rows += n
         texts: dict[str, Sequence[str | None]] | None = None
-        ids = self._ids(table)
+        # the ids only for the JUnit testcases (the helper's: joined in one string)
+        ids = None if self.junit_feed is None else self._ids(
+            table, joined=isinstance(self.junit_feed, JunitRemote))
         for variant in self.mapping.variants:
             picks = set()
             for job in self.thresholded:
@@ -111,7 +111,7 @@ class ReportCollector:
                                     None if regressed is None else regressed.get(variant))
             if picks:
                 texts = texts or self._texts(table)
-                self._fill(variant, picks, result, start, table, ids, texts)
+                self._fill(variant, picks, result, start, table, texts)
             if self.fields is not None:
                 texts = texts or self._texts(table)
                 expected = texts[""] if not self.mapping.expected_any else [
@@ -155,9 +155,9 @@ class ReportCollector:
         return entered
 
     def _fill(self, variant: str, picks: set[int], result: BatchResult, start: int,
-              table: Table, ids: list | None, texts: dict[str, Sequence[str | None]]) -> None:
+              table: Table, texts: dict[str, Sequence[str | None]]) -> None:
         """Replace the piece-row placeholders of this piece's entries by their candidates."""
-        made = {row: self._candidate(variant, row, result, start, table, ids, texts)
+        made = {row: self._candidate(variant, row, result, start, table, texts)
                 for row in picks}
         for job in self.thresholded:
             heap = self._heaps[(variant, job.id)]
@@ -166,13 +166,13 @@ class ReportCollector:
                     heap[i] = (bad, neg, made[item])
 
     def _candidate(self, variant: str, row: int, result: BatchResult, start: int, table: Table,
-                   ids: list | None, texts: dict[str, Sequence[str | None]]) -> _Candidate:
+                   texts: dict[str, Sequence[str | None]]) -> _Candidate:
         scores = {}
         for job in self.jobs:
             key = (variant, job.id)
             ok = result.status[key][row] == STATUS_SCORED
             scores[job.id] = float(result.scores[key][row]) if ok else None
-        return _Candidate(start + row, table.lines[row], None if ids is None else ids[row],
+        return _Candidate(start + row, table.lines[row], self._id_at(table, row),
                           self._expected(texts, variant, row, result), texts[variant][row],
                           scores)
 
@@ -220,13 +220,24 @@ class ReportCollector:
             return Cells(table.rows, table.column_index[spec])
         return resolve_column(table, spec, require_match=False).values
 
-    def _ids(self, table: Table) -> list | None:
+    def _ids(self, table: Table, joined: bool = False) -> list | JoinedIds | None:
+        """The piece's ids (None without an id column); `joined`: a CSV piece's as one string
+        (report_helper.joined_ids: quick to send to the helper)."""
         if self.id_column is None or self.id_column not in table.columns:
             return None
         if table.is_delimited:  # cell_text of a CSV row is the cell: one pass, no call a row
-            at = table.column_index[self.id_column]
-            return [row[at] for row in table.rows]
+            cells = map(itemgetter(table.column_index[self.id_column]), table.rows)
+            if joined:
+                return joined_ids(cells, len(table)) or self._ids(table)
+            return list(cells)
         return [table.cell_text(i, self.id_column) for i in range(len(table))]
+
+    def _id_at(self, table: Table, row: int) -> str | None:
+        if self.id_column is None or self.id_column not in table.columns:
+            return None
+        if table.is_delimited:
+            return table.rows[row][table.column_index[self.id_column]]
+        return table.cell_text(row, self.id_column)
 
     def finish_junit(self) -> None:
         """Every row's testcase handed to the JUnit writer: the readable diffs still due

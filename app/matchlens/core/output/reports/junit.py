@@ -98,42 +98,25 @@ def row_names(start: int, n: int) -> pa.Array:
     return pc.binary_join_element_wise(row, text, empty)
 
 
-def id_array(ids: list) -> pa.Array | None:
-    """The ids as one string array (string_array: a buffer, cheap to send to another
-    process), or None where name_column must see the list itself (an id None or empty, not a
-    string, or a lone surrogate)."""
-    if None in ids or "" in ids:
-        return None
-    try:
-        return string_array(ids)
-    except (UnicodeEncodeError, TypeError):
-        return None
-
-
-def name_column(ids: list | pa.Array | None, start: int, n: int) -> pa.Array:
+def name_column(ids: list | None, start: int, n: int) -> pa.Array:
     """The escaped testcase names of a piece: each row's id, `row N` where it has none (None
     or empty). The escaping runs on the whole column (pyarrow); a column holding a character
     XML 1.0 forbids (a control character, a lone surrogate: not even UTF-8) is made visible
-    row by row (xml_attr), as ids rarely hold one. `ids` may be id_array's."""
+    row by row (xml_attr), as ids rarely hold one."""
     if ids is None:
         return row_names(start, n)
-    if isinstance(ids, pa.Array):
-        names = ids
-    else:
-        values = ids
-        if None in ids or "" in ids:  # `row N` has nothing to escape: put in before
-            values = [v if v not in (None, "") else f"row {start + k + 1}"
-                      for k, v in enumerate(ids)]
-        try:
-            names = string_array(values)
-        except (UnicodeEncodeError, TypeError):
-            names = None
+    values = ids
+    if None in ids or "" in ids:  # `row N` has nothing to escape: put in before
+        values = [v if v not in (None, "") else f"row {start + k + 1}" for k, v in enumerate(ids)]
+    try:
+        names = string_array(values)
+    except (UnicodeEncodeError, TypeError):
+        names = None
     if names is not None and not pc.any(pc.match_substring_regex(names, _ANY_RE2)).as_py():
         return names  # the common case: one scan says no name needs escaping
     if names is None or pc.any(pc.match_substring_regex(names, _FORBIDDEN_RE2)).as_py():
-        listed = ids.to_pylist() if isinstance(ids, pa.Array) else ids
         return string_array([xml_attr(v) if v not in (None, "") else f"row {start + k + 1}"
-                             for k, v in enumerate(listed)])
+                             for k, v in enumerate(ids)])
     for char in '&<>"\n\r\t':  # & first: the others' escapes hold one
         names = pc.replace_substring(names, char, _ATTR_ESCAPES[char])
     return names
