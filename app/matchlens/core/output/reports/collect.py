@@ -22,9 +22,10 @@ from matchlens.core.datasets.table import Table
 from matchlens.core.labels.calibration_report import MetricReport, calibrate_scores
 from matchlens.core.metrics.registry import STATUS_SCORED
 from matchlens.core.output.reports.fields_feed import METRIC, FieldsFeed
+from matchlens.core.output.reports.helper_work import JoinedIds, joined_ids
 from matchlens.core.output.reports.junit_feed import JunitFeed
 from matchlens.core.output.reports.model import RowDiff, WorstRows
-from matchlens.core.output.reports.report_helper import JoinedIds, JunitRemote, joined_ids
+from matchlens.core.output.reports.report_helper import JunitRemote
 from matchlens.core.output.reports.rows import (
     failing_sentence,
     fails,

@@ -29,6 +29,7 @@ from matchlens.core.datasets.table import Table
 from matchlens.core.errors import OutputError
 from matchlens.core.output.reports.collect import ReportCollector
 from matchlens.core.output.reports.fields_feed import FieldsFeed
+from matchlens.core.output.reports.helper_work import sha256_of
 from matchlens.core.output.reports.html_report import render_html
 from matchlens.core.output.reports.junit import JunitWriter
 from matchlens.core.output.reports.junit_feed import JunitFeed
@@ -47,7 +48,7 @@ from matchlens.core.output.reports.regressions import (
     regression_section,
     result_rows,
 )
-from matchlens.core.output.reports.report_helper import ReportHelper, sha256_of
+from matchlens.core.output.reports.report_helper import ReportHelper
 from matchlens.core.scoring.batch import BatchResult, MetricJob
 from matchlens.core.scoring.forked import can_fork
 from matchlens.core.scoring.mapping import ColumnMapping

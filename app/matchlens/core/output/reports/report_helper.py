@@ -7,14 +7,15 @@ Measured at 1M rows (benchmarks/bench_reports.py): in the run's process, the JUn
 and their first readable diffs cost ~1.5 s of CPU and the hash 0.3 s, all of it added to the
 run's time, while the second core still had idle time between the scoring workers.
 
-The helper is forked when the reports start (before any thread: `can_fork`) and runs at a
-lower priority (`NICENESS`): it works in the time the run leaves a core idle. Each piece
+The helper is forked when the reports start (before any thread: `can_fork`) and works in
+the time the run leaves a core idle (helper_work.py: at the run's priority, waiting for idle
+cores rather than niced, which starved it on a busy machine). Each piece
 (`JunitRemote.add`: the thresholded metrics' scores and status, the ids, the line numbers of
 rows without a score, and the texts of the rows that still get a readable diff) goes in a
 memory file whose descriptor is passed over a UNIX socket, so the run never waits on the
 helper — unless MAX_PENDING bytes of pieces wait for it, which bounds the memory. The helper
 acks each piece it has worked off and feeds the very `JunitFeed` the run would have fed, so
-the file is the same, byte for byte. At the end `finish` asks for the digest, then for the
+the file is the same, byte for byte (test_junit_same_bytes). At the end `finish` asks for the digest, then for the
 JUnit file, written while the run renders the HTML and Markdown. A helper that fails or
 dies is one sentence naming the JUnit file; without fork (macOS, Windows, a thread
 running, one core) the run does all of it itself (outputs.py).
@@ -22,90 +23,32 @@ running, one core) the run does all of it itself (outputs.py).
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import mmap
 import os
 import pickle
 import socket
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO
 
 import numpy as np
 
-from matchlens.core.errors import MatchLensError, OutputError
+from matchlens.core.errors import OutputError
 from matchlens.core.metrics.registry import STATUS_SCORED
 from matchlens.core.output.reports import junit_feed
-from matchlens.core.output.reports.junit import JunitWriter
-from matchlens.core.output.reports.junit_feed import ExpectedOf, JunitFeed
+from matchlens.core.output.reports.helper_work import (
+    ACK,
+    FINISH,
+    MAX_PENDING,
+    PIECE,
+    REPLY,
+    JoinedIds,
+    Piece,
+    serve,
+)
+from matchlens.core.output.reports.junit_feed import ExpectedOf
 from matchlens.core.scoring.batch import BatchResult, MetricJob
 from matchlens.core.scoring.forked import ForkedWorker, reap_workers
-from matchlens.core.text.redact import known_secrets, remember
-
-NICENESS = 19  # the helper's priority below the run's (os.nice): it works in the idle time
-MAX_PENDING = 64 << 20  # bytes of pieces sent and not yet worked off, before the run waits
-_PIECE, _FINISH, _ACK, _REPLY = b"p", b"f", b"a", b"r"  # what a packet is (its first byte)
-
-
-def sha256_of(path: Path | None) -> str | None:
-    """The file's SHA-256 (read in 1 MB blocks), or None for standard input."""
-    if path is None:
-        return None
-    try:
-        with open(path, "rb") as handle:
-            return hashlib.file_digest(handle, "sha256").hexdigest()
-    except OSError:
-        return None
-
-
-@dataclass(frozen=True)
-class JoinedIds:
-    """A piece's ids as one string, NUL between them: one object to send, where a list of
-    50,000 strings takes longer to pickle than the rest of the piece."""
-
-    text: str
-    count: int
-
-    def split(self) -> list[str]:
-        return self.text.split("\0") if self.count else []
-
-
-def joined_ids(cells: Iterable[str], count: int) -> JoinedIds | None:
-    """`count` ids joined (None when one holds a NUL, or is not a string: send the list)."""
-    try:
-        text = "\0".join(cells)
-    except TypeError:
-        return None
-    if text.count("\0") != max(count - 1, 0):
-        return None
-    return JoinedIds(text, count)
-
-
-@dataclass
-class _Piece:
-    """What the helper needs of one piece and variant to write its testcases."""
-
-    variant: str
-    rows: int
-    start: int
-    unit: str
-    scores: dict[str, np.ndarray]  # metric -> scores, for the metrics that judge a row
-    status: dict[str, np.ndarray]
-    ids: list | JoinedIds | None
-    lines: dict[int, int]  # row -> line number, for the rows a sentence names
-    texts: dict[int, tuple[str | None, str | None]]  # row -> (expected, actual): the diffs
-    regressed: np.ndarray | None
-    secrets: list[str]
-
-
-@dataclass
-class _PieceTable:
-    """The piece's table as JunitFeed reads it: `lines[row]` for the rows sent."""
-
-    unit: str
-    lines: dict[int, int]
+from matchlens.core.text.redact import known_secrets
 
 
 class JunitRemote:
@@ -147,7 +90,7 @@ class JunitRemote:
                 texts[row] = (expected(variant, row), None if actual is None else actual[row])
             self._left[variant] = max(0, left - int(due.size) - int(others.size))
         lines = table.lines
-        self.helper.send(_Piece(
+        self.helper.send(Piece(
             variant, result.rows, start, table.unit,
             {job.id: result.scores[(variant, job.id)] for job in judged},
             {job.id: result.status[(variant, job.id)] for job in judged},
@@ -178,7 +121,7 @@ class ReportHelper:
     def started(self) -> bool:
         return self.worker.pid is not None
 
-    def send(self, piece: _Piece) -> None:
+    def send(self, piece: Piece) -> None:
         """One piece, in a memory file handed over with its descriptor: never a wait for the
         helper, unless MAX_PENDING bytes of pieces are waiting for it."""
         if self.failed is not None:
@@ -189,7 +132,7 @@ class ReportHelper:
             view, done = memoryview(data), 0
             while done < len(data):
                 done += os.write(fd, view[done:])
-            socket.send_fds(self._sock, [_PIECE], [fd])
+            socket.send_fds(self._sock, [PIECE], [fd])
             self._pending.append(len(data))
             self._take_acks(wait=sum(self._pending) > MAX_PENDING)
         except OSError:  # the helper is gone: said when its file is asked for
@@ -215,7 +158,7 @@ class ReportHelper:
         """Ask for the digest and the JUnit file (to `junit_path`), written from now on."""
         if self.failed is None:
             try:
-                self._sock.send(_FINISH + pickle.dumps((junit_path, timestamp)))
+                self._sock.send(FINISH + pickle.dumps((junit_path, timestamp)))
             except OSError:
                 self.failed = "the process writing it stopped"
 
@@ -246,9 +189,9 @@ class ReportHelper:
         if self.failed is not None:
             return None
         try:
-            while (packet := self._sock.recv(1 << 16)) == _ACK:
+            while (packet := self._sock.recv(1 << 16)) == ACK:
                 continue
-            return pickle.loads(packet[1:]) if packet[:1] == _REPLY else None
+            return pickle.loads(packet[1:]) if packet[:1] == REPLY else None
         except (OSError, EOFError, pickle.UnpicklingError):
             return None
 
@@ -272,76 +215,3 @@ def _helper_task(own: socket.socket, runs: socket.socket, input_path: Path | Non
     return task
 
 
-def serve(sock: socket.socket, input_path: Path | None,
-          junit: tuple[list[str], str] | None, jobs: list[MetricJob]) -> None:
-    """The helper's work: hash the input, feed each piece to a JunitFeed (an ack for each),
-    and at the finish answer the digest and then the outcome of writing the file."""
-    with contextlib.suppress(OSError):
-        os.nice(NICENESS)  # the run's own process and its scoring first: this takes idle time
-    digest = sha256_of(input_path)
-    writer = JunitWriter(*junit) if junit is not None else None
-    feed = JunitFeed(writer, jobs) if writer is not None else None
-    error: str | None = None
-    try:
-        while True:
-            packet, fds, _flags, _addr = socket.recv_fds(sock, 1 << 16, 1)
-            if not packet:
-                return  # the run is gone
-            if packet[:1] == _PIECE:
-                piece = _read_piece(fds[0])
-                if error is None and feed is not None:
-                    try:
-                        _feed(feed, jobs, piece)
-                    except Exception as err:  # noqa: BLE001 - said when the file is asked for
-                        error = _said(err)
-                sock.send(_ACK)
-                continue
-            path, timestamp = pickle.loads(packet[1:])
-            sock.send(_REPLY + pickle.dumps(("digest", digest)))
-            if error is None and feed is not None and writer is not None and path is not None:
-                try:
-                    feed.finish()
-                    writer.write(path, timestamp, properties=feed.properties(writer.variants))
-                except Exception as err:  # noqa: BLE001 - sent to the run, which says it
-                    error = _said(err)
-            sock.send(_REPLY + pickle.dumps(("done", error)))
-            return
-    finally:
-        if writer is not None:
-            writer.close()
-
-
-def _read_piece(fd: int) -> _Piece:
-    try:
-        size = os.fstat(fd).st_size
-        with mmap.mmap(fd, size, prot=mmap.PROT_READ) as data:
-            return pickle.loads(data)
-    finally:
-        os.close(fd)
-
-
-def _feed(feed: JunitFeed, jobs: list[MetricJob], piece: _Piece) -> None:
-    for secret in piece.secrets:
-        remember(secret)
-    result = BatchResult(piece.rows, [piece.variant], jobs,
-                         scores={(piece.variant, k): v for k, v in piece.scores.items()},
-                         status={(piece.variant, k): v for k, v in piece.status.items()})
-    texts = piece.texts
-    ids = piece.ids.split() if isinstance(piece.ids, JoinedIds) else piece.ids
-    feed.add(piece.variant, result, piece.start, _PieceTable(piece.unit, piece.lines), ids, lambda _variant, row: texts[row][0], _Actuals(texts), piece.regressed)
-
-
-class _Actuals:
-    """`actual[row]` of the rows whose texts were sent."""
-
-    def __init__(self, texts: dict[int, tuple[str | None, str | None]]) -> None:
-        self.texts = texts
-
-    def __getitem__(self, row: int) -> str | None:
-        return self.texts[row][1]
-
-
-def _said(err: Exception) -> str:
-    if isinstance(err, MatchLensError | OSError):
-        return str(err)
-    return f"{type(err).__name__}: {err}"
