@@ -191,9 +191,12 @@ class ReportHelper:
         try:
             while (packet := self._sock.recv(1 << 16)) == ACK:
                 continue
-            return pickle.loads(packet[1:]) if packet[:1] == REPLY else None
+            if packet[:1] == REPLY:
+                return pickle.loads(packet[1:])
         except (OSError, EOFError, pickle.UnpicklingError):
-            return None
+            pass
+        self.failed = "the process writing it stopped"  # never waited for again
+        return None
 
     def close(self) -> None:
         """Let the helper go (killed when it has not said everything); once."""
