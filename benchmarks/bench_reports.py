@@ -56,7 +56,9 @@ works in idle time (core/output/reports/report_helper.py, helper_work.py), `--ro
 --before <6329fed>/app`, load 0.3-1.8: this checkout alone 7.9 s wall / 13.8 s CPU, with the
 three reports 8.7 s / 15.2 s: +11.0% wall, +10.1% CPU; 6329fed +24.9% wall, +12.3% CPU. Round
 by round a run moves ±1 s, so the figure sits inside the noise: 7 alternating pairs of
-`matchlens score` on the same data (outside this script) gave +7.2% wall, +4.5% CPU. What the
+`matchlens score` on the same data (outside this script) gave +7.2% wall, +4.5% CPU, and a
+later series of 7 +16.8% wall, +14.4% CPU: not shown under 10%. The helper's work left when the
+run ends (it waits for idle time, which the run leaves little of) took 0.2-0.65 s. What the
 run's own process still does for the reports: the ids joined and each piece's scores pickled
 into a memory file (~0.15 s a million rows), the worst-row heaps (~0.1 s), and at the end the
 HTML, the Markdown and the wait for the JUnit file's copy and flush (~0.2-0.3 s).
