@@ -39,7 +39,6 @@ class GuiCollector(QObject):
     def __init__(self, parent: QObject, interval_ms: int = INTERVAL_MS) -> None:
         super().__init__(parent)
         self.thresholds = gc.get_threshold()
-        self.collections = [0, 0, 0]  # how many of each generation this collector ran
         gc.disable()
         self._timer = QTimer(self)
         self._timer.setInterval(interval_ms)
@@ -62,14 +61,7 @@ class GuiCollector(QObject):
             if counts[older] > self.thresholds[older]:
                 generation = older
         gc.collect(generation)
-        self.collections[generation] += 1
         return generation
-
-    def stop(self) -> None:
-        """Give the schedule back to CPython: a last full collection here, then automatic."""
-        self._timer.stop()
-        gc.collect()
-        gc.enable()
 
 
 def install(app: QCoreApplication | None = None) -> GuiCollector:
