@@ -43,14 +43,11 @@ _FD_SPACE = socket.CMSG_LEN(array.array("i").itemsize)  # one descriptor a packe
 
 
 def sha256_of(path: Path | None) -> str | None:
-    """The file's SHA-256 (read in 1 MB blocks), or None for standard input."""
-    if path is None:
-        return None
-    try:
-        with open(path, "rb") as handle:
-            return hashlib.file_digest(handle, "sha256").hexdigest()
-    except OSError:
-        return None
+    """The file's SHA-256, or None for standard input or a file that cannot be read."""
+    hashing = _Hashing(path)
+    while not hashing.done:
+        hashing.step()
+    return hashing.digest
 
 
 @dataclass(frozen=True)
@@ -153,7 +150,7 @@ class _Packets:
     """The packets received and not yet worked off (a piece's memory file held open)."""
 
     sock: socket.socket
-    items: list[tuple[bytes, list[int]]]
+    items: list[tuple[bytes, list[int], int]]  # (packet, its descriptors, their bytes)
     size: int = 0  # bytes of the pieces held
 
     def take(self, wait: bool) -> None:
@@ -170,15 +167,15 @@ class _Packets:
                     fds.frombytes(data[:len(data) - len(data) % fds.itemsize])
             if not packet:
                 raise EOFError
-            self.items.append((packet, fds.tolist()))
-            if fds:
-                self.size += os.fstat(fds[0]).st_size
+            held = os.fstat(fds[0]).st_size if fds else 0
+            self.items.append((packet, fds.tolist(), held))
+            self.size += held
             flags = socket.MSG_DONTWAIT
 
     def urgent(self) -> bool:
         """The run waits (or soon will): it asked for the files, or pieces pile up."""
         self.take(wait=False)
-        return self.size >= MAX_PENDING // 2 or any(p[:1] == FINISH for p, _ in self.items)
+        return self.size >= MAX_PENDING // 2 or any(p[:1] == FINISH for p, _, _ in self.items)
 
 
 def serve(sock: socket.socket, input_path: Path | None,
@@ -198,11 +195,11 @@ def serve(sock: socket.socket, input_path: Path | None,
                 hashing.step()
                 continue
             packets.take(wait=not packets.items)
-            packet, fds = packets.items[0]
+            packet, fds, held = packets.items[0]
             if packet[:1] == PIECE:
                 gate.wait(packets.urgent)
                 packets.items.pop(0)
-                packets.size -= os.fstat(fds[0]).st_size
+                packets.size -= held
                 piece = _read_piece(fds[0])
                 if error is None and feed is not None:
                     try:
@@ -279,7 +276,8 @@ def _feed(feed: JunitFeed, jobs: list[MetricJob], piece: Piece) -> None:
                          status={(piece.variant, k): v for k, v in piece.status.items()})
     texts = piece.texts
     ids = piece.ids.split() if isinstance(piece.ids, JoinedIds) else piece.ids
-    feed.add(piece.variant, result, piece.start, _PieceTable(piece.unit, piece.lines), ids, lambda _variant, row: texts[row][0], _Actuals(texts), piece.regressed)
+    feed.add(piece.variant, result, piece.start, _PieceTable(piece.unit, piece.lines), ids,
+             lambda _variant, row: texts[row][0], _Actuals(texts), piece.regressed)
 
 
 class _Actuals:

@@ -126,9 +126,8 @@ class ReportOutputs:
                 self.helper = None
         # else its SHA-256 on a thread while the run scores (hashing lets the GIL go): only
         # for a regular file, whose bytes a second reader cannot take from the run
-        self._early: tuple[Path, Background] | None = (
-            (hashed, Background(sha256_of, hashed))
-            if hashed is not None and self.helper is None else None)
+        self._early = Background(sha256_of, hashed) \
+            if hashed is not None and self.helper is None else None
         self._hashed = hashed
         self.created = datetime.now(UTC)
         self.junit = JunitWriter(mapping.variants, source) if paths.junit and \
@@ -190,11 +189,9 @@ class ReportOutputs:
         return data
 
     def _sha256(self, path: Path | None) -> str | None:
-        if self.helper is not None and path is not None and path == self._hashed:
-            return self.helper.digest()
-        if self._early is not None and path == self._early[0]:
-            return self._early[1].result()
-        return sha256_of(path)
+        if path is None or path != self._hashed:
+            return sha256_of(path)
+        return self.helper.digest() if self.helper is not None else self._early.result()
 
     def close(self) -> None:
         """Let go of the JUnit spools and the helper (a run that failed or was interrupted)."""
