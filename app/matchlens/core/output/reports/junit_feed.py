@@ -18,7 +18,7 @@ has work of its own, rather than all with the first piece while it waits.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -80,6 +80,23 @@ class HeldPiece:
     due: list[tuple[int, str, str, Diff]] = field(default_factory=list)
 
 
+def scored_rows(result: BatchResult, variant: str, judged: list[MetricJob]) -> np.ndarray:
+    """The rows of `variant` scored by at least one of the metrics that judge them (the
+    others are skipped testcases)."""
+    scored = np.zeros(result.rows, dtype=bool)
+    for job in judged:
+        scored |= result.status[(variant, job.id)] == STATUS_SCORED
+    return scored
+
+
+def failing_rows(verdicts: Iterable[np.ndarray], scored: np.ndarray) -> np.ndarray:
+    """The scored rows that some thresholded metric fails (its verdict 0)."""
+    failing = np.zeros(len(scored), dtype=bool)
+    for verdict in verdicts:
+        failing |= verdict == 0
+    return failing & scored
+
+
 def no_diff_text() -> str:
     """The body of a failing testcase past the cut (short: a 1M-row run has 700,000)."""
     return f"(no diff past the first {JUNIT_DIFFS:,} failing rows: see {DIFFS_PROPERTY})"
@@ -109,15 +126,9 @@ class JunitFeed:
         starts by saying so. `actual` (the variant's texts) and `expected` are read only while
         the variant's failing rows get diffs."""
         n = result.rows
-        judged = self.thresholded or self.jobs
-        scored = np.zeros(n, dtype=bool)
-        for job in judged:
-            scored |= result.status[(variant, job.id)] == STATUS_SCORED
+        scored = scored_rows(result, variant, self.thresholded or self.jobs)
         verdicts = {job.id: result.verdicts(variant, job.id) for job in self.thresholded}
-        failing = np.zeros(n, dtype=bool)
-        for verdict in verdicts.values():
-            failing |= verdict == 0
-        failing &= scored
+        failing = failing_rows(verdicts.values(), scored)
         cls = xml_attr(variant)
         tails = [passed_tail(cls)]
         codes = np.zeros(n, dtype=np.int32)

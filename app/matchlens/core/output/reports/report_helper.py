@@ -33,7 +33,6 @@ from typing import Any, BinaryIO
 import numpy as np
 
 from matchlens.core.errors import OutputError
-from matchlens.core.metrics.registry import STATUS_SCORED
 from matchlens.core.output.reports import junit_feed
 from matchlens.core.output.reports.helper_work import (
     ACK,
@@ -45,7 +44,7 @@ from matchlens.core.output.reports.helper_work import (
     Piece,
     serve,
 )
-from matchlens.core.output.reports.junit_feed import ExpectedOf
+from matchlens.core.output.reports.junit_feed import ExpectedOf, failing_rows, scored_rows
 from matchlens.core.scoring.batch import BatchResult, MetricJob
 from matchlens.core.scoring.forked import ForkedWorker, reap_workers
 from matchlens.core.text.redact import known_secrets
@@ -70,19 +69,15 @@ class JunitRemote:
         """As JunitFeed.add; the texts are read for the rows that may get a diff (the first
         failing rows, and rows that regressed, until the variant's diffs are all given)."""
         judged = self.thresholded or self.jobs
-        scored = np.zeros(result.rows, dtype=bool)
-        for job in judged:
-            scored |= result.status[(variant, job.id)] == STATUS_SCORED
+        scored = scored_rows(result, variant, judged)
         named = np.flatnonzero(~scored)
         if regressed is not None and regressed.any():
             named = np.union1d(named, np.flatnonzero(regressed))
         texts: dict[int, tuple[str | None, str | None]] = {}
         left = self._left.get(variant, junit_feed.JUNIT_DIFFS)
         if left > 0:
-            failing = np.zeros(result.rows, dtype=bool)
-            for job in self.thresholded:
-                failing |= result.verdicts(variant, job.id) == 0
-            failing &= scored
+            failing = failing_rows(
+                (result.verdicts(variant, job.id) for job in self.thresholded), scored)
             due = np.flatnonzero(failing)
             others = np.zeros(0, dtype=np.int64) if regressed is None else \
                 np.flatnonzero(regressed & ~failing)
