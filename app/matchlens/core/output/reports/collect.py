@@ -224,7 +224,7 @@ class ReportCollector:
     def _ids(self, table: Table, joined: bool = False) -> list | JoinedIds | None:
         """The piece's ids (None without an id column); `joined`: a CSV piece's as one string
         (report_helper.joined_ids: quick to send to the helper)."""
-        if self.id_column is None or self.id_column not in table.columns:
+        if not self._has_ids(table):
             return None
         if table.is_delimited:  # cell_text of a CSV row is the cell: one pass, no call a row
             cells = map(itemgetter(table.column_index[self.id_column]), table.rows)
@@ -234,11 +234,10 @@ class ReportCollector:
         return [table.cell_text(i, self.id_column) for i in range(len(table))]
 
     def _id_at(self, table: Table, row: int) -> str | None:
-        if self.id_column is None or self.id_column not in table.columns:
-            return None
-        if table.is_delimited:
-            return table.rows[row][table.column_index[self.id_column]]
-        return table.cell_text(row, self.id_column)
+        return table.cell_text(row, self.id_column) if self._has_ids(table) else None
+
+    def _has_ids(self, table: Table) -> bool:
+        return self.id_column is not None and self.id_column in table.columns
 
     def finish_junit(self) -> None:
         """Every row's testcase handed to the JUnit writer: the readable diffs still due
