@@ -75,11 +75,14 @@ def start_reports(args: argparse.Namespace, first: Table, mapping: ColumnMapping
 
 def feeding(stream: Iterable[tuple[Table, BatchResult]], reports: ReportOutputs | None
             ) -> Iterator[tuple[Table, BatchResult]]:
-    """The scored pieces, each handed to the reports first."""
+    """The scored pieces, each handed to the reports first; after the last, the reports told
+    (the JUnit file is written meanwhile)."""
     for piece, result in stream:
         if reports is not None:
             reports.feed(piece, result)
         yield piece, result
+    if reports is not None:
+        reports.pieces_done()
 
 
 def finish_reports(reports: ReportOutputs | None, tally: Tally, input_path: Path | None,

@@ -1,53 +1,54 @@
 """The report helper's own side (report_helper.py starts it): what a piece sent to it holds
 (`Piece`, with its ids `JoinedIds`), and `serve`, the helper process's loop — the input's
-SHA-256 and each piece's JUnit testcases, worked out in the time the run leaves a core idle.
+SHA-256 (on a thread of its own: hashing lets the GIL go) and each piece's JUnit testcases,
+worked off as the pieces come.
 
-Idle time, not a lower priority: a process may lower its own priority (`nice`) but never
-raise it again, and a niced helper that the run waits for at its end starves on a machine
-kept busy by other work (measured: 166 s instead of 15 s for a 1M-row run beside two busy
-loops, where the plain run took 15 s). So the helper keeps the run's priority and waits
-instead (`IdleGate`: the kernel's counters in /proc/stat say whether a core of this process's
-has been about half idle over the last 50 ms) — until the run has asked for the files, or
-half of MAX_PENDING bytes of pieces wait for it (the run waits at MAX_PENDING): then it works
-at once.
+At the run's priority and at once, not niced nor waiting for idle cores: the scoring shares
+its pieces between the run and its worker, so whatever CPU the helper takes costs the run
+about half of it in time, while work put off until the run waits for it costs all of it
+(measured: waiting for idle time left the hash and the last pieces to the end, 0.3-0.9 s of a
+1M-row run), and a niced helper starved on a busy machine (166 s instead of 15 s beside two
+busy loops).
 """
 
 from __future__ import annotations
 
 import array
-import contextlib
 import hashlib
 import mmap
 import os
 import pickle
 import socket
-import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from matchlens.core.errors import MatchLensError
+from matchlens.core.atomic import together
+from matchlens.core.errors import MatchLensError, OutputError
 from matchlens.core.output.reports.junit import JunitWriter
 from matchlens.core.output.reports.junit_feed import JunitFeed
 from matchlens.core.scoring.batch import BatchResult, MetricJob
 from matchlens.core.text.redact import remember
 
 MAX_PENDING = 64 << 20  # bytes of pieces sent and not yet worked off, before the run waits
-PIECE, FINISH, ACK, REPLY = b"p", b"f", b"a", b"r"  # what a packet is (its first byte)
-WINDOW_S = 0.05  # how long the helper looks at the cores before it decides
-IDLE_CORES = 0.5  # idle time it takes, in cores (about half of one over the window)
-HASH_BLOCK = 8 << 20  # bytes hashed between two looks at the cores
+# what a packet is (its first byte): a piece, the finish (then the commit) from the run; an
+# ack or a reply from the helper
+PIECE, FINISH, COMMIT, ACK, REPLY = b"p", b"f", b"c", b"a", b"r"
 _FD_SPACE = socket.CMSG_LEN(array.array("i").itemsize)  # one descriptor a packet
 
 
 def sha256_of(path: Path | None) -> str | None:
     """The file's SHA-256, or None for standard input or a file that cannot be read."""
-    hashing = _Hashing(path)
-    while not hashing.done:
-        hashing.step()
-    return hashing.digest
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as handle:
+            return hashlib.file_digest(handle, "sha256").hexdigest()
+    except OSError:
+        return None
 
 
 @dataclass(frozen=True)
@@ -98,108 +99,42 @@ class _PieceTable:
     lines: dict[int, int]
 
 
-class IdleGate:
-    """Whether the cores this process may run on have been idle lately: /proc/stat's jiffies
-    (idle and iowait against all), read again at each look."""
-
-    def __init__(self, path: str = "/proc/stat") -> None:
-        self.path = path
-        try:
-            self.names = {f"cpu{n}".encode() for n in os.sched_getaffinity(0)}
-        except (AttributeError, OSError):
-            self.names = set()
-        self._last = self.counts()
-
-    def counts(self) -> tuple[int, int] | None:
-        """(idle, all) jiffies of this process's cores since boot; None if not readable."""
-        try:
-            with open(self.path, "rb") as handle:
-                lines = handle.read(1 << 16).splitlines()
-        except OSError:
-            return None
-        idle = total = 0
-        for line in lines:
-            fields = line.split()
-            if not fields or fields[0] not in self.names:
-                continue
-            values = [int(v) for v in fields[1:9]]
-            idle += values[3] + (values[4] if len(values) > 4 else 0)
-            total += sum(values)
-        return (idle, total) if total else None
-
-    def idle_cores(self) -> float | None:
-        """Cores idle on average since the last look; None where it cannot be told."""
-        now, last = self.counts(), self._last
-        self._last = now
-        if now is None or last is None or now[1] <= last[1]:
-            return None
-        return len(self.names) * (now[0] - last[0]) / (now[1] - last[1])
-
-    def wait(self, go_on: Callable[[], bool]) -> None:
-        """Until IDLE_CORES have been idle over a window, or `go_on()` says not to wait."""
-        self.idle_cores()
-        while not go_on():
-            time.sleep(WINDOW_S)
-            idle = self.idle_cores()
-            if idle is None or idle >= IDLE_CORES:
-                return
-
-
-@dataclass
-class _Packets:
-    """The packets received and not yet worked off (a piece's memory file held open)."""
-
-    sock: socket.socket
-    items: list[tuple[bytes, list[int], int]]  # (packet, its descriptors, their bytes)
-    size: int = 0  # bytes of the pieces held
-
-    def take(self, wait: bool) -> None:
-        """Every packet that has come (with `wait`, at least one); EOFError: the run is gone."""
-        flags = 0 if wait else socket.MSG_DONTWAIT
-        while True:
-            try:  # not socket.recv_fds: Python 3.11's ignores its flags (it always waits)
-                packet, extra, _flags, _addr = self.sock.recvmsg(1 << 16, _FD_SPACE, flags)
-            except BlockingIOError:
-                return
-            fds = array.array("i")
-            for level, kind, data in extra:
-                if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
-                    fds.frombytes(data[:len(data) - len(data) % fds.itemsize])
-            if not packet:
-                raise EOFError
-            held = os.fstat(fds[0]).st_size if fds else 0
-            self.items.append((packet, fds.tolist(), held))
-            self.size += held
-            flags = socket.MSG_DONTWAIT
-
-    def urgent(self) -> bool:
-        """The run waits (or soon will): it asked for the files, or pieces pile up."""
-        self.take(wait=False)
-        return self.size >= MAX_PENDING // 2 or any(p[:1] == FINISH for p, _, _ in self.items)
+def _take(sock: socket.socket, items: list[tuple[bytes, list[int]]], wait: bool) -> None:
+    """Every packet that has come (with `wait`, at least one) appended to `items` with its
+    descriptors; EOFError: the run is gone."""
+    flags = 0 if wait else socket.MSG_DONTWAIT
+    while True:
+        try:  # not socket.recv_fds: Python 3.11's ignores its flags (it always waits)
+            packet, extra, _flags, _addr = sock.recvmsg(1 << 16, _FD_SPACE, flags)
+        except BlockingIOError:
+            return
+        fds = array.array("i")
+        for level, kind, data in extra:
+            if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+                fds.frombytes(data[:len(data) - len(data) % fds.itemsize])
+        if not packet:
+            raise EOFError
+        items.append((packet, fds.tolist()))
+        flags = socket.MSG_DONTWAIT
 
 
 def serve(sock: socket.socket, input_path: Path | None,
           junit: tuple[list[str], str] | None, jobs: list[MetricJob]) -> None:
-    """The helper's loop: hash the input, feed each piece to a JunitFeed (an ack for each),
-    and at the finish answer the digest and then the outcome of writing the file; the work
-    done in idle time (IdleGate) until the run waits for it."""
-    gate, packets = IdleGate(), _Packets(sock, [])
+    """The helper's loop: hash the input (a thread), feed each piece to a JunitFeed as it
+    comes (an ack for each); at the finish answer the digest, write the file (its temporary)
+    and say so, and once the run commits, rename it into place and answer the outcome. The
+    run gone before it commits: the temporary is removed."""
+    items: list[tuple[bytes, list[int]]] = []
     writer = JunitWriter(*junit) if junit is not None else None
     feed = JunitFeed(writer, jobs) if writer is not None else None
-    hashing = _Hashing(input_path)
+    hashing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="matchlens-hash")
+    digest = hashing.submit(sha256_of, input_path)
     error: str | None = None
     try:
         while True:
-            if not hashing.done:
-                gate.wait(packets.urgent)
-                hashing.step()
-                continue
-            packets.take(wait=not packets.items)
-            packet, fds, held = packets.items[0]
+            _take(sock, items, wait=not items)
+            packet, fds = items.pop(0)
             if packet[:1] == PIECE:
-                gate.wait(packets.urgent)
-                packets.items.pop(0)
-                packets.size -= held
                 piece = _read_piece(fds[0])
                 if error is None and feed is not None:
                     try:
@@ -209,54 +144,35 @@ def serve(sock: socket.socket, input_path: Path | None,
                 sock.send(ACK)
                 continue
             path, timestamp = pickle.loads(packet[1:])
-            sock.send(REPLY + pickle.dumps(("digest", hashing.digest)))
-            if error is None and feed is not None and writer is not None and path is not None:
-                try:
-                    feed.finish()
-                    writer.write(path, timestamp, properties=feed.properties(writer.variants))
-                except Exception as err:  # noqa: BLE001 - sent to the run, which says it
-                    error = _said(err)
+            sock.send(REPLY + pickle.dumps(("digest", digest.result())))
+            try:
+                with together():  # renamed into place once the run commits (its table is)
+                    if error is None and feed is not None and writer is not None and \
+                            path is not None:
+                        try:
+                            feed.finish()
+                            writer.write(path, timestamp,
+                                         properties=feed.properties(writer.variants))
+                        except Exception as err:  # noqa: BLE001 - sent to the run, which says it
+                            error = _said(err)
+                    sock.send(REPLY + pickle.dumps(("written", error)))
+                    while not items:
+                        _take(sock, items, wait=True)  # EOFError: no commit, the file discarded
+                    if items[0][0][:1] != COMMIT:
+                        raise EOFError
+            except OutputError as err:  # the rename
+                error = str(err)
             sock.send(REPLY + pickle.dumps(("done", error)))
             return
-    except EOFError:
-        return  # the run is gone: nothing to write for it
+    except (EOFError, OSError):
+        return  # the run is gone (its socket shut): nothing to write for it
     finally:
-        hashing.close()
+        hashing.shutdown(wait=False, cancel_futures=True)
+        for _packet, fds in items:
+            for fd in fds:
+                os.close(fd)
         if writer is not None:
             writer.close()
-
-
-class _Hashing:
-    """The input file's SHA-256, HASH_BLOCK bytes a step (None: standard input, unreadable)."""
-
-    def __init__(self, path: Path | None) -> None:
-        self.digest: str | None = None
-        self._hash = hashlib.sha256()
-        self._handle = None
-        if path is not None:
-            with contextlib.suppress(OSError):
-                self._handle = open(path, "rb")  # noqa: SIM115 - closed when done
-
-    @property
-    def done(self) -> bool:
-        return self._handle is None
-
-    def step(self) -> None:
-        try:
-            block = self._handle.read(HASH_BLOCK)  # type: ignore[union-attr]
-        except OSError:
-            self.close()
-            return
-        if block:
-            self._hash.update(block)
-            return
-        self.digest = self._hash.hexdigest()
-        self.close()
-
-    def close(self) -> None:
-        if self._handle is not None:
-            self._handle.close()
-            self._handle = None
 
 
 def _read_piece(fd: int) -> Piece:

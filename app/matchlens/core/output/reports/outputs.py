@@ -147,6 +147,12 @@ class ReportOutputs:
              regressed: dict[str, np.ndarray] | None = None) -> None:
         self.collector.add(piece, result, regressed)
 
+    def pieces_done(self) -> None:
+        """Every piece is fed: the helper may write the JUnit file now, while the run flushes
+        its own table (else `finish` asks for it)."""
+        if self.helper is not None:
+            self.helper.finish(self.paths.junit, self._timestamp)
+
     def finish(self, tally: Tally, *, input_path: Path | None, options: dict[str, Any],
                command: str = "", regressions: RegressionSection | None = None,
                fields: FieldsSection | None = None,
@@ -156,7 +162,7 @@ class ReportOutputs:
         `inputs`, when not given, is the one data file (`input_path`, hashed here)."""
         if fields is None and self.fields is not None:
             fields = self.fields.section()
-        timestamp = self.created.strftime("%Y-%m-%dT%H:%M:%S")
+        timestamp = self._timestamp
         junit = None
         if self.helper is not None:
             self.helper.finish(self.paths.junit, timestamp)  # written from now on, over there
@@ -187,6 +193,10 @@ class ReportOutputs:
             if self.helper is not None:
                 self.helper.result(self.paths.junit)
         return data
+
+    @property
+    def _timestamp(self) -> str:
+        return self.created.strftime("%Y-%m-%dT%H:%M:%S")
 
     def _sha256(self, path: Path | None) -> str | None:
         if path is None or path != self._hashed:

@@ -7,25 +7,28 @@ Measured at 1M rows (benchmarks/bench_reports.py): in the run's process, the JUn
 and their first readable diffs cost ~1.5 s of CPU and the hash 0.3 s, all of it added to the
 run's time, while the second core still had idle time between the scoring workers.
 
-The helper is forked when the reports start (before any thread: `can_fork`) and works in
-the time the run leaves a core idle (helper_work.py: at the run's priority, waiting for idle
-cores rather than niced, which starved it on a busy machine). Each piece
+The helper is forked when the reports start (before any thread: `can_fork`) and works off
+each piece as it comes, at the run's priority (helper_work.py says why not in idle time). Each
+piece
 (`JunitRemote.add`: the thresholded metrics' scores and status, the ids, the line numbers of
 rows without a score, and the texts of the rows that still get a readable diff) goes in a
 memory file whose descriptor is passed over a UNIX socket, so the run never waits on the
 helper — unless MAX_PENDING bytes of pieces wait for it, which bounds the memory. The helper
 acks each piece it has worked off and feeds the very `JunitFeed` the run would have fed, so
-the file is the same, byte for byte (test_junit_same_bytes). At the end `finish` asks for the digest, then for the
-JUnit file, written while the run renders the HTML and Markdown. A helper that fails or
-dies is one sentence naming the JUnit file; without fork (macOS, Windows, a thread
+the file is the same, byte for byte (test_junit_same_bytes). `finish` is sent as soon as the
+last piece is (ReportOutputs.pieces_done): the helper writes the JUnit file and flushes it to
+disk while the run flushes its own scored table; the run then asks for the digest and, once
+the HTML and Markdown are rendered, for the outcome. A helper that fails or dies is one sentence naming the JUnit file; without fork (macOS, Windows, a thread
 running, one core) the run does all of it itself (outputs.py).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import socket
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -36,6 +39,7 @@ from matchlens.core.errors import OutputError
 from matchlens.core.output.reports import junit_feed
 from matchlens.core.output.reports.helper_work import (
     ACK,
+    COMMIT,
     FINISH,
     MAX_PENDING,
     PIECE,
@@ -102,7 +106,7 @@ class ReportHelper:
                  jobs: list[MetricJob]) -> None:
         self.failed: str | None = None  # why the helper cannot finish its work, once known
         self._digest: str | None = None
-        self._answered = self._closed = False
+        self._answered = self._closed = self._finished = False
         self._pending: list[int] = []  # sizes of the pieces sent and not yet worked off
         self._sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
@@ -150,7 +154,11 @@ class ReportHelper:
             wait = wait and sum(self._pending) > MAX_PENDING
 
     def finish(self, junit_path: Path | None, timestamp: str) -> None:
-        """Ask for the digest and the JUnit file (to `junit_path`), written from now on."""
+        """Ask for the digest and the JUnit file (to `junit_path`), written from now on; the
+        pieces are all sent. Once: a second call does nothing."""
+        if self._finished:
+            return
+        self._finished = True
         if self.failed is None:
             try:
                 self._sock.send(FINISH + pickle.dumps((junit_path, timestamp)))
@@ -168,9 +176,16 @@ class ReportHelper:
         return self._digest
 
     def result(self, junit_path: Path | None) -> None:
-        """Wait until the JUnit file is written; OutputError (one sentence) if it could not be."""
+        """Put the JUnit file in place (it was written from `finish` on) and wait for it;
+        OutputError (one sentence) if it could not be."""
         self.digest()
         reply = self._reply()
+        if reply is not None and reply[0] == "written":
+            try:
+                self._sock.send(COMMIT)
+                reply = self._reply()
+            except OSError:
+                reply = None
         error = reply[1] if reply is not None and reply[0] == "done" else \
             (self.failed or "the process writing it stopped")
         self.worker.sent = reply is not None
@@ -194,13 +209,34 @@ class ReportHelper:
         return None
 
     def close(self) -> None:
-        """Let the helper go (killed when it has not said everything); once."""
+        """Let the helper go; once. One that has not said everything is told the run is gone
+        (its socket shut: it removes the JUnit file's temporary) and given EXIT_GRACE_S to
+        leave before it is killed."""
         if self._closed:
             return
         self._closed = True
+        if not self.worker.sent and self.worker.pid is not None:
+            with contextlib.suppress(OSError):
+                self._sock.shutdown(socket.SHUT_RDWR)
+            _await_exit(self.worker.pid, EXIT_GRACE_S)
         self.worker.__exit__(None if self.worker.sent else RuntimeError, None, None)
         self._sock.close()
         reap_workers()  # waited for: its exit is near, and its CPU time is the run's
+
+
+EXIT_GRACE_S = 0.5  # a run ending early waits this long for its helper to clean up
+
+
+def _await_exit(pid: int, seconds: float) -> None:
+    """Until process `pid` has exited (not reaped) or `seconds` have passed."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
+                return
+        except ChildProcessError:
+            return
+        time.sleep(0.01)
 
 
 def _helper_task(own: socket.socket, runs: socket.socket, input_path: Path | None,
