@@ -63,9 +63,9 @@ def test_hostile_text_stays_valid_xml(rows):
 
 
 def test_diffs_past_the_cap_say_where_to_look(tmp_path, monkeypatch):
-    from matchlens.core.output.reports import junit_feed as collect
+    from matchlens.core.output.reports import failing_codes, junit_feed
 
-    monkeypatch.setattr(collect, "JUNIT_DIFFS", 1)  # the cap itself, made small
+    monkeypatch.setattr(failing_codes, "JUNIT_DIFFS", 1)  # the cap itself, made small
     run_reports(tmp_path, {"expected": ["ab", "cd", "ef", "gh"],
                            "actual": ["ax", "cx", "ef", "gx"]},
                 html=False, markdown=False)
@@ -73,7 +73,7 @@ def test_diffs_past_the_cap_say_where_to_look(tmp_path, monkeypatch):
     cases = suite.findall("testcase")
     bodies = [c.find("failure").text if c.find("failure") is not None else None for c in cases]
     assert bodies[0] == "a[-b-]{+x+}"
-    assert bodies[1] == bodies[3] == collect.no_diff_text()
+    assert bodies[1] == bodies[3] == junit_feed.no_diff_text()
     assert "past the first 1 failing rows" in bodies[1]
     assert bodies[2] is None
     # the cut, said once per testsuite: 3 failing rows, 1 with a diff, 2 past the cut

@@ -137,7 +137,7 @@ def test_each_failure_names_every_metric_the_row_fails(tmp_path):
 def test_the_known_key_is_masked_in_every_testcase(tmp_path, monkeypatch):
     key = "sk-test-abcdefghijklmnop1234"
     monkeypatch.setenv("OPENAI_API_KEY", key)
-    monkeypatch.setattr(junit_feed, "JUNIT_DIFFS", 1)  # one body a diff, the others not
+    monkeypatch.setattr(failing_codes, "JUNIT_DIFFS", 1)  # one body a diff, the others not
     run_reports(tmp_path, {"expected": ["a", "b", "c"], "actual": [f"x {key}", "y", "c"],
                            "id": [f"id {key}", f"<{key}>", "q"]},
                 id_column="id", html=False, markdown=False)
@@ -183,7 +183,7 @@ def test_the_junit_file_does_not_load_pandas(tmp_path):
 def test_a_row_regressed_to_no_score_past_the_cut(tmp_path, monkeypatch):
     # the one diff goes to the first failing row; the row that lost its output regressed
     # past the cut: its body says where to look (it used to be an IndexError)
-    monkeypatch.setattr(junit_feed, "JUNIT_DIFFS", 1)
+    monkeypatch.setattr(failing_codes, "JUNIT_DIFFS", 1)
     ids, expected = ["r1", "r2", "r3"], ["alpha", "beta", "gamma"]
     run_joined_reports(tmp_path, {"id": ids, "expected": expected,
                                   "actual": ["alpine", "beta", None]},

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from matchlens.core.output.reports import junit_feed
+from matchlens.core.output.reports import failing_codes, junit_feed
 from tests.core.output.reports.runs import run_joined_reports, run_reports
 from tests.core.output.reports.test_html_report import HOSTILE
 from tests.core.output.reports.test_junit import parse_valid
@@ -98,7 +98,7 @@ RUNS = {**CASES, "plain.xml by the helper": _helper_run}
 
 def _written(name: str, folder: Path, monkeypatch: pytest.MonkeyPatch) -> bytes:
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
-    monkeypatch.setattr(junit_feed, "JUNIT_DIFFS", 60)  # the cut falls inside a piece
+    monkeypatch.setattr(failing_codes, "JUNIT_DIFFS", 60)  # the cut falls inside a piece
     return _STAMP.sub(b'timestamp="T"', RUNS[name](folder))
 
 

@@ -16,7 +16,7 @@ import pytest
 from matchlens.core.config import Config
 from matchlens.core.datasets import table_from_columns
 from matchlens.core.errors import OutputError
-from matchlens.core.output.reports import junit_feed
+from matchlens.core.output.reports import failing_codes
 from matchlens.core.output.reports.outputs import ReportOutputs, ReportPaths
 from matchlens.core.scoring import plan
 from matchlens.core.scoring.forked import can_fork
@@ -124,7 +124,7 @@ def _csv_run(folder, path, *, helper: bool) -> bytes:
 def test_a_csv_files_testcases_are_the_same_bytes_with_the_helper(tmp_path, monkeypatch):
     from tests.core.output.reports.test_junit_same_bytes import hostile_run
 
-    monkeypatch.setattr(junit_feed, "JUNIT_DIFFS", 40)  # the cut inside a piece
+    monkeypatch.setattr(failing_codes, "JUNIT_DIFFS", 40)  # the cut inside a piece
     columns = hostile_run(11, 300)
     path = tmp_path / "hostile.csv"
     with path.open("w", newline="", encoding="utf-8", errors="replace") as handle:

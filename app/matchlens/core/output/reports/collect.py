@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 from operator import itemgetter
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -23,7 +24,6 @@ from matchlens.core.labels.calibration_report import MetricReport, calibrate_sco
 from matchlens.core.metrics.registry import STATUS_SCORED
 from matchlens.core.output.reports.fields_feed import METRIC, FieldsFeed
 from matchlens.core.output.reports.helper_work import JoinedIds, joined_ids
-from matchlens.core.output.reports.junit_feed import JunitFeed
 from matchlens.core.output.reports.model import RowDiff, WorstRows
 from matchlens.core.output.reports.report_helper import JunitRemote
 from matchlens.core.output.reports.rows import (
@@ -35,6 +35,9 @@ from matchlens.core.results import Direction
 from matchlens.core.scoring.batch import BatchResult, MetricJob
 from matchlens.core.scoring.mapping import ColumnMapping
 from matchlens.core.scoring.references import parse_references
+
+if TYPE_CHECKING:
+    from matchlens.core.output.reports.junit_feed import JunitFeed
 
 
 class Cells(Sequence):

@@ -1,4 +1,7 @@
-"""Small integer codes for the failing rows of a 1M-row run, made without sorting: which text a
+"""Which rows of a piece are scored and which fail (`scored_rows`, `failing_rows`: the run's
+JUnit feed and the report helper's remote decide alike, without pyarrow), how many failing
+rows a variant gets a readable diff for (JUNIT_DIFFS), and small integer codes for the failing
+rows of a 1M-row run, made without sorting: which text a
 failing score is written as (`text_keys`: the number `failing_sentence` prints, read from the
 score's value), each column's distinct keys numbered (`dense_codes`), and the distinct
 combinations of several such columns (`combination_codes`: one JUnit failure message each).
@@ -11,9 +14,17 @@ one pass; `np.unique` remains the fallback for keys spread too wide to count.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from decimal import Decimal
 
 import numpy as np
+
+from matchlens.core.metrics.registry import STATUS_SCORED
+from matchlens.core.scoring.batch import BatchResult, MetricJob
+
+# Failing rows per variant whose JUnit body is a readable diff (see JunitFeed.bodies); the cut
+# is said in each testsuite's `matchlens.diffs` property and in the bodies past it.
+JUNIT_DIFFS = 1_000
 
 # Keys are numbered by counting when they span at most this many values (or the rows' count):
 # a table of that size a column, not a sort.
@@ -87,3 +98,20 @@ def combination_codes(columns: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray
         key = key * size + column
     which, first = dense_codes(key)
     return first, which
+
+
+def scored_rows(result: BatchResult, variant: str, judged: list[MetricJob]) -> np.ndarray:
+    """The rows of `variant` scored by at least one of the metrics that judge them (the
+    others are skipped testcases)."""
+    scored = np.zeros(result.rows, dtype=bool)
+    for job in judged:
+        scored |= result.status[(variant, job.id)] == STATUS_SCORED
+    return scored
+
+
+def failing_rows(verdicts: Iterable[np.ndarray], scored: np.ndarray) -> np.ndarray:
+    """The scored rows that some thresholded metric fails (its verdict 0)."""
+    failing = np.zeros(len(scored), dtype=bool)
+    for verdict in verdicts:
+        failing |= verdict == 0
+    return failing & scored

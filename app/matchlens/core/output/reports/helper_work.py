@@ -23,15 +23,17 @@ from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from matchlens.core.atomic import together
 from matchlens.core.errors import MatchLensError, OutputError
-from matchlens.core.output.reports.junit import JunitWriter
-from matchlens.core.output.reports.junit_feed import JunitFeed
 from matchlens.core.scoring.batch import BatchResult, MetricJob
 from matchlens.core.text.redact import remember
+
+if TYPE_CHECKING:
+    from matchlens.core.output.reports.junit_feed import JunitFeed
 
 MAX_PENDING = 64 << 20  # bytes of pieces sent and not yet worked off, before the run waits
 # what a packet is (its first byte): a piece, the finish (then the commit) from the run; an
@@ -124,6 +126,10 @@ def serve(sock: socket.socket, input_path: Path | None,
     comes (an ack for each); at the finish answer the digest, write the file (its temporary)
     and say so, and once the run commits, rename it into place and answer the outcome. The
     run gone before it commits: the temporary is removed."""
+    # pyarrow's modules imported here, in the helper: the run's own process never needs them
+    from matchlens.core.output.reports.junit import JunitWriter
+    from matchlens.core.output.reports.junit_feed import JunitFeed
+
     items: list[tuple[bytes, list[int]]] = []
     writer = JunitWriter(*junit) if junit is not None else None
     feed = JunitFeed(writer, jobs) if writer is not None else None

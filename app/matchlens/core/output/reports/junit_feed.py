@@ -4,7 +4,7 @@ testcases joined by pyarrow (junit.joined_testcases) and handed to the `JunitWri
 buffer a piece.
 
 Python work a row is only for the rows that need their own text: the first JUNIT_DIFFS
-failing rows of each variant (their readable diff is the failure's body), the rows without a
+(failing_codes) failing rows of each variant (their readable diff is the failure's body), the rows without a
 score, and the rows a baseline says regressed. Every other failing row shares its message with
 the rows failing the same metrics with the same scores (few distinct values), and the body
 saying where the cut is.
@@ -18,15 +18,21 @@ has work of its own, rather than all with the first piece while it waits.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 import pyarrow as pa
 
 from matchlens.core.datasets.table import Table
-from matchlens.core.metrics.registry import STATUS_SCORED
-from matchlens.core.output.reports.failing_codes import combination_codes, dense_codes, text_keys
+from matchlens.core.output.reports import failing_codes
+from matchlens.core.output.reports.failing_codes import (
+    combination_codes,
+    dense_codes,
+    failing_rows,
+    scored_rows,
+    text_keys,
+)
 from matchlens.core.output.reports.junit import (
     JunitWriter,
     failure_tail,
@@ -40,9 +46,6 @@ from matchlens.core.output.reports.junit import (
 from matchlens.core.output.reports.rows import failing_sentence, plain_diff, report_chunks, shown
 from matchlens.core.scoring.batch import BatchResult, MetricJob
 
-# Failing rows per variant whose JUnit body is a readable diff (see JunitFeed.bodies); the cut
-# is said in each testsuite's `matchlens.diffs` property and in the bodies past it.
-JUNIT_DIFFS = 1_000
 DIFFS_PROPERTY = "matchlens.diffs"
 REGRESSED_SAYS = "regressed: passed every thresholded metric in the baseline"
 _NO_FAIL = -1e308  # in the grid of failing scores: this metric does not fail the row
@@ -80,26 +83,10 @@ class HeldPiece:
     due: list[tuple[int, str, str, Diff]] = field(default_factory=list)
 
 
-def scored_rows(result: BatchResult, variant: str, judged: list[MetricJob]) -> np.ndarray:
-    """The rows of `variant` scored by at least one of the metrics that judge them (the
-    others are skipped testcases)."""
-    scored = np.zeros(result.rows, dtype=bool)
-    for job in judged:
-        scored |= result.status[(variant, job.id)] == STATUS_SCORED
-    return scored
-
-
-def failing_rows(verdicts: Iterable[np.ndarray], scored: np.ndarray) -> np.ndarray:
-    """The scored rows that some thresholded metric fails (its verdict 0)."""
-    failing = np.zeros(len(scored), dtype=bool)
-    for verdict in verdicts:
-        failing |= verdict == 0
-    return failing & scored
-
-
 def no_diff_text() -> str:
     """The body of a failing testcase past the cut (short: a 1M-row run has 700,000)."""
-    return f"(no diff past the first {JUNIT_DIFFS:,} failing rows: see {DIFFS_PROPERTY})"
+    cut = failing_codes.JUNIT_DIFFS
+    return f"(no diff past the first {cut:,} failing rows: see {DIFFS_PROPERTY})"
 
 
 class JunitFeed:
@@ -117,7 +104,7 @@ class JunitFeed:
 
     def wants_texts(self, variant: str) -> bool:
         """Whether this variant's failing rows still get readable diffs (the texts needed)."""
-        return self._diffs.get(variant, 0) < JUNIT_DIFFS
+        return self._diffs.get(variant, 0) < failing_codes.JUNIT_DIFFS
 
     def add(self, variant: str, result: BatchResult, start: int, table: Table,
             ids: list | None, expected: ExpectedOf, actual: list | None,
@@ -263,7 +250,7 @@ class JunitFeed:
         for every failing row of a 1M-row run that is minutes, more than the scoring itself
         (bench_reports.py)."""
         done = self._diffs.get(variant, 0)
-        given = max(0, min(len(rows), JUNIT_DIFFS - done))
+        given = max(0, min(len(rows), failing_codes.JUNIT_DIFFS - done))
         if given:
             self._diffs[variant] = done + given
         if len(rows) > given:
@@ -282,7 +269,8 @@ class JunitFeed:
                 said = f"a readable diff in every failing testcase ({given:,})"
             else:
                 said = (f"a readable diff in the first {given:,} of {given + left:,} failing "
-                        f"testcases (the cut: {JUNIT_DIFFS:,} per variant, to keep a 1M-row "
+                        f"testcases (the cut: {failing_codes.JUNIT_DIFFS:,} per variant, to keep "
+                        f"a 1M-row "
                         f"run fast); the other {left:,} say so in their body")
             out[variant] = {DIFFS_PROPERTY: said}
         return out

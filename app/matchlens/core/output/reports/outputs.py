@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -31,8 +31,6 @@ from matchlens.core.output.reports.collect import ReportCollector
 from matchlens.core.output.reports.fields_feed import FieldsFeed
 from matchlens.core.output.reports.helper_work import sha256_of
 from matchlens.core.output.reports.html_report import render_html
-from matchlens.core.output.reports.junit import JunitWriter
-from matchlens.core.output.reports.junit_feed import JunitFeed
 from matchlens.core.output.reports.markdown import render_markdown
 from matchlens.core.output.reports.model import (
     FieldsSection,
@@ -41,20 +39,15 @@ from matchlens.core.output.reports.model import (
     RegressionSection,
     ReportData,
 )
-from matchlens.core.output.reports.regressions import (
-    ID_COLUMN,
-    joined_pieces,
-    joined_texts,
-    regression_section,
-    result_rows,
-)
 from matchlens.core.output.reports.report_helper import ReportHelper
 from matchlens.core.scoring.batch import BatchResult, MetricJob
 from matchlens.core.scoring.forked import can_fork
 from matchlens.core.scoring.mapping import ColumnMapping
-from matchlens.core.scoring.run_scoring import RunsResult
 from matchlens.core.scoring.tally import Tally
 from matchlens.core.text.redact import scrub
+
+if TYPE_CHECKING:
+    from matchlens.core.scoring.run_scoring import RunsResult
 
 
 @dataclass(frozen=True)
@@ -130,15 +123,20 @@ class ReportOutputs:
             if hashed is not None and self.helper is None else None
         self._hashed = hashed
         self.created = datetime.now(UTC)
-        self.junit = JunitWriter(mapping.variants, source) if paths.junit and \
-            self.helper is None else None
+        self.junit = None
+        feed = self.helper.remote if self.helper is not None else None
+        if paths.junit and self.helper is None:
+            # imported only here: with the helper, the run's process never loads pyarrow
+            from matchlens.core.output.reports.junit import JunitWriter
+            from matchlens.core.output.reports.junit_feed import JunitFeed
+
+            self.junit = JunitWriter(mapping.variants, source)
+            feed = JunitFeed(self.junit, list(jobs))
         drawn = bool(paths.html or paths.markdown)
         worst = paths.worst if drawn else 0
         # json_distance scored: the JSON fields table is counted in the same pass
         json_job = FieldsFeed.job_of(jobs) if drawn else None
         self.fields = None if json_job is None else FieldsFeed(mapping.variants, json_job)
-        feed = self.helper.remote if self.helper is not None else (
-            JunitFeed(self.junit, list(jobs)) if self.junit is not None else None)
         self.collector = ReportCollector(mapping, jobs, worst=worst, id_column=id_column,
                                          label_column=label_column, junit=feed,
                                          fields=self.fields)
@@ -226,6 +224,8 @@ def write_report_of_result(path: Path, table: Table, result: BatchResult,
     """The HTML report of a result held whole (the window's File ▸ Export ▸ Report, with the
     thresholds on screen in `result.jobs`): the same report `score --html` writes. Only the
     rows scored so far are reported. `markdown`: the Markdown summary instead (`--markdown`)."""
+    from matchlens.core.output.reports.regressions import result_rows  # see write_joined_reports
+
     done = result.done
     if done < result.rows:
         table = table.piece(0, done)
@@ -254,6 +254,15 @@ def write_joined_reports(paths: ReportPaths, runs: RunsResult, run: Table,
     read named with its role and SHA-256 (`files`: role -> path, None for standard input;
     `inputs`, when given, names them instead: the window's join, whose `run` is the joined
     table)."""
+    # imported here: the joined run's modules load pyarrow, which `score`'s own process (whose
+    # helper writes the JUnit testcases) never needs
+    from matchlens.core.output.reports.regressions import (
+        ID_COLUMN,
+        joined_pieces,
+        joined_texts,
+        regression_section,
+    )
+
     texts = joined_texts(runs, run, references, baseline)
     outputs = ReportOutputs(paths, runs.mapping, list(runs.result.jobs), source=run.label,
                             id_column=ID_COLUMN)

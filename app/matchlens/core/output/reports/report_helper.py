@@ -36,7 +36,8 @@ from typing import Any, BinaryIO
 import numpy as np
 
 from matchlens.core.errors import OutputError
-from matchlens.core.output.reports import junit_feed
+from matchlens.core.output.reports import failing_codes
+from matchlens.core.output.reports.failing_codes import failing_rows, scored_rows
 from matchlens.core.output.reports.helper_work import (
     ACK,
     COMMIT,
@@ -48,7 +49,6 @@ from matchlens.core.output.reports.helper_work import (
     Piece,
     serve,
 )
-from matchlens.core.output.reports.junit_feed import ExpectedOf, failing_rows, scored_rows
 from matchlens.core.scoring.batch import BatchResult, MetricJob
 from matchlens.core.scoring.forked import ForkedWorker, reap_workers
 from matchlens.core.text.redact import known_secrets
@@ -65,10 +65,10 @@ class JunitRemote:
         self._left: dict[str, int] = {}  # variant -> readable diffs still to give
 
     def wants_texts(self, variant: str) -> bool:
-        return self._left.get(variant, junit_feed.JUNIT_DIFFS) > 0
+        return self._left.get(variant, failing_codes.JUNIT_DIFFS) > 0
 
     def add(self, variant: str, result: BatchResult, start: int, table: Any,
-            ids: list | JoinedIds | None, expected: ExpectedOf, actual: list | None,
+            ids: list | JoinedIds | None, expected: Callable[[str, int], str | None], actual: list | None,
             regressed: np.ndarray | None = None) -> None:
         """As JunitFeed.add; the texts are read for the rows that may get a diff (the first
         failing rows, and rows that regressed, until the variant's diffs are all given)."""
@@ -78,7 +78,7 @@ class JunitRemote:
         if regressed is not None and regressed.any():
             named = np.union1d(named, np.flatnonzero(regressed))
         texts: dict[int, tuple[str | None, str | None]] = {}
-        left = self._left.get(variant, junit_feed.JUNIT_DIFFS)
+        left = self._left.get(variant, failing_codes.JUNIT_DIFFS)
         if left > 0:
             failing = failing_rows(
                 (result.verdicts(variant, job.id) for job in self.thresholded), scored)
