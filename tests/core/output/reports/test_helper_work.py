@@ -8,8 +8,11 @@ import re
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from matchlens.core.output.reports.helper_work import JoinedIds, joined_ids
+from matchlens.core.output.reports.junit import joined_names, name_column
 from matchlens.core.scoring.forked import can_fork
 from tests.core.output.reports.test_report_helper import _columns, _start
 
@@ -38,6 +41,23 @@ def test_ids_joined_come_back_the_same():
         joined = joined_ids(iter(ids), len(ids))
         assert isinstance(joined, JoinedIds) and joined.split() == ids
     assert joined_ids(iter(["a\0b", "c"]), 2) is None  # a NUL in an id: the list is sent
+    assert joined_ids(iter(["a\ud800", "c"]), 2) is None  # a lone surrogate: no UTF-8
+
+
+@given(st.lists(st.text(st.characters(blacklist_categories=("Cs",),
+                                      blacklist_characters="\0")), max_size=30))
+@settings(max_examples=300, deadline=None)
+def test_the_helpers_column_of_names_is_the_lists(ids):
+    """What the helper makes of the joined bytes (no Python work a row) is the ids; the
+    testcase names escaped from it are those escaped from the list the run would pass."""
+    joined = joined_ids(iter(ids), len(ids))
+    names = joined_names(joined.data, joined.count)
+    if "" in ids:
+        assert names is None  # named `row N`: the list's way
+    else:
+        assert names.to_pylist() == ids
+        assert name_column(names, 7, len(ids)).to_pylist() == \
+            name_column(list(ids), 7, len(ids)).to_pylist()
 
 
 @pytest.mark.skipif(not can_fork(), reason="the report helper needs fork (Linux)")

@@ -55,25 +55,28 @@ def sha256_of(path: Path | None) -> str | None:
 
 @dataclass(frozen=True)
 class JoinedIds:
-    """A piece's ids as one string, NUL between them: one object to send, where a list of
-    50,000 strings takes longer to pickle than the rest of the piece."""
+    """A piece's ids as one UTF-8 string, NUL between them: one object to send, where a list
+    of 50,000 strings takes longer to pickle than the rest of the piece — and the bytes of the
+    helper's column of names (junit.joined_names), with no Python work a row."""
 
-    text: str
+    data: bytes
     count: int
 
     def split(self) -> list[str]:
-        return self.text.split("\0") if self.count else []
+        return self.data.decode("utf-8").split("\0") if self.count else []
 
 
 def joined_ids(cells: Iterable[str], count: int) -> JoinedIds | None:
-    """`count` ids joined (None when one holds a NUL, or is not a string: send the list)."""
+    """`count` ids joined (None when one holds a NUL or a lone surrogate, or is not a string:
+    send the list)."""
     try:
         text = "\0".join(cells)
-    except TypeError:
+        data = text.encode("utf-8")
+    except (TypeError, UnicodeEncodeError):
         return None
     if text.count("\0") != max(count - 1, 0):
         return None
-    return JoinedIds(text, count)
+    return JoinedIds(data, count)
 
 
 @dataclass
@@ -196,8 +199,14 @@ def _feed(feed: JunitFeed, jobs: list[MetricJob], piece: Piece) -> None:
     result = BatchResult(piece.rows, [piece.variant], jobs,
                          scores={(piece.variant, k): v for k, v in piece.scores.items()},
                          status={(piece.variant, k): v for k, v in piece.status.items()})
+    from matchlens.core.output.reports.junit import joined_names  # pyarrow: in the helper
+
     texts = piece.texts
-    ids = piece.ids.split() if isinstance(piece.ids, JoinedIds) else piece.ids
+    ids = piece.ids
+    if isinstance(ids, JoinedIds):
+        ids = joined_names(ids.data, ids.count)
+        if ids is None:  # an empty id (named `row N`): the list
+            ids = piece.ids.split()
     feed.add(piece.variant, result, piece.start, _PieceTable(piece.unit, piece.lines), ids,
              lambda _variant, row: texts[row][0], _Actuals(texts), piece.regressed)
 

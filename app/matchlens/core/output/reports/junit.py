@@ -98,13 +98,37 @@ def row_names(start: int, n: int) -> pa.Array:
     return pc.binary_join_element_wise(row, text, empty)
 
 
-def name_column(ids: list | None, start: int, n: int) -> pa.Array:
+def joined_names(data: bytes, count: int) -> pa.Array | None:
+    """`count` ids from their UTF-8 bytes with a NUL between them (report_helper's JoinedIds)
+    as a string column, made with numpy: the NULs dropped, the offsets where they were. None
+    when an id is empty (its name is `row N`: name_column's list does that)."""
+    raw = np.frombuffer(data, dtype=np.uint8)
+    cuts = np.flatnonzero(raw == 0)
+    if len(cuts) != max(count - 1, 0):
+        raise ValueError(f"{count} ids joined, {len(cuts) + 1} found")
+    offsets = np.zeros(count + 1, dtype=np.int64)
+    if count:
+        offsets[1:-1] = cuts - np.arange(count - 1)
+        offsets[-1] = len(raw) - (count - 1)
+    if count and (np.diff(offsets) == 0).any():
+        return None
+    text = raw[raw != 0] if len(cuts) else raw
+    return pa.LargeStringArray.from_buffers(count, pa.py_buffer(offsets),
+                                            pa.py_buffer(np.ascontiguousarray(text)))
+
+
+def name_column(ids: list | pa.Array | None, start: int, n: int) -> pa.Array:
     """The escaped testcase names of a piece: each row's id, `row N` where it has none (None
-    or empty). The escaping runs on the whole column (pyarrow); a column holding a character
-    XML 1.0 forbids (a control character, a lone surrogate: not even UTF-8) is made visible
-    row by row (xml_attr), as ids rarely hold one."""
+    or empty; an array given holds none: joined_names). The escaping runs on the whole column
+    (pyarrow); a column holding a character XML 1.0 forbids (a control character, a lone
+    surrogate: not even UTF-8) is made visible row by row (xml_attr), as ids rarely hold one."""
     if ids is None:
         return row_names(start, n)
+    if isinstance(ids, pa.Array):
+        names: pa.Array | None = ids
+        if not pc.any(pc.match_substring_regex(names, _ANY_RE2)).as_py():
+            return names
+        ids = names.to_pylist()
     values = ids
     if None in ids or "" in ids:  # `row N` has nothing to escape: put in before
         values = [v if v not in (None, "") else f"row {start + k + 1}" for k, v in enumerate(ids)]

@@ -137,6 +137,7 @@ class ReportOutputs:
         # json_distance scored: the JSON fields table is counted in the same pass
         json_job = FieldsFeed.job_of(jobs) if drawn else None
         self.fields = None if json_job is None else FieldsFeed(mapping.variants, json_job)
+        self._worst: Background | None = None  # the worst rows, worked out from pieces_done
         self.collector = ReportCollector(mapping, jobs, worst=worst, id_column=id_column,
                                          label_column=label_column, junit=feed,
                                          fields=self.fields)
@@ -146,10 +147,13 @@ class ReportOutputs:
         self.collector.add(piece, result, regressed)
 
     def pieces_done(self) -> None:
-        """Every piece is fed: the helper may write the JUnit file now, while the run flushes
-        its own table (else `finish` asks for it)."""
+        """Every piece is fed: the helper may write the JUnit file now, and the worst rows'
+        readable diffs are worked out on a thread, while the run flushes its own table (a
+        flush lets the GIL go); else `finish` does both."""
         if self.helper is not None:
             self.helper.finish(self.paths.junit, self._timestamp)
+            if self._worst is None:
+                self._worst = Background(self.collector.worst_rows)
 
     def finish(self, tally: Tally, *, input_path: Path | None, options: dict[str, Any],
                command: str = "", regressions: RegressionSection | None = None,
@@ -178,7 +182,9 @@ class ReportOutputs:
                 metrics=tuple(job.id for job in tally.jobs),
                 thresholds={job.id: job.threshold for job in tally.jobs},
                 options=scrubbed(options), command=scrub(command))
-            data = ReportData(prov, tally, worst=self.collector.worst_rows(),
+            worst = self.collector.worst_rows() if self._worst is None else \
+                self._worst.result()
+            data = ReportData(prov, tally, worst=worst,
                               calibration=self.collector.calibration(), regressions=regressions,
                               fields=fields, worst_n=self.paths.worst)
             if self.paths.html:
