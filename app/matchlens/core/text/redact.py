@@ -22,6 +22,8 @@ from __future__ import annotations
 import os
 import re
 import threading
+from collections.abc import Callable
+from dataclasses import dataclass
 
 ENV_KEY = "OPENAI_API_KEY"
 PIECE = 8  # a run of this many characters of a key is already too much of it
@@ -80,13 +82,43 @@ def scrub(text: str, *secrets: str | None) -> str:
     keys = [s for s in dict.fromkeys([*secrets, *known_secrets()]) if s and len(s) >= 4]
     for secret in sorted(keys, key=len, reverse=True):
         text = text.replace(secret, mask(secret) or HIDDEN)
-    text = _KEY_SHAPE.sub(lambda m: mask(m.group(0)), text)
-    text = _OPAQUE_SHAPE.sub(lambda m: mask(m.group(0)), text)
+    # Each shape is looked for only where the text holds what it cannot match without (a
+    # hint: one quick scan); most texts hold none, and the five full patterns cost ~50 µs a
+    # sentence — the readable diffs of a 1M-row run's reports scrub thousands.
+    text = shaped(text, KEY_SHAPE)
+    text = shaped(text, OPAQUE_SHAPE)
     for secret in keys:
         text = _mask_pieces(text, secret)
-    text = _USERINFO.sub(lambda m: f"{m.group(1)}{HIDDEN}@", text)
-    text = _BEARER.sub(lambda m: f"{m.group(1)}{m.group(2)}{HIDDEN}", text)
-    return _SECRET_PARAM.sub(lambda m: f"{m.group(1)}{HIDDEN}", text)
+    for shape in (USERINFO, BEARER, SECRET_PARAM):
+        text = shaped(text, shape)
+    return text
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A credential's shape: `pattern`, whose matches `hidden` rewrites, and `hint`, which
+    every text `pattern` matches in also matches (tests/core/text/test_redact.py)."""
+
+    pattern: re.Pattern[str]
+    hint: re.Pattern[str]
+    hidden: Callable[[re.Match[str]], str]
+
+
+def shaped(text: str, shape: Shape) -> str:
+    """`text` with `shape`'s matches hidden; the hint looked for first."""
+    if shape.hint.search(text) is None:
+        return text
+    return shape.pattern.sub(shape.hidden, text)
+
+
+KEY_SHAPE = Shape(_KEY_SHAPE, re.compile("sk-"), lambda m: mask(m.group(0)))
+OPAQUE_SHAPE = Shape(_OPAQUE_SHAPE, re.compile("[A-Za-z0-9]{24}"),
+                     lambda m: mask(m.group(0)))
+USERINFO = Shape(_USERINFO, re.compile("://"), lambda m: f"{m.group(1)}{HIDDEN}@")
+BEARER = Shape(_BEARER, re.compile("(?i)bearer"),
+               lambda m: f"{m.group(1)}{m.group(2)}{HIDDEN}")
+SECRET_PARAM = Shape(_SECRET_PARAM, re.compile("="), lambda m: f"{m.group(1)}{HIDDEN}")
+SHAPES = (KEY_SHAPE, OPAQUE_SHAPE, USERINFO, BEARER, SECRET_PARAM)
 
 
 def _mask_pieces(text: str, secret: str) -> str:
