@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from matchlens.core.output.reports.helper_work import JoinedIds, joined_ids
-from matchlens.core.output.reports.junit import joined_names, name_column
+from matchlens.core.output.reports.junit import joined_names, name_column, plain_names, string_array
 from matchlens.core.scoring.forked import can_fork
 from tests.core.output.reports.test_report_helper import _columns, _start
 
@@ -80,3 +80,15 @@ def test_a_run_that_ends_before_it_commits_leaves_no_junit_file_nor_temporary(tm
     outputs.close()  # as when writing the scored table failed, or Ctrl+C
     assert not (tmp_path / "j.xml").exists()
     assert _temporaries(tmp_path) == []
+
+
+_NEEDS = set('&<>"\n\r\t\ufffe\uffff') | {chr(c) for c in range(0x20)}
+
+
+@given(st.lists(st.text(st.characters(blacklist_categories=("Cs",))), max_size=30),
+       st.integers(0, 3))
+@settings(max_examples=400, deadline=None)
+def test_names_are_plain_exactly_when_none_needs_escaping(ids, skip):
+    """The byte table's answer (the regex asked only after a 0xEF byte) is the characters'."""
+    names = string_array(ids).slice(min(skip, len(ids)))  # a slice: offsets not from zero
+    assert plain_names(names) == (not any(set(i) & _NEEDS for i in ids[skip:]))
