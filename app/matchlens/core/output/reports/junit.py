@@ -167,16 +167,17 @@ def name_column(ids: list | pa.Array | None, start: int, n: int) -> pa.Array:
     return names
 
 
-def joined_testcases(names: pa.Array, tails: list[str], codes: np.ndarray) -> pa.Buffer:
+def joined_testcases(names: pa.Array, tails: list[str] | pa.Array, codes: np.ndarray
+                     ) -> pa.Buffer:
     """The UTF-8 bytes of a piece's `<testcase>` lines: each row's name (escaped: name_column)
-    followed by `tails[codes[row]]` (passed_tail, failure_tail, skipped_tail), joined column by
-    column (pyarrow), one buffer for the piece."""
+    followed by `tails[codes[row]]` (passed_tail, failure_tail, skipped_tail; a list or a
+    large_string column), joined column by column (pyarrow), one buffer for the piece."""
     n = len(codes)
     if n == 0:
         return pa.py_buffer(b"")
     picks = pa.Int32Array.from_buffers(pa.int32(), n, [
         None, pa.py_buffer(np.ascontiguousarray(codes, dtype=np.int32))])
-    ends = pc.take(string_array(tails), picks)
+    ends = pc.take(tails if isinstance(tails, pa.Array) else string_array(tails), picks)
     opening, nothing = string_array([_OPEN, ""])
     lines = pc.binary_join_element_wise(opening, names, ends, nothing)
     offsets = np.frombuffer(lines.buffers()[1], dtype=np.int64,

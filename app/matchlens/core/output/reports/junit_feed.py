@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from matchlens.core.datasets.table import Table
 from matchlens.core.output.reports import failing_codes
@@ -40,6 +41,7 @@ from matchlens.core.output.reports.junit import (
     name_column,
     passed_tail,
     skipped_tail,
+    string_array,
     xml_attr,
     xml_text,
 )
@@ -73,10 +75,12 @@ class Diff:
 
 @dataclass
 class HeldPiece:
-    """A piece's testcases waiting for diffs: `tails[at]` is None for each (at, classname,
+    """A piece's testcases waiting for diffs: the row endings are `head` (passed, and one a
+    failure message) then `tails`, where `tails[at]` is None for each (at, classname,
     escaped message, Diff) of `due`."""
 
     names: pa.Array
+    head: pa.Array
     tails: list[str | None]
     codes: np.ndarray
     counts: tuple[int, int, int]  # tests, failures, skipped
@@ -97,7 +101,7 @@ class JunitFeed:
         self.jobs = list(jobs)
         self.thresholded = [job for job in self.jobs if job.threshold is not None]
         self._sentences: dict[tuple[str, float], str] = {}
-        self._ends: dict[tuple[str, str], str] = {}  # (classname, message) -> failure_tail
+        self._escaped: dict[str, str] = {}  # failing sentence -> xml_attr of it
         self._diffs: dict[str, int] = {}  # variant -> failing rows given a diff
         self._undiffed: dict[str, int] = {}  # variant -> failing rows past the cut
         self._held: dict[str, list[HeldPiece]] = {}  # variant -> pieces waiting, in order
@@ -117,30 +121,36 @@ class JunitFeed:
         verdicts = {job.id: result.verdicts(variant, job.id) for job in self.thresholded}
         failing = failing_rows(verdicts.values(), scored)
         cls = xml_attr(variant)
-        tails = [passed_tail(cls)]
+        head = string_array([passed_tail(cls)])  # then one ending a failure message
+        tails: list[str | None] = []  # then these: skipped rows, rows with their own text
         codes = np.zeros(n, dtype=np.int32)
         # row -> (message, body) of a failure that has a text of its own (not escaped yet)
         own: dict[int, tuple[str, str]] = {}
         rows = np.flatnonzero(failing)
-        messages: list[str] = []
         which = np.zeros(0, dtype=np.int64)
+        said: list[list[str]] = []
+        codes_of: list[np.ndarray] = []
+        first = np.zeros(0, dtype=np.int64)
+
+        def message_of(k: int) -> str:  # of combination k (not escaped)
+            at = int(first[k])
+            return "; ".join(s[c[at]] for s, c in zip(said, codes_of, strict=True) if s[c[at]])
+
         if rows.size:
             # one message per distinct combination of failing sentences (few: 0.01 steps)
-            said, codes_of = [], []
             for job in self.thresholded:
                 code, sentences = self.sentence_codes(
                     job, result.scores[(variant, job.id)][rows], verdicts[job.id][rows] == 0)
                 codes_of.append(code)
                 said.append(sentences)
             first, which = combination_codes(codes_of)
-            messages = ["; ".join(s[c[at]] for s, c in zip(said, codes_of, strict=True)
-                                  if s[c[at]]) for at in first.tolist()]
-            no_diff = xml_text(no_diff_text())
-            codes[rows] = len(tails) + which
-            tails += [self.failure_end(cls, m, no_diff) for m in messages]
-            given = self.bodies(variant, rows.tolist(), expected, actual)
-            for row, k, body in zip(rows.tolist(), which.tolist(), given, strict=False):
-                own[row] = (messages[k], body)
+            codes[rows] = len(head) + which
+            head = pa.concat_arrays([head, self.failure_ends(cls, said, codes_of, first)])
+            given = self.bodies(variant, rows[:failing_codes.JUNIT_DIFFS].tolist(), expected,
+                                actual, failing=int(rows.size))
+            for row, k, body in zip(rows[:len(given)].tolist(), which[:len(given)].tolist(),
+                                    given, strict=True):
+                own[row] = (message_of(k), body)
         skipped = {row: f"no score ({table.unit} {table.lines[row]})"
                    for row in np.flatnonzero(~scored).tolist()}
         failures = int(rows.size)
@@ -148,7 +158,7 @@ class JunitFeed:
             for row in np.flatnonzero(regressed).tolist():
                 if failing[row]:
                     message, body = own.get(row) or (
-                        messages[int(which[np.searchsorted(rows, row)])], no_diff_text())
+                        message_of(int(which[np.searchsorted(rows, row)])), no_diff_text())
                 else:
                     message = f"no score now ({table.unit} {table.lines[row]})"
                     # past the cut (texts no longer read) the body says where to look
@@ -158,23 +168,23 @@ class JunitFeed:
                 own[row] = (f"{REGRESSED_SAYS}; {message}", body)
                 skipped.pop(row, None)
         for row, why in skipped.items():
-            codes[row] = len(tails)
+            codes[row] = len(head) + len(tails)
             tails.append(skipped_tail(cls, xml_attr(why)))
         due = []
-        for row, (message, body) in own.items():
-            codes[row] = len(tails)
+        for row, (said_of_row, body) in own.items():
+            codes[row] = len(head) + len(tails)
             if isinstance(body, Diff):
-                due.append((len(tails), cls, xml_attr(message), body))
+                due.append((len(tails), cls, xml_attr(said_of_row), body))
                 tails.append(None)
             else:
-                tails.append(failure_tail(cls, xml_attr(message), xml_text(body)))
+                tails.append(failure_tail(cls, xml_attr(said_of_row), xml_text(body)))
         names = name_column(ids, start, n)
         held = self._held.setdefault(variant, [])
         if not held and not due:  # nothing waits: written now
-            self.writer.add_block(variant, joined_testcases(names, tails, codes), n, failures,
-                                  len(skipped))
+            self.writer.add_block(variant, joined_testcases(names, _endings(head, tails), codes),
+                                  n, failures, len(skipped))
             return
-        held.append(HeldPiece(names, tails, codes, (n, failures, len(skipped)), due))
+        held.append(HeldPiece(names, head, tails, codes, (n, failures, len(skipped)), due))
         waiting = sum(piece.names.nbytes + piece.codes.nbytes for piece in held)
         self.work(variant, DIFFS_PER_PIECE if waiting <= HELD_BYTES else None)
 
@@ -192,8 +202,8 @@ class JunitFeed:
             if piece.due:
                 return
             held.pop(0)
-            self.writer.add_block(variant, joined_testcases(piece.names, piece.tails,
-                                                            piece.codes), *piece.counts)
+            self.writer.add_block(variant, joined_testcases(
+                piece.names, _endings(piece.head, piece.tails), piece.codes), *piece.counts)
 
     def finish(self) -> None:
         """Every diff still due worked out and its pieces written (before the writer's
@@ -201,15 +211,37 @@ class JunitFeed:
         for variant in list(self._held):
             self.work(variant, None)
 
-    def failure_end(self, cls: str, message: str, body: str) -> str:
-        """failure_tail of a message with the body past the cut, remembered: the same
-        combinations of failing sentences come back piece after piece."""
-        end = self._ends.get((cls, message))
-        if end is None:
-            if len(self._ends) > 100_000:
-                self._ends.clear()
-            end = self._ends[(cls, message)] = failure_tail(cls, xml_attr(message), body)
-        return end
+    def failure_ends(self, cls: str, said: list[list[str]], codes_of: list[np.ndarray],
+                     first: np.ndarray) -> pa.Array:
+        """failure_tail of each combination of failing sentences (the one of row `first[k]`),
+        with the body past the cut: made column by column (pyarrow) from the sentences
+        escaped once each — escaping goes character by character, so the joined escapes
+        are the join's escape."""
+        columns = []
+        for sentences, code in zip(said, codes_of, strict=True):
+            escaped = string_array([self.escaped(x) for x in sentences])
+            present = np.fromiter((bool(x) for x in sentences), dtype=bool,
+                                  count=len(sentences))
+            escaped = pa.LargeStringArray.from_buffers(
+                len(sentences), escaped.buffers()[1], escaped.buffers()[2],
+                pa.py_buffer(np.packbits(present, bitorder="little")))
+            picks = np.ascontiguousarray(code[first], dtype=np.int64)
+            columns.append(pc.take(escaped, pa.Int64Array.from_buffers(
+                pa.int64(), len(picks), [None, pa.py_buffer(picks)])))
+        before, between, after, nothing = string_array([
+            f'" classname="{cls}"><failure message="', "; ",
+            f'" type="threshold">{xml_text(no_diff_text())}</failure></testcase>\n', ""])
+        messages = pc.binary_join_element_wise(*columns, between, null_handling="skip")
+        return pc.binary_join_element_wise(before, messages, after, nothing)
+
+    def escaped(self, sentence: str) -> str:
+        """xml_attr of a failing sentence, remembered (the same few come back each piece)."""
+        out = self._escaped.get(sentence)
+        if out is None:
+            if len(self._escaped) > 100_000:
+                self._escaped.clear()
+            out = self._escaped[sentence] = xml_attr(sentence)
+        return out
 
     def sentence_codes(self, job: MetricJob, scores: np.ndarray, fails: np.ndarray
                        ) -> tuple[np.ndarray, list[str]]:
@@ -243,18 +275,19 @@ class JunitFeed:
         return said
 
     def bodies(self, variant: str, rows: list[int], expected: ExpectedOf,
-               actual: list | None) -> list[Diff]:
+               actual: list | None, failing: int | None = None) -> list[Diff]:
         """The readable diffs (`[-…-]{+…+}`, texts scrubbed; worked out later: Diff) of those
         of `rows` among the first JUNIT_DIFFS failing rows of a variant — the others are
-        counted, their body says where to look. A readable diff costs ~0.2-0.6 ms a pair and scrubbing ~0.2 µs a character:
-        for every failing row of a 1M-row run that is minutes, more than the scoring itself
-        (bench_reports.py)."""
+        counted (`failing`: how many `rows` stand for, when given only its first ones), their
+        body says where to look. A readable diff costs ~0.1-0.6 ms a pair: for every failing
+        row of a 1M-row run that is minutes, more than the scoring itself (bench_reports.py)."""
+        count = len(rows) if failing is None else failing
         done = self._diffs.get(variant, 0)
         given = max(0, min(len(rows), failing_codes.JUNIT_DIFFS - done))
         if given:
             self._diffs[variant] = done + given
-        if len(rows) > given:
-            self._undiffed[variant] = self._undiffed.get(variant, 0) + len(rows) - given
+        if count > given:
+            self._undiffed[variant] = self._undiffed.get(variant, 0) + count - given
         if given and actual is None:
             raise ValueError("the texts are read while diffs are given")
         return [Diff(expected(variant, row), actual[row]) for row in rows[:given]]
@@ -274,3 +307,8 @@ class JunitFeed:
                         f"run fast); the other {left:,} say so in their body")
             out[variant] = {DIFFS_PROPERTY: said}
         return out
+
+
+def _endings(head: pa.Array, tails: list[str | None]) -> pa.Array:
+    """A piece's row endings: `head`, then `tails` (every diff due worked out)."""
+    return pa.concat_arrays([head, string_array(tails)]) if tails else head
