@@ -9,12 +9,14 @@ Targets (issue 23): with a 1M-row run the HTML report is at most 5 MB (only the 
 are embedded) and the three outputs add at most 10% to the run's time. The same dataset as
 bench_score.py (id, expected, actual; 30% of the outputs equal their reference) with
 exact_match ≥ 1 and levenshtein_similarity ≥ 0.7, so most rows fail one metric: every row is a
-JUnit testcase, the first 1,000 failing rows get a readable diff. The runs alternate (plain,
-with reports; and `--before`'s the same way, its `app` folder put first on PYTHONPATH) so a
-change in the machine's load hits every kind; each is reported as the median of the rounds,
-wall time and CPU seconds (user + sys of the run's processes: the forked scoring worker too).
-The shared 2-core machine is noisy: the load average is printed, and CPU seconds are the
-steadier figure.
+JUnit testcase, the first 1,000 failing rows get a readable diff. Each round runs `score`
+alone, then each checkout with the reports followed by `score` alone again (`--before`'s
+`app` folder put first on PYTHONPATH; alone is always this checkout); each run with the reports
+is set against the mean of the two runs alone around it, and the median (and quartiles) of
+those ratios is reported, wall time and CPU seconds (user + sys of the run's processes: the
+scoring worker and the report helper too). The shared 2-core machine's speed drifts by ±15%
+within a minute, so a ratio of medians over a series moves more than the effect measured; the
+paired ratios do not. (The figures below from before 2026-11-27 09:30 are ratios of medians.)
 
 Measured (2026-11-26, 1M rows, `--before` a868cf4, shared 2-core machine at load 9–12, medians
 of 3 rounds; wall times at that load mean little):
@@ -74,7 +76,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from statistics import median
+from statistics import median, quantiles
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_score import _load, make_dataset  # noqa: E402 - a sibling script
@@ -105,7 +107,11 @@ def main() -> None:
                         help="another checkout's app/ folder, measured alternately")
     args = parser.parse_args()
     apps = {"this checkout": None, **({"before": args.before} if args.before else {})}
-    times: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    # Each round: alone, then each checkout with the reports followed by alone again; a run
+    # with the reports is set against the mean of the two runs alone around it, since the
+    # shared machine's speed drifts by ±15% over a minute (a median of ratios so paired
+    # moves far less than a ratio of medians).
+    runs: list[tuple[str, float, float]] = []  # (checkout or "alone", wall, CPU)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         data = folder / "pairs.csv"
@@ -116,20 +122,31 @@ def main() -> None:
         reports = ["--html", str(folder / "r.html"), "--markdown", str(folder / "s.md"),
                    "--junit", str(folder / "j.xml")]
         for _ in range(args.rounds):
+            runs.append(("alone", *run(base, None)))
             for name, app in apps.items():
-                for kind, cmd in (("plain", base), ("reports", base + reports)):
-                    times.setdefault((name, kind), []).append(run(cmd, app))
+                runs.append((name, *run(base + reports, app)))
+                runs.append(("alone", *run(base, None)))
         sizes = {name: (folder / name).stat().st_size for name in ("r.html", "s.md", "j.xml")}
     print(f"{args.rows:,} rows, {args.rounds} rounds, {_load()} at the end")
+    alone = [r for r in runs if r[0] == "alone"]
+    print(f"  score alone (this checkout): {median(r[1] for r in alone):.2f} s wall / "
+          f"{median(r[2] for r in alone):.2f} s CPU; rounds " +
+          ", ".join(f"{w:.1f}/{c:.1f}" for _, w, c in alone))
     for name in apps:
-        plain, full = times[(name, "plain")], times[(name, "reports")]
-        wall = (median(t[0] for t in plain), median(t[0] for t in full))
-        cpu = (median(t[1] for t in plain), median(t[1] for t in full))
-        print(f"  {name}: score alone {wall[0]:.1f} s wall / {cpu[0]:.1f} s CPU; with the 3 "
-              f"reports {wall[1]:.1f} s / {cpu[1]:.1f} s: +{wall[1] / wall[0] - 1:.1%} wall, "
-              f"+{cpu[1] / cpu[0] - 1:.1%} CPU (target ≤ {OVERHEAD:.0%})")
-        print("    rounds (wall/CPU): alone " + ", ".join(f"{w:.1f}/{c:.1f}" for w, c in plain)
-              + "; with reports " + ", ".join(f"{w:.1f}/{c:.1f}" for w, c in full))
+        walls, cpus, own = [], [], []
+        for at, (who, wall, cpu) in enumerate(runs):
+            if who != name:
+                continue
+            (_, w0, c0), (_, w1, c1) = runs[at - 1], runs[at + 1]
+            walls.append(wall / ((w0 + w1) / 2) - 1)
+            cpus.append(cpu / ((c0 + c1) / 2) - 1)
+            own.append((wall, cpu))
+        quart = quantiles(walls, n=4) if len(walls) > 1 else walls * 3
+        print(f"  {name} with the 3 reports: {median(w for w, _ in own):.2f} s wall / "
+              f"{median(c for _, c in own):.2f} s CPU; against the runs alone beside it "
+              f"{median(walls):+.1%} wall (quartiles {quart[0]:+.1%} .. {quart[2]:+.1%}), "
+              f"{median(cpus):+.1%} CPU (target ≤ {OVERHEAD:.0%})")
+        print("    each: " + ", ".join(f"{w:+.1%}" for w in walls))
     print(f"  report.html {sizes['r.html'] / 1e6:.2f} MB (target ≤ {HTML_MB} MB), "
           f"summary.md {sizes['s.md']:,} bytes, results.xml {sizes['j.xml'] / 1e6:.1f} MB")
 
