@@ -5,12 +5,11 @@ scoring to its workers: the run's critical path) only sends it each piece's arra
 
 Measured at 1M rows (benchmarks/bench_reports.py): in the run's process, the JUnit testcases
 and their first readable diffs cost ~1.5 s of CPU and the hash 0.3 s, all of it added to the
-run's time, while the second core still had idle time between the scoring workers.
+run's time, while the second core still had idle time beside the scoring worker.
 
 The helper is forked when the reports start (before any thread: `can_fork`) and works off
-each piece as it comes, at the run's priority (helper_work.py says why not in idle time). Each
-piece
-(`JunitRemote.add`: the thresholded metrics' scores and status, the ids, the line numbers of
+the pieces in the time the run leaves idle (helper_work.py: a niced thread, and its main
+thread once the run waits). Each piece (`JunitRemote.add`: the thresholded metrics' scores and status, the ids, the line numbers of
 rows without a score, and the texts of the rows that still get a readable diff) goes in a
 memory file whose descriptor is passed over a UNIX socket, so the run never waits on the
 helper — unless MAX_PENDING bytes of pieces wait for it, which bounds the memory. The helper
