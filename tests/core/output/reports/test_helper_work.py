@@ -169,3 +169,22 @@ def test_a_night_thread_that_never_runs_still_gives_the_run_its_file(
 
 def _sha(path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.mark.skipif(not can_fork(), reason="the report helper needs fork (Linux)")
+def test_a_helper_killed_while_it_writes_leaves_no_temporary(tmp_path, monkeypatch):
+    """The run fails (its table) while the helper still writes a large JUnit file: the helper
+    outlives the grace and is killed; its half-written temporary is removed."""
+    from matchlens.core.output.reports import junit
+
+    copy = junit.copy_spool
+
+    def slow_copy(spool, out) -> None:  # forked with the helper: a file that takes long
+        copy(spool, out)
+        time.sleep(5)
+
+    monkeypatch.setattr(junit, "copy_spool", slow_copy)
+    outputs, _tally = _fed_and_written(tmp_path, 400)
+    outputs.close()
+    assert not (tmp_path / "j.xml").exists()
+    assert _temporaries(tmp_path) == []

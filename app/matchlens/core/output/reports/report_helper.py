@@ -34,6 +34,7 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
+from matchlens.core.atomic import remove_stale_temporaries
 from matchlens.core.errors import OutputError
 from matchlens.core.output.reports import failing_codes
 from matchlens.core.output.reports.failing_codes import failing_rows, scored_rows
@@ -106,6 +107,7 @@ class ReportHelper:
         self.failed: str | None = None  # why the helper cannot finish its work, once known
         self._digest: str | None = None
         self._answered = self._closed = self._finished = False
+        self._junit_path: Path | None = None  # asked for by `finish`
         self._pending: list[int] = []  # sizes of the pieces sent and not yet worked off
         self._sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         try:
@@ -158,6 +160,7 @@ class ReportHelper:
         if self._finished:
             return
         self._finished = True
+        self._junit_path = junit_path
         if self.failed is None:
             try:
                 self._sock.send(FINISH + pickle.dumps((junit_path, timestamp)))
@@ -210,17 +213,21 @@ class ReportHelper:
     def close(self) -> None:
         """Let the helper go; once. One that has not said everything is told the run is gone
         (its socket shut: it removes the JUnit file's temporary) and given EXIT_GRACE_S to
-        leave before it is killed."""
+        leave before it is killed; a temporary it leaves then is removed here."""
         if self._closed:
             return
         self._closed = True
-        if not self.worker.sent and self.worker.pid is not None:
+        left = not self.worker.sent and self.worker.pid is not None
+        if left:
             with contextlib.suppress(OSError):
                 self._sock.shutdown(socket.SHUT_RDWR)
             _await_exit(self.worker.pid, EXIT_GRACE_S)
         self.worker.__exit__(None if self.worker.sent else RuntimeError, None, None)
         self._sock.close()
         reap_workers()  # waited for: its exit is near, and its CPU time is the run's
+        if left and self._junit_path is not None:
+            # killed while it wrote: its temporary (named with its PID, now gone) removed
+            remove_stale_temporaries(self._junit_path)
 
 
 EXIT_GRACE_S = 0.5  # a run ending early waits this long for its helper to clean up
