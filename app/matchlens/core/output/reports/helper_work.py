@@ -141,7 +141,7 @@ class NightWork:
     def __init__(self, sock: socket.socket, feed: JunitFeed | None, jobs: list[MetricJob],
                  input_path: Path | None) -> None:
         self.sock, self.feed, self.jobs = sock, feed, jobs
-        self.fds: collections.deque[int] = collections.deque()
+        self.fds: collections.deque[tuple[int, int]] = collections.deque()  # (fd, bytes)
         self.size = 0  # bytes of the pieces waiting
         self.error: str | None = None
         self.digest: str | None = None
@@ -157,8 +157,9 @@ class NightWork:
 
     def add(self, fd: int) -> None:
         with self._more:
-            self.fds.append(fd)
-            self.size += os.fstat(fd).st_size
+            size = os.fstat(fd).st_size
+            self.fds.append((fd, size))
+            self.size += size
             self._more.notify()
 
     def run(self) -> None:
@@ -177,9 +178,8 @@ class NightWork:
         (or the run is gone: its socket shut)."""
         with self._turn:
             with self._more:
-                fd = self.fds.popleft() if self.fds else None
-                if fd is not None:
-                    self.size -= os.fstat(fd).st_size
+                fd, size = self.fds.popleft() if self.fds else (None, 0)
+                self.size -= size
             try:
                 if fd is not None:
                     piece = _read_piece(fd)
@@ -223,7 +223,7 @@ class NightWork:
                 self._input.close()
                 self._input = None
             while self.fds:
-                os.close(self.fds.popleft())
+                os.close(self.fds.popleft()[0])
 
 
 def serve(sock: socket.socket, input_path: Path | None,

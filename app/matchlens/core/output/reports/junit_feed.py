@@ -4,8 +4,8 @@ testcases joined by pyarrow (junit.joined_testcases) and handed to the `JunitWri
 buffer a piece.
 
 Python work a row is only for the rows that need their own text: the first JUNIT_DIFFS
-(failing_codes) failing rows of each variant (their readable diff is the failure's body), the rows without a
-score, and the rows a baseline says regressed. Every other failing row shares its message with
+(failing_codes) failing rows of each variant (their readable diff is the failure's body), the
+rows without a score, and the rows a baseline says regressed. Every other failing row shares its message with
 the rows failing the same metrics with the same scores (few distinct values), and the body
 saying where the cut is.
 

@@ -9,7 +9,8 @@ run's time, while the second core still had idle time beside the scoring worker.
 
 The helper is forked when the reports start (before any thread: `can_fork`) and works off
 the pieces in the time the run leaves idle (helper_work.py: a niced thread, and its main
-thread once the run waits). Each piece (`JunitRemote.add`: the thresholded metrics' scores and status, the ids, the line numbers of
+thread once the run waits). Each piece (`JunitRemote.add`: the thresholded metrics' scores and
+status, the ids, the line numbers of
 rows without a score, and the texts of the rows that still get a readable diff) goes in a
 memory file whose descriptor is passed over a UNIX socket, so the run never waits on the
 helper — unless MAX_PENDING bytes of pieces wait for it, which bounds the memory. The helper
@@ -17,7 +18,8 @@ acks each piece it has worked off and feeds the very `JunitFeed` the run would h
 the file is the same, byte for byte (test_junit_same_bytes). `finish` is sent as soon as the
 last piece is (ReportOutputs.pieces_done): the helper writes the JUnit file and flushes it to
 disk while the run flushes its own scored table; the run then asks for the digest and, once
-the HTML and Markdown are rendered, for the outcome. A helper that fails or dies is one sentence naming the JUnit file; without fork (macOS, Windows, a thread
+the HTML and Markdown are rendered, for the outcome. A helper that fails or dies is one
+sentence naming the JUnit file; without fork (macOS, Windows, a thread
 running, one core) the run does all of it itself (outputs.py).
 """
 
